@@ -1,0 +1,54 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# rdmastor: top-level targets. Kernel modules are built by Kbuild (see
+# ./Kbuild) against the newest installed Debian kernel that has headers
+# and an image; scripts/kver finds it.
+
+KVER ?= $(shell scripts/kver 2>/dev/null)
+KDIR ?= /lib/modules/$(KVER)/build
+BUILD := build
+
+# W=1 always: a warning is a bug here. -Werror so nobody misses one.
+KMAKE = $(MAKE) -C $(KDIR) M=$(CURDIR) W=1 KCFLAGS=-Werror
+
+.PHONY: all modules deps check unit vm-check lint demo bench fuzz clean help
+
+all: modules
+
+help:
+	@echo "make          build every module against the installed Debian kernel"
+	@echo "make check    install dependencies, run unit and in-guest tests"
+	@echo "make demo     boot a guest with soft-RoCE and show what rdmastor sees"
+	@echo "make lint     checkpatch, sparse (C=2) and a W=1 build"
+	@echo "make bench    benchmarks (not part of check)"
+
+deps:
+	@scripts/deps
+
+modules:
+	@test -n "$(KVER)" || { echo "no kernel found: run 'make deps'"; exit 1; }
+	$(KMAKE) modules
+
+unit:
+	@$(MAKE) -s -C tests/unit
+
+check: deps
+	@$(MAKE) modules
+	@$(MAKE) unit
+	@scripts/check
+
+lint: deps
+	@scripts/lint
+
+demo: deps
+	@$(MAKE) modules
+	@scripts/demo
+
+bench: deps
+	@$(MAKE) modules
+	@scripts/bench
+
+clean:
+	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	-$(MAKE) -C tests/unit clean
+	rm -rf $(BUILD)
