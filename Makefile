@@ -11,7 +11,7 @@ BUILD := build
 # W=1 always: a warning is a bug here. -Werror so nobody misses one.
 KMAKE = $(MAKE) -C $(KDIR) M=$(CURDIR) W=1 KCFLAGS=-Werror
 
-.PHONY: all modules deps check unit vm-check lint demo bench fuzz clean help
+.PHONY: all modules install deps check unit vm-check lint demo bench fuzz clean help
 
 all: modules
 
@@ -29,11 +29,16 @@ modules:
 	@test -n "$(KVER)" || { echo "no kernel found: run 'make deps'"; exit 1; }
 	$(KMAKE) modules
 
+# Guests see the host's root: installing for the guest kernel is how
+# they modprobe rdmastor (scripts/install-modules).
+install: modules
+	@scripts/install-modules
+
 unit:
 	@$(MAKE) -s -C tests/unit
 
 check: deps
-	@$(MAKE) modules
+	@$(MAKE) install
 	@$(MAKE) unit
 	@scripts/check
 
@@ -41,11 +46,11 @@ lint: deps
 	@scripts/lint
 
 demo: deps
-	@$(MAKE) modules
+	@$(MAKE) install
 	@scripts/demo
 
 bench: deps
-	@$(MAKE) modules
+	@$(MAKE) install
 	@scripts/bench
 
 clean:

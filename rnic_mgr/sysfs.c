@@ -28,6 +28,7 @@ static ssize_t ibdev_show(struct kobject *kobj, struct kobj_attribute *attr,
 {
 	return sysfs_emit(buf, "%s\n", to_rnic_dev(kobj)->rd_name);
 }
+
 static struct kobj_attribute ibdev_attr = __ATTR_RO(ibdev);
 
 static ssize_t max_mr_show(struct kobject *kobj, struct kobj_attribute *attr,
@@ -35,6 +36,7 @@ static ssize_t max_mr_show(struct kobject *kobj, struct kobj_attribute *attr,
 {
 	return sysfs_emit(buf, "%u\n", to_rnic_dev(kobj)->rd_max_mr);
 }
+
 static struct kobj_attribute max_mr_attr = __ATTR_RO(max_mr);
 
 static ssize_t max_frpl_show(struct kobject *kobj, struct kobj_attribute *attr,
@@ -42,6 +44,7 @@ static ssize_t max_frpl_show(struct kobject *kobj, struct kobj_attribute *attr,
 {
 	return sysfs_emit(buf, "%u\n", to_rnic_dev(kobj)->rd_max_frpl);
 }
+
 static struct kobj_attribute max_frpl_attr = __ATTR_RO(max_frpl);
 
 static struct attribute *rnic_dev_attrs[] = {
