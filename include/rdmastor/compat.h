@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The few kernel facilities rdmastor's pure code uses, so that the same
+ * .c file builds into a module and into user-space tests, fuzzers and the
+ * simulator. Only types, sort and min/max: pure code allocates nothing
+ * and takes no locks; its callers do both.
+ */
+#ifndef RDMASTOR_COMPAT_H
+#define RDMASTOR_COMPAT_H
+
+#ifdef __KERNEL__
+
+#include <linux/types.h>
+#include <linux/errno.h>
+#include <linux/minmax.h>
+#include <linux/sort.h>
+#include <linux/math64.h>
+
+#else /* user space */
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef int64_t s64;
+
+#define min(a, b) ((a) < (b) ? (a) : (b))
+#define max(a, b) ((a) > (b) ? (a) : (b))
+#define min_t(t, a, b) min((t)(a), (t)(b))
+#define max_t(t, a, b) max((t)(a), (t)(b))
+
+static inline u64 div64_u64(u64 a, u64 b)
+{
+	return a / b;
+}
+
+/* a * b / c without overflowing the product */
+static inline u64 mul_u64_u64_div_u64(u64 a, u64 b, u64 c)
+{
+	return (u64)((unsigned __int128)a * b / c);
+}
+
+#define U64_MAX UINT64_MAX
+#define U32_MAX UINT32_MAX
+
+static inline void sort(void *base, size_t num, size_t size,
+			int (*cmp)(const void *, const void *),
+			void (*swap)(void *, void *, int))
+{
+	(void)swap;
+	qsort(base, num, size, cmp);
+}
+
+#endif /* __KERNEL__ */
+
+#endif /* RDMASTOR_COMPAT_H */

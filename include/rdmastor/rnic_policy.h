@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rnic_mgr's policy: who gets how many of a device's translation entries
+ * and MR keys. Plain C with no kernel dependency (see compat.h): it builds
+ * into rnic_mgr.ko, the user-space unit tests and the simulator.
+ *
+ * Model. A pool has a budget per resource (RNP_ENTRIES: pages that MRs
+ * can map; RNP_KEYS: MRs). Each consumer has a weight and a guaranteed
+ * minimum (enough for one maximum-size I/O). Per resource a consumer has:
+ *
+ *   held   what it uses now;
+ *   grant  what is set aside for it (held <= grant): acquiring within the
+ *          grant is the fast path and needs no pool-wide lock;
+ *   share  its weighted max-min fair share of the budget given everyone's
+ *          recent demand;
+ *   target what it was asked to shrink to, or RNP_NO_TARGET.
+ *
+ * free = budget - sum(grant). Beyond its share a consumer may borrow free
+ * entries as long as the reserve stays free (work conserving, yet
+ * arrivals rarely wait). When a consumer below its share cannot be
+ * served, shares are recomputed and consumers holding more than their
+ * share (plus hysteresis) are asked to shrink to it.
+ *
+ * Locking is the caller's: every function here runs under the pool's
+ * lock; functions that take a consumer also need that consumer's lock
+ * (the kernel's fast path takes only that one). rnp_rebalance() reads
+ * other consumers' held without their locks: a stale value only skews an
+ * estimate.
+ */
+#ifndef RDMASTOR_RNIC_POLICY_H
+#define RDMASTOR_RNIC_POLICY_H
+
+#include "compat.h"
+
+enum rnp_res {
+	RNP_ENTRIES,
+	RNP_KEYS,
+	RNP_NR_RES,
+};
+
+#define RNP_NO_TARGET		U64_MAX
+#define RNP_MAX_WEIGHT		10000
+/* Fixed-point scale of the water level in rnp_rebalance(). */
+#define RNP_LEVEL_SHIFT		16
+
+/**
+ * struct rnp_params - tunables of a pool
+ * @half_life_ms: demand above current use halves every @half_life_ms
+ * @hyst_shift: a consumer is asked to shrink only when it holds more than
+ *	share + (share >> @hyst_shift); share growth is announced likewise
+ * @reserve_shift: the reserve is budget >> @reserve_shift
+ * @starve_ms: a waiter older than this is served before fairness order
+ */
+struct rnp_params {
+	u32 half_life_ms;
+	u32 hyst_shift;
+	u32 reserve_shift;
+	u32 starve_ms;
+};
+
+/**
+ * struct rnp_res_state - one consumer's state for one resource
+ * @min: guaranteed amount (one maximum-size I/O)
+ * @held: in use
+ * @grant: set aside for this consumer, held <= grant
+ * @want: still needed by this consumer's queued waiters
+ * @demand: decayed estimate of what it would use, >= @min
+ * @hungry_until_ms: a request was refused recently: until then (or while
+ *	@want is non-zero) the consumer counts as wanting without bound
+ * @eff_demand: demand as the last rebalance used it
+ * @share: fair share from the last rebalance
+ * @announced: share last announced as growth (hysteresis)
+ * @target: asked to shrink to this, or RNP_NO_TARGET
+ * @peak: largest @held seen
+ */
+struct rnp_res_state {
+	u64 min;
+	u64 held;
+	u64 grant;
+	u64 want;
+	u64 demand;
+	u64 hungry_until_ms;
+	u64 eff_demand;
+	u64 share;
+	u64 announced;
+	u64 target;
+	u64 peak;
+};
+
+/**
+ * struct rnp_cons - a consumer as the policy sees it
+ * @weight: 1..RNP_MAX_WEIGHT
+ * @demand_ms: time of the last demand decay
+ * @wait_since_ms: when its oldest queued waiter arrived (valid if any
+ *	@r[].want is non-zero)
+ * @r: per-resource state
+ */
+struct rnp_cons {
+	u32 weight;
+	u64 demand_ms;
+	u64 wait_since_ms;
+	struct rnp_res_state r[RNP_NR_RES];
+};
+
+/**
+ * struct rnp_pool_res - a pool's accounting of one resource
+ * @budget: total the pool may hand out
+ * @granted: sum of the consumers' grants (may exceed @budget right after
+ *	the budget was lowered, until revocation completes)
+ * @min_total: sum of the consumers' minimums, <= @budget
+ * @reserve: free amount borrowing may not consume
+ */
+struct rnp_pool_res {
+	u64 budget;
+	u64 granted;
+	u64 min_total;
+	u64 reserve;
+};
+
+/* Scratch for rnp_rebalance(): two per consumer, owned by the caller. */
+struct rnp_event {
+	u64 key;
+	u32 idx;
+	u32 kind;
+};
+
+/**
+ * struct rnp_pool - the policy's view of one device
+ * @r: per-resource accounting
+ * @params: tunables
+ * @cons: the consumers; the caller owns the array and keeps @nr right
+ * @nr: number of consumers in @cons
+ * @scratch: 2 * @nr events for rnp_rebalance(), owned by the caller
+ */
+struct rnp_pool {
+	struct rnp_pool_res r[RNP_NR_RES];
+	struct rnp_params params;
+	struct rnp_cons **cons;
+	u32 nr;
+	struct rnp_event *scratch;
+};
+
+/* Notifications a consumer is due, returned by rnp_enforce(). */
+#define RNP_NOTIFY_SHRINK	0x1
+#define RNP_NOTIFY_GREW		0x2
+
+/* What rnp_release() did. */
+#define RNP_REL_RETURNED	0x1	/* grant went back to the pool */
+#define RNP_REL_SHRUNK		0x2	/* the consumer reached its target */
+
+void rnp_params_default(struct rnp_params *params);
+void rnp_pool_init(struct rnp_pool *p, u64 entries, u64 keys,
+		   const struct rnp_params *params);
+int rnp_set_budget(struct rnp_pool *p, enum rnp_res r, u64 budget);
+u64 rnp_free(const struct rnp_pool *p, enum rnp_res r);
+
+int rnp_cons_init(struct rnp_cons *c, u32 weight, u64 min_entries,
+		  u64 min_keys, u64 now_ms);
+int rnp_admit(struct rnp_pool *p, struct rnp_cons *c);
+void rnp_leave(struct rnp_pool *p, struct rnp_cons *c);
+
+bool rnp_take_granted(struct rnp_cons *c, const u64 *n);
+bool rnp_try_acquire(struct rnp_pool *p, struct rnp_cons *c, const u64 *n);
+bool rnp_below_share(const struct rnp_cons *c, const u64 *n);
+void rnp_note_demand(struct rnp_pool *p, struct rnp_cons *c, const u64 *n,
+		     u64 now_ms);
+unsigned int rnp_release(struct rnp_pool *p, struct rnp_cons *c,
+			 const u64 *n, bool contended);
+
+void rnp_decay(struct rnp_pool *p, struct rnp_cons *c, u64 now_ms);
+void rnp_rebalance(struct rnp_pool *p, u64 now_ms);
+bool rnp_hungry(const struct rnp_res_state *s, u64 now_ms);
+unsigned int rnp_enforce(struct rnp_pool *p, struct rnp_cons *c);
+u64 rnp_trim(struct rnp_pool *p, struct rnp_cons *c, bool to_share);
+struct rnp_cons *rnp_pick_waiter(const struct rnp_pool *p, u64 now_ms);
+
+#endif /* RDMASTOR_RNIC_POLICY_H */

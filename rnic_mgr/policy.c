@@ -1,0 +1,604 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rnic_mgr policy: fair shares, borrowing, revocation targets, reserve,
+ * demand with decay, hysteresis. See include/rdmastor/rnic_policy.h for
+ * the model and the locking rules.
+ *
+ * Invariants (checked by tests/unit/test_policy.c after every step):
+ *  1. held <= grant for every consumer and resource, except while a
+ *     consumer above a lowered budget still has to release.
+ *  2. pool granted == sum of the consumers' grants.
+ *  3. pool min_total == sum of the consumers' minimums <= budget.
+ *  4. after rnp_rebalance(), sum of shares <= max(budget - reserve,
+ *     min_total), and min <= share for every consumer.
+ */
+#include <rdmastor/rnic_policy.h>
+
+/**
+ * rnp_params_default - defaults for a pool's tunables
+ * @params: filled in
+ */
+void rnp_params_default(struct rnp_params *params)
+{
+	params->half_life_ms = 1000;
+	params->hyst_shift = 4;		/* 6.25% */
+	params->reserve_shift = 5;	/* 3.1% of the budget */
+	params->starve_ms = 2000;
+}
+
+static u64 rnp_reserve_for(const struct rnp_pool *p, u64 budget)
+{
+	return budget >> p->params.reserve_shift;
+}
+
+/**
+ * rnp_pool_init - set up an empty pool
+ * @p: the pool; its consumer array and scratch are the caller's to attach
+ * @entries: budget of translation entries
+ * @keys: budget of MR keys
+ * @params: tunables, copied
+ */
+void rnp_pool_init(struct rnp_pool *p, u64 entries, u64 keys,
+		   const struct rnp_params *params)
+{
+	int r;
+
+	p->params = *params;
+	p->r[RNP_ENTRIES].budget = entries;
+	p->r[RNP_KEYS].budget = keys;
+	for (r = 0; r < RNP_NR_RES; r++) {
+		p->r[r].granted = 0;
+		p->r[r].min_total = 0;
+		p->r[r].reserve = rnp_reserve_for(p, p->r[r].budget);
+	}
+	p->nr = 0;
+}
+
+/**
+ * rnp_set_budget - change a resource's budget
+ * @p: the pool
+ * @r: which resource
+ * @budget: the new budget
+ *
+ * Lowering the budget below what is granted is allowed: the caller then
+ * rebalances and enforces, and consumers shrink. Lowering it below the
+ * sum of the guaranteed minimums is not.
+ *
+ * Return: 0, or -EINVAL if @budget < the sum of the minimums.
+ */
+int rnp_set_budget(struct rnp_pool *p, enum rnp_res r, u64 budget)
+{
+	if (budget < p->r[r].min_total)
+		return -EINVAL;
+	p->r[r].budget = budget;
+	p->r[r].reserve = rnp_reserve_for(p, budget);
+	return 0;
+}
+
+/**
+ * rnp_free - what is neither granted nor owed
+ * @p: the pool
+ * @r: which resource
+ *
+ * Return: budget - granted, or 0 while granted exceeds the budget.
+ */
+u64 rnp_free(const struct rnp_pool *p, enum rnp_res r)
+{
+	const struct rnp_pool_res *pr = &p->r[r];
+
+	return pr->budget > pr->granted ? pr->budget - pr->granted : 0;
+}
+
+/**
+ * rnp_cons_init - set up a consumer before rnp_admit()
+ * @c: the consumer
+ * @weight: 1..RNP_MAX_WEIGHT
+ * @min_entries: entries of one maximum-size I/O, guaranteed
+ * @min_keys: keys of one maximum-size I/O, guaranteed
+ * @now_ms: current time
+ *
+ * Return: 0 or -EINVAL for a weight out of range.
+ */
+int rnp_cons_init(struct rnp_cons *c, u32 weight, u64 min_entries,
+		  u64 min_keys, u64 now_ms)
+{
+	int r;
+
+	if (weight < 1 || weight > RNP_MAX_WEIGHT)
+		return -EINVAL;
+	c->weight = weight;
+	c->demand_ms = now_ms;
+	c->wait_since_ms = 0;
+	c->r[RNP_ENTRIES].min = min_entries;
+	c->r[RNP_KEYS].min = min_keys;
+	for (r = 0; r < RNP_NR_RES; r++) {
+		struct rnp_res_state *s = &c->r[r];
+
+		s->held = 0;
+		s->grant = 0;
+		s->want = 0;
+		s->demand = s->min;
+		s->hungry_until_ms = 0;
+		s->share = s->min;
+		s->announced = s->min;
+		s->target = RNP_NO_TARGET;
+		s->peak = 0;
+	}
+	return 0;
+}
+
+/**
+ * rnp_admit - account a new consumer's guaranteed minimum
+ * @p: the pool
+ * @c: consumer set up by rnp_cons_init(); the caller adds it to p->cons
+ *
+ * Return: 0, or -ENOSPC if the budget cannot guarantee its minimum.
+ */
+int rnp_admit(struct rnp_pool *p, struct rnp_cons *c)
+{
+	int r;
+
+	for (r = 0; r < RNP_NR_RES; r++)
+		if (p->r[r].min_total + c->r[r].min > p->r[r].budget)
+			return -ENOSPC;
+	for (r = 0; r < RNP_NR_RES; r++)
+		p->r[r].min_total += c->r[r].min;
+	return 0;
+}
+
+/**
+ * rnp_leave - give back everything a departing consumer had
+ * @p: the pool
+ * @c: the consumer; the caller removes it from p->cons
+ *
+ * Whatever it still held is returned too: on device removal consumers
+ * are torn down without releasing one by one.
+ */
+void rnp_leave(struct rnp_pool *p, struct rnp_cons *c)
+{
+	int r;
+
+	for (r = 0; r < RNP_NR_RES; r++) {
+		struct rnp_res_state *s = &c->r[r];
+
+		p->r[r].granted -= s->grant;
+		p->r[r].min_total -= s->min;
+		s->grant = 0;
+		s->held = 0;
+		s->want = 0;
+	}
+}
+
+static void rnp_take(struct rnp_cons *c, const u64 *n)
+{
+	int r;
+
+	for (r = 0; r < RNP_NR_RES; r++) {
+		struct rnp_res_state *s = &c->r[r];
+
+		s->held += n[r];
+		if (s->held > s->peak)
+			s->peak = s->held;
+	}
+}
+
+/**
+ * rnp_take_granted - the fast path: take from the consumer's own grant
+ * @c: the consumer (its lock held; the pool's lock is not needed)
+ * @n: amount per resource
+ *
+ * Return: true if @n fit in the grant and is now held.
+ */
+bool rnp_take_granted(struct rnp_cons *c, const u64 *n)
+{
+	int r;
+
+	for (r = 0; r < RNP_NR_RES; r++)
+		if (c->r[r].held + n[r] > c->r[r].grant)
+			return false;
+	rnp_take(c, n);
+	return true;
+}
+
+static u64 rnp_entitled(const struct rnp_res_state *s)
+{
+	return max(s->share, s->min);
+}
+
+/**
+ * rnp_try_acquire - the slow path: grow the grant from free entries
+ * @p: the pool
+ * @c: the consumer
+ * @n: amount per resource
+ *
+ * Up to its share a consumer may use the whole free pool; beyond it
+ * (borrowing) it may not eat into the reserve. A consumer that was asked
+ * to shrink may not grow past its target until it has shrunk.
+ *
+ * Return: true if @n is now held.
+ */
+bool rnp_try_acquire(struct rnp_pool *p, struct rnp_cons *c, const u64 *n)
+{
+	u64 need[RNP_NR_RES];
+	int r;
+
+	for (r = 0; r < RNP_NR_RES; r++) {
+		const struct rnp_res_state *s = &c->r[r];
+		u64 after = s->held + n[r];
+		u64 free = rnp_free(p, r);
+
+		need[r] = after > s->grant ? after - s->grant : 0;
+		if (!need[r])
+			continue;
+		if (s->target != RNP_NO_TARGET && after > s->target)
+			return false;
+		if (need[r] > free)
+			return false;
+		if (after > rnp_entitled(s) && free - need[r] < p->r[r].reserve)
+			return false;
+	}
+	for (r = 0; r < RNP_NR_RES; r++) {
+		c->r[r].grant += need[r];
+		p->r[r].granted += need[r];
+	}
+	rnp_take(c, n);
+	return true;
+}
+
+/**
+ * rnp_below_share - would this request keep the consumer within its share?
+ * @c: the consumer
+ * @n: amount per resource
+ *
+ * A consumer within its share is owed the entries: if they are not free,
+ * others must shrink. Call after rnp_note_demand() and rnp_rebalance().
+ */
+bool rnp_below_share(const struct rnp_cons *c, const u64 *n)
+{
+	int r;
+
+	for (r = 0; r < RNP_NR_RES; r++)
+		if (n[r] && c->r[r].held + n[r] > rnp_entitled(&c->r[r]))
+			return false;
+	return true;
+}
+
+/**
+ * rnp_note_demand - a refused request tells us the consumer wants more
+ * @p: the pool (for the half-life)
+ * @c: the consumer
+ * @n: amount per resource asked for and not granted
+ * @now_ms: current time
+ *
+ * What a consumer asks for one request at a time says little about what
+ * it would use: a saturating consumer asks for one more chunk however
+ * much it could use. So a refusal makes it hungry: until a half-life
+ * passes without another refusal, its demand counts as unbounded, and
+ * its fair share is the water level.
+ */
+void rnp_note_demand(struct rnp_pool *p, struct rnp_cons *c, const u64 *n,
+		     u64 now_ms)
+{
+	int r;
+
+	for (r = 0; r < RNP_NR_RES; r++) {
+		struct rnp_res_state *s = &c->r[r];
+		u64 d = s->held + s->want + n[r];
+
+		if (!n[r])
+			continue;
+		if (d > s->demand)
+			s->demand = d;
+		s->hungry_until_ms = now_ms + p->params.half_life_ms;
+	}
+}
+
+/**
+ * rnp_hungry - does this consumer count as wanting without bound?
+ * @s: the consumer's state for one resource
+ * @now_ms: current time
+ */
+bool rnp_hungry(const struct rnp_res_state *s, u64 now_ms)
+{
+	return s->want || now_ms < s->hungry_until_ms;
+}
+
+/**
+ * rnp_release - give entries back
+ * @p: the pool
+ * @c: the consumer
+ * @n: amount per resource, at most what is held
+ * @contended: someone is waiting or the reserve is short: return unused
+ *	grant beyond the share to the pool now
+ *
+ * Return: RNP_REL_* flags.
+ */
+unsigned int rnp_release(struct rnp_pool *p, struct rnp_cons *c,
+			 const u64 *n, bool contended)
+{
+	unsigned int flags = 0;
+	bool had_target = false, has_target = false;
+	int r;
+
+	for (r = 0; r < RNP_NR_RES; r++) {
+		struct rnp_res_state *s = &c->r[r];
+		u64 keep;
+
+		s->held -= min(n[r], s->held);
+		if (s->target != RNP_NO_TARGET) {
+			had_target = true;
+			if (s->held <= s->target)
+				s->target = RNP_NO_TARGET;
+			else
+				has_target = true;
+		}
+		keep = s->grant;
+		if (contended || s->target != RNP_NO_TARGET || had_target)
+			keep = max(s->held, min(s->grant, rnp_entitled(s)));
+		if (s->grant > keep) {
+			p->r[r].granted -= s->grant - keep;
+			s->grant = keep;
+			flags |= RNP_REL_RETURNED;
+		}
+	}
+	if (had_target && !has_target)
+		flags |= RNP_REL_SHRUNK;
+	return flags;
+}
+
+/**
+ * rnp_decay - let demand above current use fade
+ * @p: the pool (for the half-life)
+ * @c: the consumer
+ * @now_ms: current time
+ *
+ * Demand never drops below what the consumer holds plus what its waiters
+ * want, nor below its minimum.
+ */
+void rnp_decay(struct rnp_pool *p, struct rnp_cons *c, u64 now_ms)
+{
+	u64 hl = p->params.half_life_ms ? p->params.half_life_ms : 1;
+	u64 periods = now_ms > c->demand_ms ? (now_ms - c->demand_ms) / hl : 0;
+	int r;
+
+	for (r = 0; r < RNP_NR_RES; r++) {
+		struct rnp_res_state *s = &c->r[r];
+		u64 cur = max(s->held + s->want, s->min);
+
+		if (s->demand > cur && periods)
+			s->demand = cur + ((s->demand - cur) >> min_t(u64, periods, 63));
+		if (s->demand < cur)
+			s->demand = cur;
+	}
+	if (periods)
+		c->demand_ms += periods * hl;
+}
+
+enum { RNP_EV_ACTIVATE, RNP_EV_SATURATE };
+
+static int rnp_event_cmp(const void *a, const void *b)
+{
+	const struct rnp_event *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return (int)x->kind - (int)y->kind;
+}
+
+/* Water level (fixed point) at which a consumer's allocation reaches v. */
+static u64 rnp_level(u64 v, u32 weight)
+{
+	return div64_u64(v << RNP_LEVEL_SHIFT, weight);
+}
+
+/*
+ * Weighted max-min fairness with floors and caps, for one resource.
+ *
+ * Consumer i gets clamp(L * w_i, min_i, d_i) for the water level L at
+ * which the allocations sum to the capacity. Each consumer's allocation
+ * is flat (at min_i) until L = min_i / w_i, grows with slope w_i until
+ * L = d_i / w_i, and is flat (at d_i) after, so the sum is piecewise
+ * linear in L: sort the 2n breakpoints and sweep them keeping
+ * S(L) = F + L * W, where F sums the flat allocations and W the weights
+ * of the growing ones. O(n log n) for the sort, O(n) for the sweep.
+ */
+static void rnp_shares_one(struct rnp_pool *p, enum rnp_res r, u64 now_ms)
+{
+	struct rnp_pool_res *pr = &p->r[r];
+	struct rnp_event *ev = p->scratch;
+	u64 cap, sum_d = 0, f = 0, w = 0, num = 0, den = 1;
+	u32 i, nev = 0;
+
+	cap = pr->budget > pr->reserve ? pr->budget - pr->reserve : pr->budget;
+	cap = max(cap, pr->min_total);
+
+	/*
+	 * Demand for the sweep: the decayed estimate, or, for a hungry
+	 * consumer, the whole capacity (unbounded for our purposes).
+	 */
+	for (i = 0; i < p->nr; i++) {
+		struct rnp_cons *c = p->cons[i];
+		struct rnp_res_state *s = &c->r[r];
+		u64 d = rnp_hungry(s, now_ms) ? max(cap, s->min) : max(s->demand, s->min);
+
+		s->eff_demand = d;
+		sum_d += d;
+		f += s->min;
+		ev[nev++] = (struct rnp_event){ rnp_level(s->min, c->weight), i,
+						RNP_EV_ACTIVATE };
+		ev[nev++] = (struct rnp_event){ rnp_level(d, c->weight), i,
+						RNP_EV_SATURATE };
+	}
+
+	if (sum_d <= cap) {
+		/* Everyone can have what they want; the rest stays free. */
+		for (i = 0; i < p->nr; i++) {
+			struct rnp_res_state *s = &p->cons[i]->r[r];
+
+			s->share = s->eff_demand;
+		}
+		return;
+	}
+
+	sort(ev, nev, sizeof(*ev), rnp_event_cmp, NULL);
+
+	/*
+	 * Find the segment where S crosses cap. The level is num / den in
+	 * units of 2^-RNP_LEVEL_SHIFT; with W == 0 it is the breakpoint.
+	 */
+	for (i = 0; i < nev; i++) {
+		u32 w_i = p->cons[ev[i].idx]->weight;
+		u64 s_here = f + mul_u64_u64_div_u64(ev[i].key, w, 1ULL << RNP_LEVEL_SHIFT);
+
+		if (s_here >= cap)
+			break;
+		if (ev[i].kind == RNP_EV_ACTIVATE) {
+			f -= p->cons[ev[i].idx]->r[r].min;
+			w += w_i;
+		} else {
+			f += p->cons[ev[i].idx]->r[r].eff_demand;
+			w -= w_i;
+		}
+	}
+	if (w) {
+		num = (cap - f) << RNP_LEVEL_SHIFT;
+		den = w;
+	} else {
+		num = i < nev ? ev[i].key : 0;
+		den = 1;
+	}
+
+	for (i = 0; i < p->nr; i++) {
+		struct rnp_cons *c = p->cons[i];
+		struct rnp_res_state *s = &c->r[r];
+		u64 a = mul_u64_u64_div_u64(num, c->weight, den) >> RNP_LEVEL_SHIFT;
+
+		s->share = min(s->eff_demand, max(s->min, a));
+	}
+}
+
+/**
+ * rnp_rebalance - decay demands and recompute every fair share
+ * @p: the pool, with p->scratch sized for 2 * p->nr events
+ * @now_ms: current time
+ *
+ * Only computes shares: rnp_enforce() acts on them, consumer by consumer.
+ */
+void rnp_rebalance(struct rnp_pool *p, u64 now_ms)
+{
+	u32 i;
+	int r;
+
+	for (i = 0; i < p->nr; i++)
+		rnp_decay(p, p->cons[i], now_ms);
+	for (r = 0; r < RNP_NR_RES; r++)
+		rnp_shares_one(p, r, now_ms);
+}
+
+/**
+ * rnp_trim - return unused grant to the pool
+ * @p: the pool
+ * @c: the consumer
+ * @to_share: keep unused grant up to the share (else keep only held)
+ *
+ * Return: entries returned (all resources summed).
+ */
+u64 rnp_trim(struct rnp_pool *p, struct rnp_cons *c, bool to_share)
+{
+	u64 total = 0;
+	int r;
+
+	for (r = 0; r < RNP_NR_RES; r++) {
+		struct rnp_res_state *s = &c->r[r];
+		u64 keep = to_share ? max(s->held, min(s->grant, rnp_entitled(s)))
+				    : s->held;
+
+		if (s->grant > keep) {
+			total += s->grant - keep;
+			p->r[r].granted -= s->grant - keep;
+			s->grant = keep;
+		}
+	}
+	return total;
+}
+
+/**
+ * rnp_enforce - apply the last rebalance to one consumer under contention
+ * @p: the pool
+ * @c: the consumer
+ *
+ * Returns unused grant beyond the share, and asks the consumer to shrink
+ * when it holds more than share + hysteresis. Announces share growth
+ * beyond hysteresis.
+ *
+ * Return: RNP_NOTIFY_* flags for the caller to deliver.
+ */
+unsigned int rnp_enforce(struct rnp_pool *p, struct rnp_cons *c)
+{
+	unsigned int flags = 0;
+	int r;
+
+	rnp_trim(p, c, true);
+	for (r = 0; r < RNP_NR_RES; r++) {
+		struct rnp_res_state *s = &c->r[r];
+		u64 e = rnp_entitled(s);
+
+		if (s->held > e + (e >> p->params.hyst_shift) &&
+		    (s->target == RNP_NO_TARGET || s->target > e)) {
+			s->target = e;
+			flags |= RNP_NOTIFY_SHRINK;
+		}
+		if (s->share > s->announced + (s->announced >> p->params.hyst_shift)) {
+			s->announced = s->share;
+			flags |= RNP_NOTIFY_GREW;
+		} else if (s->share < s->announced) {
+			s->announced = s->share;
+		}
+	}
+	return flags;
+}
+
+static bool rnp_waiting(const struct rnp_cons *c)
+{
+	int r;
+
+	for (r = 0; r < RNP_NR_RES; r++)
+		if (c->r[r].want)
+			return true;
+	return false;
+}
+
+/**
+ * rnp_pick_waiter - whose queued request to serve next
+ * @p: the pool
+ * @now_ms: current time
+ *
+ * Across consumers: a waiter older than starve_ms first (oldest of
+ * them), else the consumer holding least per unit of weight. Within a
+ * consumer, waiters are FIFO (the caller's queue).
+ *
+ * Return: the consumer, or NULL if nobody waits.
+ */
+struct rnp_cons *rnp_pick_waiter(const struct rnp_pool *p, u64 now_ms)
+{
+	struct rnp_cons *starving = NULL, *deprived = NULL;
+	u64 best_level = U64_MAX;
+	u32 i;
+
+	for (i = 0; i < p->nr; i++) {
+		struct rnp_cons *c = p->cons[i];
+		u64 lvl;
+
+		if (!rnp_waiting(c))
+			continue;
+		if (now_ms >= c->wait_since_ms + p->params.starve_ms &&
+		    (!starving || c->wait_since_ms < starving->wait_since_ms))
+			starving = c;
+		lvl = rnp_level(c->r[RNP_ENTRIES].held, c->weight);
+		if (lvl < best_level) {
+			best_level = lvl;
+			deprived = c;
+		}
+	}
+	return starving ? starving : deprived;
+}

@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of rnic_mgr's policy (rnic_mgr/policy.c), built in user
+ * space. The clever part, the O(n log n) water-filling, is checked
+ * against a dumb model (bisection on the water level) on random input.
+ */
+#include <math.h>
+#include <stdio.h>
+#include "tap.h"
+#include "pool.h"
+
+#define E RNP_ENTRIES
+#define K RNP_KEYS
+
+static struct rnp_cons cons[64];
+
+/* Fill a lone consumer chunk by chunk, as a saturating user would. */
+static u64 fill(struct upool *u, struct rnp_cons *c, u64 chunk, u64 now)
+{
+	while (upool_acquire(u, c, chunk, 1, now) == UP_GRANTED)
+		;
+	return c->r[E].held;
+}
+
+static void test_lone_consumer(void)
+{
+	struct upool u;
+	u64 got;
+
+	upool_init(&u, 10000, 1000, 8);
+	tap_ok(upool_add(&u, &cons[0], 1, 64, 1, 0) == 0, "lone: admitted");
+	got = fill(&u, &cons[0], 16, 0);
+	tap_ok(got * 100 >= 95 * 10000, "lone: gets %llu of 10000 entries (>= 95%%)",
+	       (unsigned long long)got);
+	tap_ok(rnp_free(&u.p, E) >= u.p.r[E].reserve,
+	       "lone: borrowing leaves the reserve (%llu) free",
+	       (unsigned long long)u.p.r[E].reserve);
+	tap_ok(!upool_check(&u), "lone: invariants hold");
+	upool_release(&u, &cons[0], got, cons[0].r[K].held, false);
+	tap_ok(cons[0].r[E].held == 0 && cons[0].r[E].grant == got,
+	       "lone: uncontended release keeps the grant for the fast path");
+	upool_release(&u, &cons[0], 0, 0, true);
+	tap_ok(cons[0].r[E].grant <= cons[0].r[E].share,
+	       "lone: contended release returns grant beyond the share");
+	upool_del(&u, &cons[0]);
+	tap_ok(u.p.r[E].granted == 0 && u.p.r[E].min_total == 0, "lone: leave returns all");
+	upool_free(&u);
+}
+
+/* Saturate n consumers round-robin, releasing under revocation targets. */
+static void saturate(struct upool *u, unsigned int n, u64 chunk, int rounds)
+{
+	int round;
+	unsigned int i;
+
+	for (round = 0; round < rounds; round++) {
+		for (i = 0; i < n; i++) {
+			struct rnp_cons *c = u->p.cons[i];
+			struct rnp_res_state *s = &c->r[E];
+
+			upool_acquire(u, c, chunk, 0, (u64)round * 10);
+			if (s->target != RNP_NO_TARGET && s->held > s->target)
+				upool_release(u, c, s->held - s->target, 0, true);
+		}
+	}
+}
+
+static double jain(const u64 *x, const u32 *w, unsigned int n)
+{
+	double s = 0, s2 = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		double v = (double)x[i] / w[i];
+
+		s += v;
+		s2 += v * v;
+	}
+	return s * s / (n * s2);
+}
+
+static void test_equal_weights(void)
+{
+	struct upool u;
+	u64 held[4];
+	u32 w[4] = { 1, 1, 1, 1 };
+	unsigned int i;
+
+	upool_init(&u, 100000, 100000, 8);
+	for (i = 0; i < 4; i++)
+		upool_add(&u, &cons[i], 1, 64, 0, 0);
+	/* The first one borrows nearly everything before the others come. */
+	fill(&u, &cons[0], 256, 0);
+	saturate(&u, 4, 256, 400);
+	for (i = 0; i < 4; i++)
+		held[i] = cons[i].r[E].held;
+	tap_ok(jain(held, w, 4) >= 0.99, "equal: Jain index %.4f >= 0.99 (%llu %llu %llu %llu)",
+	       jain(held, w, 4), (unsigned long long)held[0], (unsigned long long)held[1],
+	       (unsigned long long)held[2], (unsigned long long)held[3]);
+	tap_ok(cons[0].r[E].share == cons[3].r[E].share, "equal: equal shares (%llu)",
+	       (unsigned long long)cons[0].r[E].share);
+	tap_ok(u.shrink_requests > 0, "equal: the early borrower was asked to shrink");
+	tap_ok(!upool_check(&u), "equal: invariants hold");
+	upool_free(&u);
+}
+
+static void test_weights(void)
+{
+	struct upool u;
+	u32 w[3] = { 1, 2, 4 };
+	unsigned int i;
+	bool prop = true;
+	u64 total = 0;
+
+	upool_init(&u, 70000, 1000, 8);
+	for (i = 0; i < 3; i++)
+		upool_add(&u, &cons[i], w[i], 64, 0, 0);
+	saturate(&u, 3, 128, 800);
+	for (i = 0; i < 3; i++)
+		total += cons[i].r[E].held;
+	for (i = 0; i < 3; i++) {
+		double want = (double)total * w[i] / 7;
+		double got = (double)cons[i].r[E].held;
+
+		if (fabs(got - want) > 0.05 * want)
+			prop = false;
+		printf("# weight %u: held %llu, proportional %.0f, share %llu\n", w[i],
+		       (unsigned long long)cons[i].r[E].held, want,
+		       (unsigned long long)cons[i].r[E].share);
+	}
+	tap_ok(prop, "weights 1:2:4: held proportional within 5%%");
+	tap_ok(!upool_check(&u), "weights: invariants hold");
+	upool_free(&u);
+}
+
+static void test_low_demand(void)
+{
+	struct upool u;
+
+	upool_init(&u, 10000, 1000, 8);
+	upool_add(&u, &cons[0], 1, 10, 0, 0);
+	upool_add(&u, &cons[1], 1, 10, 0, 0);
+	/* cons[0] only ever wants 500; cons[1] wants everything. */
+	upool_acquire(&u, &cons[0], 500, 0, 0);
+	fill(&u, &cons[1], 100, 0);
+	rnp_rebalance(&u.p, 0);
+	tap_ok(cons[0].r[E].share == 500, "low demand: share is the demand (%llu)",
+	       (unsigned long long)cons[0].r[E].share);
+	tap_ok(cons[1].r[E].share >= 10000 - u.p.r[E].reserve - 500,
+	       "low demand: the rest goes to the other (%llu)",
+	       (unsigned long long)cons[1].r[E].share);
+	upool_free(&u);
+}
+
+static void test_arrive_leave_budget(void)
+{
+	struct upool u;
+	unsigned int flags;
+	u64 n[RNP_NR_RES] = { 100, 0 };
+
+	upool_init(&u, 1000, 100, 8);
+	tap_ok(upool_add(&u, &cons[0], 1, 600, 1, 0) == 0, "admit: a minimum within budget");
+	tap_ok(upool_add(&u, &cons[1], 1, 600, 1, 0) == -ENOSPC,
+	       "admit: minimums beyond the budget are refused");
+	tap_ok(upool_add(&u, &cons[1], 0, 1, 1, 0) == -EINVAL, "admit: weight 0 refused");
+	tap_ok(upool_add(&u, &cons[1], 1, 100, 1, 0) == 0, "admit: second consumer");
+	tap_ok(rnp_set_budget(&u.p, E, 699) == -EINVAL,
+	       "budget: below the sum of minimums refused");
+	fill(&u, &cons[0], 50, 0);
+	tap_ok(rnp_set_budget(&u.p, E, 800) == 0, "budget: lowered below what is held");
+	tap_ok(rnp_free(&u.p, E) == 0, "budget: nothing free after lowering");
+	rnp_rebalance(&u.p, 0);
+	upool_enforce_all(&u);
+	tap_ok(cons[0].r[E].target != RNP_NO_TARGET, "budget: holder asked to shrink to %llu",
+	       (unsigned long long)cons[0].r[E].target);
+	flags = upool_release(&u, &cons[0], cons[0].r[E].held - cons[0].r[E].target, 0, true);
+	tap_ok(flags & RNP_REL_SHRUNK, "budget: reaching the target completes the shrink");
+	tap_ok(u.p.r[E].granted <= u.p.r[E].budget, "budget: granted within the new budget");
+	tap_ok(rnp_below_share(&cons[1], n), "zero free: a newcomer below its share is owed entries");
+	upool_del(&u, &cons[0]);
+	tap_ok(rnp_free(&u.p, E) == 800 - cons[1].r[E].grant, "leave: everything returned");
+	tap_ok(!upool_check(&u), "arrive/leave/budget: invariants hold");
+	upool_free(&u);
+}
+
+static void test_zero_free(void)
+{
+	struct upool u;
+	int v;
+
+	upool_init(&u, 1000, 100, 8);
+	upool_add(&u, &cons[0], 1, 10, 0, 0);
+	fill(&u, &cons[0], 10, 0);
+	upool_add(&u, &cons[1], 1, 10, 0, 0);
+	v = upool_acquire(&u, &cons[1], 200, 0, 0);
+	tap_ok(v == UP_GRANTED || v == UP_REVOKING, "zero free: newcomer within share is not denied");
+	tap_ok(cons[0].r[E].target != RNP_NO_TARGET, "zero free: the hog is asked to shrink");
+	upool_release(&u, &cons[0], cons[0].r[E].held - cons[0].r[E].target, 0, true);
+	tap_ok(upool_acquire(&u, &cons[1], 200, 0, 1) == UP_GRANTED || cons[1].r[E].held >= 200,
+	       "zero free: newcomer granted once the hog shrank");
+	v = upool_acquire(&u, &cons[0], 400, 0, 1);
+	tap_ok(v == UP_DENIED, "zero free: the hog cannot grow back past its share");
+	upool_free(&u);
+}
+
+static void test_decay_hysteresis_waiters(void)
+{
+	struct upool u;
+	struct rnp_cons *pick;
+
+	upool_init(&u, 10000, 100, 8);
+	upool_add(&u, &cons[0], 1, 10, 0, 0);
+	cons[0].r[E].demand = 4010;
+	rnp_decay(&u.p, &cons[0], 1000);
+	tap_ok(cons[0].r[E].demand == 2010, "decay: excess demand halves per half-life (%llu)",
+	       (unsigned long long)cons[0].r[E].demand);
+	rnp_decay(&u.p, &cons[0], 3000);
+	tap_ok(cons[0].r[E].demand == 510, "decay: two more half-lives (%llu)",
+	       (unsigned long long)cons[0].r[E].demand);
+	rnp_decay(&u.p, &cons[0], 100000);
+	tap_ok(cons[0].r[E].demand == 10, "decay: never below the minimum");
+
+	cons[0].r[E].share = 1000;
+	cons[0].r[E].held = 1050;
+	cons[0].r[E].grant = 1050;
+	u.p.r[E].granted = 1050;
+	tap_ok(!(rnp_enforce(&u.p, &cons[0]) & RNP_NOTIFY_SHRINK),
+	       "hysteresis: 5%% over the share is tolerated");
+	cons[0].r[E].held = 1100;
+	cons[0].r[E].grant = 1100;
+	u.p.r[E].granted = 1100;
+	tap_ok(rnp_enforce(&u.p, &cons[0]) & RNP_NOTIFY_SHRINK,
+	       "hysteresis: 10%% over the share is not");
+	tap_ok(!(rnp_enforce(&u.p, &cons[0]) & RNP_NOTIFY_SHRINK),
+	       "hysteresis: the same target is not asked twice");
+
+	upool_add(&u, &cons[1], 1, 10, 0, 0);
+	upool_add(&u, &cons[2], 4, 10, 0, 0);
+	cons[1].r[E].want = 10;
+	cons[1].wait_since_ms = 100;
+	cons[1].r[E].held = 500;
+	cons[2].r[E].want = 10;
+	cons[2].wait_since_ms = 200;
+	cons[2].r[E].held = 1000;
+	pick = rnp_pick_waiter(&u.p, 300);
+	tap_ok(pick == &cons[2], "waiters: least held per weight served first");
+	pick = rnp_pick_waiter(&u.p, 2150);
+	tap_ok(pick == &cons[1], "waiters: a starving waiter goes first");
+	cons[1].r[E].want = 0;
+	cons[2].r[E].want = 0;
+	tap_ok(rnp_pick_waiter(&u.p, 300) == NULL, "waiters: none");
+	upool_free(&u);
+}
+
+/* Dumb model: bisection on the (real) water level. */
+static void model_shares(const struct upool *u, int r, double *out)
+{
+	const struct rnp_pool_res *pr = &u->p.r[r];
+	double lo = 0, hi = 1e18, cap, sum_d = 0;
+	unsigned int i;
+	int it;
+
+	cap = pr->budget > pr->reserve ? (double)(pr->budget - pr->reserve) : (double)pr->budget;
+	if (cap < (double)pr->min_total)
+		cap = (double)pr->min_total;
+	for (i = 0; i < u->p.nr; i++)
+		sum_d += (double)u->p.cons[i]->r[r].eff_demand;
+	for (it = 0; it < 200; it++) {
+		double mid = (lo + hi) / 2, s = 0;
+
+		for (i = 0; i < u->p.nr; i++) {
+			const struct rnp_res_state *st = &u->p.cons[i]->r[r];
+			double d = (double)st->eff_demand;
+
+			s += fmin(d, fmax((double)st->min, mid * u->p.cons[i]->weight));
+		}
+		if (s > cap)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	for (i = 0; i < u->p.nr; i++) {
+		const struct rnp_res_state *st = &u->p.cons[i]->r[r];
+		double d = (double)st->eff_demand;
+
+		out[i] = sum_d <= cap ? d : fmin(d, fmax((double)st->min, lo * u->p.cons[i]->weight));
+	}
+}
+
+static void test_model(void)
+{
+	static struct rnp_cons mc[200];
+	double model[200];
+	unsigned int trial, bad = 0, over = 0;
+
+	srandom(42);
+	for (trial = 0; trial < 2000; trial++) {
+		struct upool u;
+		unsigned int n = 1 + random() % 200, i;
+		u64 budget = 1000 + random() % 1000000, sum_share = 0, cap;
+
+		upool_init(&u, budget, 1000, n);
+		for (i = 0; i < n; i++) {
+			u64 m = random() % (budget / n / 2 + 1);
+
+			upool_add(&u, &mc[i], 1 + random() % 50, m, 0, 0);
+			mc[i].r[E].demand = m + (random() % 4 ? random() % (budget / 4 + 1) : 0);
+			if (random() % 5 == 0)
+				mc[i].r[E].hungry_until_ms = 1000;
+		}
+		rnp_rebalance(&u.p, 0);
+		model_shares(&u, E, model);
+		for (i = 0; i < n; i++) {
+			sum_share += mc[i].r[E].share;
+			/* integer floors: within 1 entry per consumer of the model */
+			if (fabs((double)mc[i].r[E].share - model[i]) > 1.0 + 1e-9 * model[i])
+				bad++;
+			if (mc[i].r[E].share < mc[i].r[E].min)
+				bad++;
+		}
+		cap = max(budget - u.p.r[E].reserve, u.p.r[E].min_total);
+		if (sum_share > cap)
+			over++;
+		upool_free(&u);
+	}
+	tap_ok(bad == 0, "model: water-filling matches bisection on 2000 random pools (%u off)", bad);
+	tap_ok(over == 0, "model: shares never sum past the capacity (%u over)", over);
+}
+
+/* Random operations; invariants after each, accounting exact at rest. */
+static void test_random_ops(void)
+{
+	struct upool u;
+	unsigned int step, n = 8, broken = 0, i;
+	const char *why = NULL;
+	u64 held_total = 0;
+
+	srandom(7);
+	upool_init(&u, 50000, 5000, 16);
+	for (i = 0; i < n; i++)
+		upool_add(&u, &cons[i], 1 + random() % 8, 32, 1, 0);
+	for (step = 0; step < 200000; step++) {
+		struct rnp_cons *c = &cons[random() % n];
+		u64 now = step / 100;
+
+		if (random() % 2) {
+			upool_acquire(&u, c, 1 + random() % 300, random() % 3, now);
+		} else {
+			u64 e = c->r[E].held ? random() % (c->r[E].held + 1) : 0;
+			u64 k = c->r[K].held ? random() % (c->r[K].held + 1) : 0;
+
+			upool_release(&u, c, e, k, random() % 2);
+		}
+		if (!why) {
+			why = upool_check(&u);
+			if (why)
+				broken = step;
+		}
+	}
+	tap_ok(!why, "random ops: invariants hold over 200000 steps%s%s", why ? ": " : "",
+	       why ? why : "");
+	(void)broken;
+	for (i = 0; i < n; i++) {
+		upool_release(&u, &cons[i], cons[i].r[E].held, cons[i].r[K].held, true);
+		rnp_trim(&u.p, &cons[i], false);
+		held_total += cons[i].r[E].held;
+	}
+	tap_ok(held_total == 0 && u.p.r[E].granted == 0 && rnp_free(&u.p, E) == 50000,
+	       "random ops: no drift at rest (free %llu of 50000)",
+	       (unsigned long long)rnp_free(&u.p, E));
+	upool_free(&u);
+}
+
+int main(void)
+{
+	test_lone_consumer();
+	test_equal_weights();
+	test_weights();
+	test_low_demand();
+	test_arrive_leave_budget();
+	test_zero_free();
+	test_decay_hysteresis_waiters();
+	test_model();
+	test_random_ops();
+	return tap_done();
+}
