@@ -3,11 +3,11 @@
  * The ib_client half of rnic_mgr: follows RDMA devices as they are added
  * and removed, and gives each one a struct rnic_dev.
  *
- * Lifetime of a struct rnic_dev: created by rnic_add_one() and held by
- * the RDMA core as our client data; rnic_remove_one() unpublishes it from
- * sysfs and drops the creation reference. Readers of sysfs files hold
- * their own kobject reference, so the memory goes when the last of them
- * does, never under an open attribute file.
+ * Lifetime of a struct rnic_dev: created by rnic_add_one(), which holds
+ * the kobject's first reference; every consumer holds one more (taken by
+ * rnic_dev_get()), and so does every open sysfs file. rnic_remove_one()
+ * tells the consumers, unpublishes the device and drops the first
+ * reference; the memory goes with the last one.
  */
 #include <linux/slab.h>
 #include <rdma/ib_verbs.h>
@@ -15,6 +15,30 @@
 #include "rnic_mgr.h"
 
 static struct ib_client rnic_client;
+static DEFINE_MUTEX(rnic_devs_mutex);
+static LIST_HEAD(rnic_devs);
+
+/**
+ * rnic_dev_get - find a live device's rnic_dev and take a reference
+ * @ibdev: the RDMA device
+ *
+ * Return: the device (drop with kobject_put(&rd->rd_kobj)) or NULL.
+ */
+struct rnic_dev *rnic_dev_get(struct ib_device *ibdev)
+{
+	struct rnic_dev *rd, *found = NULL;
+
+	mutex_lock(&rnic_devs_mutex);
+	list_for_each_entry(rd, &rnic_devs, rd_node) {
+		if (rd->rd_ibdev == ibdev) {
+			found = rd;
+			kobject_get(&rd->rd_kobj);
+			break;
+		}
+	}
+	mutex_unlock(&rnic_devs_mutex);
+	return found;
+}
 
 static int rnic_add_one(struct ib_device *ibdev)
 {
@@ -28,13 +52,20 @@ static int rnic_add_one(struct ib_device *ibdev)
 	strscpy(rd->rd_name, dev_name(&ibdev->dev), sizeof(rd->rd_name));
 	rd->rd_max_mr = ibdev->attrs.max_mr;
 	rd->rd_max_frpl = ibdev->attrs.max_fast_reg_page_list_len;
+	rnic_dev_init_pool(rd);
 
 	err = rnic_sysfs_add_dev(rd);
 	if (err)
 		return err;	/* the kobject release already freed rd */
+	rnic_dev_start(rd);
 
+	mutex_lock(&rnic_devs_mutex);
+	list_add_tail(&rd->rd_node, &rnic_devs);
+	mutex_unlock(&rnic_devs_mutex);
 	ib_set_client_data(ibdev, &rnic_client, rd);
-	pr_info("rnic_mgr: device %s added\n", rd->rd_name);
+	pr_info("rnic_mgr: device %s added, budget %llu entries, %llu keys\n",
+		rd->rd_name, rd->rd_pool.r[RNP_ENTRIES].budget,
+		rd->rd_pool.r[RNP_KEYS].budget);
 	return 0;
 }
 
@@ -42,6 +73,10 @@ static void rnic_remove_one(struct ib_device *ibdev, void *client_data)
 {
 	struct rnic_dev *rd = client_data;
 
+	mutex_lock(&rnic_devs_mutex);
+	list_del(&rd->rd_node);
+	mutex_unlock(&rnic_devs_mutex);
+	rnic_dev_removed(rd);
 	pr_info("rnic_mgr: device %s removed\n", rd->rd_name);
 	rd->rd_ibdev = NULL;
 	rnic_sysfs_del_dev(rd);

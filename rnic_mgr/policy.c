@@ -304,6 +304,28 @@ bool rnp_hungry(const struct rnp_res_state *s, u64 now_ms)
 }
 
 /**
+ * rnp_release_fast - give entries back, keeping the grant
+ * @c: the consumer (its lock held; the pool's lock is not needed)
+ * @n: amount per resource, at most what is held
+ *
+ * Only for a consumer with no shrink target, when nobody waits and the
+ * reserve is intact: then the grant stays for the next fast acquire.
+ *
+ * Return: false (and nothing done) if the consumer has a target.
+ */
+bool rnp_release_fast(struct rnp_cons *c, const u64 *n)
+{
+	int r;
+
+	for (r = 0; r < RNP_NR_RES; r++)
+		if (c->r[r].target != RNP_NO_TARGET)
+			return false;
+	for (r = 0; r < RNP_NR_RES; r++)
+		c->r[r].held -= min(n[r], c->r[r].held);
+	return true;
+}
+
+/**
  * rnp_release - give entries back
  * @p: the pool
  * @c: the consumer

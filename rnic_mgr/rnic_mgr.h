@@ -4,37 +4,149 @@
  *
  * rnic_mgr is an ib_client: the RDMA core tells it about every device as
  * it comes and goes, and it keeps one struct rnic_dev per device, visible
- * as /sys/kernel/rnic_mgr/devices/<ibdev>/.
+ * as /sys/kernel/rnic_mgr/devices/<ibdev>/, holding the device's pool
+ * (the policy's state, rdmastor/rnic_policy.h) and its consumers.
+ *
+ * Locks, outermost first:
+ *   rd_cons_mutex  consumer list changes, callbacks to consumers, budget
+ *                  changes; never taken by acquire or release.
+ *   rd_lock        the pool: grants, shares, targets, waiter queues.
+ *   rc_lock        one consumer's held and grant: the fast path takes
+ *                  only this one.
  */
 #ifndef RNIC_MGR_H
 #define RNIC_MGR_H
 
 #include <linux/kobject.h>
 #include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
+#include <rdmastor/rnic_policy.h>
+#include <rdmastor/rnic_mgr.h>
 
 /**
  * struct rnic_dev - what rnic_mgr knows of one RDMA device
- * @rd_kobj: sysfs directory; its release frees this structure
+ * @rd_kobj: sysfs directory; its release frees this structure. Each
+ *	consumer holds a reference, so a removed device's memory lives
+ *	until its last consumer unregisters.
+ * @rd_node: on rnic_devs
  * @rd_ibdev: the device; valid from ib_client add until remove returns
- * @rd_name: device name when it was added (sysfs outlives @rd_ibdev)
+ * @rd_name: device name when it was added
  * @rd_max_mr: MRs the device says it supports
  * @rd_max_frpl: pages one fast-registration MR can map on this device
+ * @rd_cons_kset: the consumers/ directory
+ * @rd_cons_mutex: see the lock order above
+ * @rd_consumers: every registered consumer, dead ones included
+ * @rd_cons_cap: capacity of rd_pool.cons and (doubled) rd_pool.scratch
+ * @rd_lock: the pool
+ * @rd_pool: the policy's state
+ * @rd_dead: the device was removed
+ * @rd_short: the reserve is short: releases return grant at once
+ * @rd_nr_waiting: queued waiters, read locklessly by the release path
+ * @rd_wq: waiters sleep here
+ * @rd_notify_work: delivers shrink and grow callbacks
+ * @rd_reap_work: periodic reaper: reserve, deadlines, waiters
+ * @rd_next_id: to name consumers uniquely
+ * @rd_rebalances: rebalances done
  */
 struct rnic_dev {
 	struct kobject rd_kobj;
+	struct list_head rd_node;
 	struct ib_device *rd_ibdev;
 	char rd_name[IB_DEVICE_NAME_MAX];
 	u32 rd_max_mr;
 	u32 rd_max_frpl;
+	struct kset *rd_cons_kset;
+
+	struct mutex rd_cons_mutex;
+	struct list_head rd_consumers;
+	u32 rd_cons_cap;
+
+	spinlock_t rd_lock;
+	struct rnp_pool rd_pool;
+	bool rd_dead;
+	bool rd_short;
+	atomic_t rd_nr_waiting;
+	wait_queue_head_t rd_wq;
+	struct work_struct rd_notify_work;
+	struct delayed_work rd_reap_work;
+	u64 rd_next_id;
+	u64 rd_rebalances;
 };
+
+/**
+ * struct rnic_consumer - one registered consumer of one device
+ * @rc_kobj: sysfs directory devices/<dev>/consumers/<name>.<id>; its
+ *	release frees this structure and drops the device reference
+ * @rc_dev: the device
+ * @rc_node: on rd_consumers
+ * @rc_name: from the descriptor
+ * @rc_id: unique within the device
+ * @rc_ops: callbacks
+ * @rc_priv: for the callbacks
+ * @rc_lock: see the lock order above
+ * @rc_pol: the policy's state of this consumer
+ * @rc_waiters: queued rnic_waiters, FIFO (rd_lock)
+ * @rc_notify: RNP_NOTIFY_* flags not yet delivered (rd_lock)
+ * @rc_in_pool: counted in the pool (false once the device died)
+ * @rc_shrink_ms: when the pending shrink was asked, or 0 (rd_lock)
+ * @rc_late_counted: the pending shrink was already counted late
+ * @rc_waits: acquires that had to wait
+ * @rc_eagain: acquires refused with -EAGAIN
+ * @rc_wait_ns: total time spent waiting
+ * @rc_revocations: shrink requests received
+ * @rc_late: shrink requests not met within the deadline
+ * @rc_last_reclaim_ms: time the last shrink took
+ */
+struct rnic_consumer {
+	struct kobject rc_kobj;
+	struct rnic_dev *rc_dev;
+	struct list_head rc_node;
+	char rc_name[32];
+	u64 rc_id;
+	const struct rnic_consumer_ops *rc_ops;
+	void *rc_priv;
+
+	spinlock_t rc_lock;
+	struct rnp_cons rc_pol;
+	struct list_head rc_waiters;
+	unsigned int rc_notify;
+	bool rc_in_pool;
+	u64 rc_shrink_ms;
+	bool rc_late_counted;
+
+	u64 rc_waits;
+	u64 rc_eagain;
+	u64 rc_wait_ns;
+	u64 rc_revocations;
+	u64 rc_late;
+	u64 rc_last_reclaim_ms;
+};
+
+extern unsigned int rnic_default_entries;
+extern unsigned int rnic_default_keys;
+extern unsigned int rnic_revoke_deadline_ms;
+extern unsigned int rnic_reap_interval_ms;
+
+u64 rnic_now_ms(void);
 
 int rnic_sysfs_init(void);
 void rnic_sysfs_exit(void);
 int rnic_sysfs_add_dev(struct rnic_dev *rd);
 void rnic_sysfs_del_dev(struct rnic_dev *rd);
+int rnic_sysfs_add_consumer(struct rnic_consumer *c);
+
+void rnic_dev_init_pool(struct rnic_dev *rd);
+void rnic_dev_start(struct rnic_dev *rd);
+void rnic_dev_removed(struct rnic_dev *rd);
+int rnic_dev_set_budget(struct rnic_dev *rd, enum rnp_res r, u64 budget);
+void rnic_consumer_release_kobj(struct rnic_consumer *c);
 
 int rnic_client_init(void);
 void rnic_client_exit(void);
+struct rnic_dev *rnic_dev_get(struct ib_device *ibdev);
 
 #endif /* RNIC_MGR_H */

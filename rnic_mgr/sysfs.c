@@ -3,14 +3,21 @@
  * rnic_mgr's sysfs tree:
  *
  *   /sys/kernel/rnic_mgr/devices/<ibdev>/
- *       ibdev          name of the RDMA device
- *       max_mr         MRs the device supports
- *       max_frpl       pages one fast-registration MR can map
+ *       ibdev max_mr max_frpl        what the device reports
+ *       budget key_budget            writable: the device's budgets
+ *       free key_free reserve granted consumers waiting rebalances
+ *       table                        one line per consumer (rnic-top)
+ *       consumers/<name>.<id>/       one directory per consumer:
+ *           name weight min share held grant peak demand target
+ *           key_min key_share key_held key_peak
+ *           waits eagain wait_time_us revocations late_revocations
+ *           last_reclaim_ms
  *
- * One directory per device the ib_client currently knows; it appears on
- * device add and goes on device remove.
+ * Values are read under the device's pool lock, so each file is a
+ * consistent snapshot; `table` is one for all consumers at once.
  */
 #include <linux/slab.h>
+#include <linux/mm.h>
 #include <linux/sysfs.h>
 
 #include "rnic_mgr.h"
@@ -22,6 +29,13 @@ static struct rnic_dev *to_rnic_dev(struct kobject *kobj)
 {
 	return container_of(kobj, struct rnic_dev, rd_kobj);
 }
+
+static struct rnic_consumer *to_rnic_consumer(struct kobject *kobj)
+{
+	return container_of(kobj, struct rnic_consumer, rc_kobj);
+}
+
+/* ---- device attributes ---- */
 
 static ssize_t ibdev_show(struct kobject *kobj, struct kobj_attribute *attr,
 			  char *buf)
@@ -47,17 +61,142 @@ static ssize_t max_frpl_show(struct kobject *kobj, struct kobj_attribute *attr,
 
 static struct kobj_attribute max_frpl_attr = __ATTR_RO(max_frpl);
 
+enum rnic_dev_field {
+	RD_BUDGET, RD_KEY_BUDGET, RD_FREE, RD_KEY_FREE, RD_RESERVE,
+	RD_GRANTED, RD_CONSUMERS, RD_WAITING, RD_REBALANCES,
+};
+
+static u64 rnic_dev_field(struct rnic_dev *rd, enum rnic_dev_field f)
+{
+	struct rnp_pool *p = &rd->rd_pool;
+
+	switch (f) {
+	case RD_BUDGET: return p->r[RNP_ENTRIES].budget;
+	case RD_KEY_BUDGET: return p->r[RNP_KEYS].budget;
+	case RD_FREE: return rnp_free(p, RNP_ENTRIES);
+	case RD_KEY_FREE: return rnp_free(p, RNP_KEYS);
+	case RD_RESERVE: return p->r[RNP_ENTRIES].reserve;
+	case RD_GRANTED: return p->r[RNP_ENTRIES].granted;
+	case RD_CONSUMERS: return p->nr;
+	case RD_WAITING: return atomic_read(&rd->rd_nr_waiting);
+	case RD_REBALANCES: return rd->rd_rebalances;
+	}
+	return 0;
+}
+
+struct rnic_dev_attr {
+	struct kobj_attribute attr;
+	enum rnic_dev_field field;
+};
+
+static ssize_t rnic_dev_u64_show(struct kobject *kobj, struct kobj_attribute *attr,
+				 char *buf)
+{
+	struct rnic_dev *rd = to_rnic_dev(kobj);
+	struct rnic_dev_attr *da = container_of(attr, struct rnic_dev_attr, attr);
+	u64 v;
+
+	spin_lock(&rd->rd_lock);
+	v = rnic_dev_field(rd, da->field);
+	spin_unlock(&rd->rd_lock);
+	return sysfs_emit(buf, "%llu\n", v);
+}
+
+static ssize_t rnic_dev_budget_store(struct kobject *kobj, struct kobj_attribute *attr,
+				     const char *buf, size_t count)
+{
+	struct rnic_dev_attr *da = container_of(attr, struct rnic_dev_attr, attr);
+	u64 v;
+	int err;
+
+	err = kstrtou64(buf, 0, &v);
+	if (err)
+		return err;
+	err = rnic_dev_set_budget(to_rnic_dev(kobj),
+				  da->field == RD_BUDGET ? RNP_ENTRIES : RNP_KEYS, v);
+	return err ? err : count;
+}
+
+#define RNIC_DEV_RO(_name, _field) \
+	static struct rnic_dev_attr _name##_attr = { \
+		.attr = __ATTR(_name, 0444, rnic_dev_u64_show, NULL), \
+		.field = _field, \
+	}
+#define RNIC_DEV_RW(_name, _field) \
+	static struct rnic_dev_attr _name##_attr = { \
+		.attr = __ATTR(_name, 0644, rnic_dev_u64_show, rnic_dev_budget_store), \
+		.field = _field, \
+	}
+
+RNIC_DEV_RW(budget, RD_BUDGET);
+RNIC_DEV_RW(key_budget, RD_KEY_BUDGET);
+RNIC_DEV_RO(free, RD_FREE);
+RNIC_DEV_RO(key_free, RD_KEY_FREE);
+RNIC_DEV_RO(reserve, RD_RESERVE);
+RNIC_DEV_RO(granted, RD_GRANTED);
+RNIC_DEV_RO(consumers, RD_CONSUMERS);
+RNIC_DEV_RO(waiting, RD_WAITING);
+RNIC_DEV_RO(rebalances, RD_REBALANCES);
+
+static ssize_t table_show(struct kobject *kobj, struct kobj_attribute *attr,
+			  char *buf)
+{
+	struct rnic_dev *rd = to_rnic_dev(kobj);
+	struct rnic_consumer *c;
+	ssize_t len;
+
+	len = sysfs_emit(buf, "%-20s %6s %8s %10s %10s %10s %10s %10s %6s %6s %9s %7s %5s\n",
+			 "consumer", "weight", "min", "share", "held", "peak",
+			 "demand", "target", "keys", "waits", "wait_ms",
+			 "revoked", "late");
+	mutex_lock(&rd->rd_cons_mutex);
+	spin_lock(&rd->rd_lock);
+	list_for_each_entry(c, &rd->rd_consumers, rc_node) {
+		const struct rnp_res_state *e = &c->rc_pol.r[RNP_ENTRIES];
+		char name[48];
+
+		snprintf(name, sizeof(name), "%s.%llu", c->rc_name, c->rc_id);
+		len += sysfs_emit_at(buf, len,
+				     "%-20s %6u %8llu %10llu %10llu %10llu %10llu %10lld %6llu %6llu %9llu %7llu %5llu\n",
+				     name, c->rc_pol.weight, e->min, e->share, e->held,
+				     e->peak, e->demand,
+				     e->target == RNP_NO_TARGET ? -1LL : (s64)e->target,
+				     c->rc_pol.r[RNP_KEYS].held, c->rc_waits,
+				     div_u64(c->rc_wait_ns, NSEC_PER_MSEC),
+				     c->rc_revocations, c->rc_late);
+	}
+	spin_unlock(&rd->rd_lock);
+	mutex_unlock(&rd->rd_cons_mutex);
+	return len;
+}
+
+static struct kobj_attribute table_attr = __ATTR_RO(table);
+
 static struct attribute *rnic_dev_attrs[] = {
 	&ibdev_attr.attr,
 	&max_mr_attr.attr,
 	&max_frpl_attr.attr,
+	&budget_attr.attr.attr,
+	&key_budget_attr.attr.attr,
+	&free_attr.attr.attr,
+	&key_free_attr.attr.attr,
+	&reserve_attr.attr.attr,
+	&granted_attr.attr.attr,
+	&consumers_attr.attr.attr,
+	&waiting_attr.attr.attr,
+	&rebalances_attr.attr.attr,
+	&table_attr.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(rnic_dev);
 
 static void rnic_dev_release(struct kobject *kobj)
 {
-	kfree(to_rnic_dev(kobj));
+	struct rnic_dev *rd = to_rnic_dev(kobj);
+
+	kvfree(rd->rd_pool.cons);
+	kvfree(rd->rd_pool.scratch);
+	kfree(rd);
 }
 
 static const struct kobj_type rnic_dev_ktype = {
@@ -65,6 +204,157 @@ static const struct kobj_type rnic_dev_ktype = {
 	.sysfs_ops = &kobj_sysfs_ops,
 	.default_groups = rnic_dev_groups,
 };
+
+/* ---- consumer attributes ---- */
+
+enum rnic_cons_field {
+	RC_WEIGHT, RC_MIN, RC_SHARE, RC_HELD, RC_GRANT, RC_PEAK, RC_DEMAND,
+	RC_TARGET, RC_KEY_MIN, RC_KEY_SHARE, RC_KEY_HELD, RC_KEY_PEAK,
+	RC_WAITS, RC_EAGAIN, RC_WAIT_US, RC_REVOCATIONS, RC_LATE,
+	RC_LAST_RECLAIM_MS,
+};
+
+static s64 rnic_cons_field(struct rnic_consumer *c, enum rnic_cons_field f)
+{
+	const struct rnp_res_state *e = &c->rc_pol.r[RNP_ENTRIES];
+	const struct rnp_res_state *k = &c->rc_pol.r[RNP_KEYS];
+
+	switch (f) {
+	case RC_WEIGHT: return c->rc_pol.weight;
+	case RC_MIN: return e->min;
+	case RC_SHARE: return max(e->share, e->min);
+	case RC_HELD: return e->held;
+	case RC_GRANT: return e->grant;
+	case RC_PEAK: return e->peak;
+	case RC_DEMAND: return e->demand;
+	case RC_TARGET: return e->target == RNP_NO_TARGET ? -1 : (s64)e->target;
+	case RC_KEY_MIN: return k->min;
+	case RC_KEY_SHARE: return max(k->share, k->min);
+	case RC_KEY_HELD: return k->held;
+	case RC_KEY_PEAK: return k->peak;
+	case RC_WAITS: return c->rc_waits;
+	case RC_EAGAIN: return c->rc_eagain;
+	case RC_WAIT_US: return div_u64(c->rc_wait_ns, NSEC_PER_USEC);
+	case RC_REVOCATIONS: return c->rc_revocations;
+	case RC_LATE: return c->rc_late;
+	case RC_LAST_RECLAIM_MS: return c->rc_last_reclaim_ms;
+	}
+	return 0;
+}
+
+struct rnic_cons_attr {
+	struct kobj_attribute attr;
+	enum rnic_cons_field field;
+};
+
+static ssize_t rnic_cons_show(struct kobject *kobj, struct kobj_attribute *attr,
+			      char *buf)
+{
+	struct rnic_consumer *c = to_rnic_consumer(kobj);
+	struct rnic_cons_attr *ca = container_of(attr, struct rnic_cons_attr, attr);
+	s64 v;
+
+	spin_lock(&c->rc_dev->rd_lock);
+	v = rnic_cons_field(c, ca->field);
+	spin_unlock(&c->rc_dev->rd_lock);
+	return sysfs_emit(buf, "%lld\n", v);
+}
+
+#define RNIC_CONS_RO(_name, _field) \
+	static struct rnic_cons_attr cons_##_name##_attr = { \
+		.attr = __ATTR(_name, 0444, rnic_cons_show, NULL), \
+		.field = _field, \
+	}
+
+RNIC_CONS_RO(weight, RC_WEIGHT);
+RNIC_CONS_RO(min, RC_MIN);
+RNIC_CONS_RO(share, RC_SHARE);
+RNIC_CONS_RO(held, RC_HELD);
+RNIC_CONS_RO(grant, RC_GRANT);
+RNIC_CONS_RO(peak, RC_PEAK);
+RNIC_CONS_RO(demand, RC_DEMAND);
+RNIC_CONS_RO(target, RC_TARGET);
+RNIC_CONS_RO(key_min, RC_KEY_MIN);
+RNIC_CONS_RO(key_share, RC_KEY_SHARE);
+RNIC_CONS_RO(key_held, RC_KEY_HELD);
+RNIC_CONS_RO(key_peak, RC_KEY_PEAK);
+RNIC_CONS_RO(waits, RC_WAITS);
+RNIC_CONS_RO(eagain, RC_EAGAIN);
+RNIC_CONS_RO(wait_time_us, RC_WAIT_US);
+RNIC_CONS_RO(revocations, RC_REVOCATIONS);
+RNIC_CONS_RO(late_revocations, RC_LATE);
+RNIC_CONS_RO(last_reclaim_ms, RC_LAST_RECLAIM_MS);
+
+static ssize_t name_show(struct kobject *kobj, struct kobj_attribute *attr,
+			 char *buf)
+{
+	return sysfs_emit(buf, "%s\n", to_rnic_consumer(kobj)->rc_name);
+}
+
+static struct kobj_attribute cons_name_attr = __ATTR_RO(name);
+
+static struct attribute *rnic_cons_attrs[] = {
+	&cons_name_attr.attr,
+	&cons_weight_attr.attr.attr,
+	&cons_min_attr.attr.attr,
+	&cons_share_attr.attr.attr,
+	&cons_held_attr.attr.attr,
+	&cons_grant_attr.attr.attr,
+	&cons_peak_attr.attr.attr,
+	&cons_demand_attr.attr.attr,
+	&cons_target_attr.attr.attr,
+	&cons_key_min_attr.attr.attr,
+	&cons_key_share_attr.attr.attr,
+	&cons_key_held_attr.attr.attr,
+	&cons_key_peak_attr.attr.attr,
+	&cons_waits_attr.attr.attr,
+	&cons_eagain_attr.attr.attr,
+	&cons_wait_time_us_attr.attr.attr,
+	&cons_revocations_attr.attr.attr,
+	&cons_late_revocations_attr.attr.attr,
+	&cons_last_reclaim_ms_attr.attr.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(rnic_cons);
+
+static void rnic_cons_release(struct kobject *kobj)
+{
+	struct rnic_consumer *c = to_rnic_consumer(kobj);
+	struct rnic_dev *rd = c->rc_dev;
+
+	kfree(c);
+	kobject_put(&rd->rd_kobj);
+}
+
+static const struct kobj_type rnic_cons_ktype = {
+	.release = rnic_cons_release,
+	.sysfs_ops = &kobj_sysfs_ops,
+	.default_groups = rnic_cons_groups,
+};
+
+/**
+ * rnic_sysfs_add_consumer - publish a consumer's directory
+ * @c: the consumer, registered; ownership passes to its kobject, which
+ *	also keeps the device reference taken at register
+ *
+ * Return: 0 or a negative errno (the consumer still works, unseen).
+ */
+int rnic_sysfs_add_consumer(struct rnic_consumer *c)
+{
+	c->rc_kobj.kset = c->rc_dev->rd_cons_kset;
+	return kobject_init_and_add(&c->rc_kobj, &rnic_cons_ktype, NULL, "%s.%llu",
+				    c->rc_name, c->rc_id);
+}
+
+/**
+ * rnic_consumer_release_kobj - unpublish and drop a consumer
+ * @c: the consumer, already out of every list; may be freed on return
+ */
+void rnic_consumer_release_kobj(struct rnic_consumer *c)
+{
+	kobject_del(&c->rc_kobj);
+	kobject_put(&c->rc_kobj);
+}
 
 /**
  * rnic_sysfs_add_dev - publish a device's directory
@@ -80,22 +370,34 @@ int rnic_sysfs_add_dev(struct rnic_dev *rd)
 	rd->rd_kobj.kset = rnic_devices_kset;
 	err = kobject_init_and_add(&rd->rd_kobj, &rnic_dev_ktype, NULL, "%s",
 				   rd->rd_name);
-	if (err) {
-		kobject_put(&rd->rd_kobj);
-		return err;
+	if (err)
+		goto out_put;
+	rd->rd_cons_kset = kset_create_and_add("consumers", NULL, &rd->rd_kobj);
+	if (!rd->rd_cons_kset) {
+		err = -ENOMEM;
+		goto out_del;
 	}
 	kobject_uevent(&rd->rd_kobj, KOBJ_ADD);
 	return 0;
+
+out_del:
+	kobject_del(&rd->rd_kobj);
+out_put:
+	kobject_put(&rd->rd_kobj);
+	return err;
 }
 
 /**
  * rnic_sysfs_del_dev - unpublish a device and drop the creation reference
  * @rd: device added by rnic_sysfs_add_dev(); may be freed on return
  *
+ * Consumers that have not unregistered yet keep their directories (under
+ * a directory no longer reachable) and the device's memory.
  * Context: process, may sleep.
  */
 void rnic_sysfs_del_dev(struct rnic_dev *rd)
 {
+	kset_unregister(rd->rd_cons_kset);
 	kobject_del(&rd->rd_kobj);
 	kobject_put(&rd->rd_kobj);
 }

@@ -15,6 +15,7 @@
 #include <linux/minmax.h>
 #include <linux/sort.h>
 #include <linux/math64.h>
+#include <linux/limits.h>
 
 #else /* user space */
 

@@ -164,6 +164,7 @@ bool rnp_try_acquire(struct rnp_pool *p, struct rnp_cons *c, const u64 *n);
 bool rnp_below_share(const struct rnp_cons *c, const u64 *n);
 void rnp_note_demand(struct rnp_pool *p, struct rnp_cons *c, const u64 *n,
 		     u64 now_ms);
+bool rnp_release_fast(struct rnp_cons *c, const u64 *n);
 unsigned int rnp_release(struct rnp_pool *p, struct rnp_cons *c,
 			 const u64 *n, bool contended);
 

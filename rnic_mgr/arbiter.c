@@ -1,0 +1,741 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rnic_mgr arbiter: the kernel side of the policy. Consumers register,
+ * acquire and release here; the slow path rebalances and revokes; a
+ * workqueue item delivers shrink callbacks; a reaper keeps the reserve,
+ * watches revocation deadlines and serves waiters.
+ *
+ * Invariants:
+ *  1. A consumer's held and grant change only under its rc_lock; the
+ *     pool's granted, shares and targets only under rd_lock.
+ *  2. Waiters are queued FIFO per consumer and served only by
+ *     rnic_serve_waiters() under rd_lock; a waiter's status leaves
+ *     RNIC_WAITING exactly once, under rd_lock.
+ *  3. rd_nr_waiting equals the number of queued waiters on the device.
+ *  4. A consumer in the pool is in rd_pool.cons; a dead one is not, and
+ *     holds nothing.
+ */
+#include <linux/module.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/mm.h>
+#include <linux/jiffies.h>
+#include <linux/ktime.h>
+
+#include "rnic_mgr.h"
+#include "trace.h"
+
+#define RNIC_WAITING	1
+
+struct rnic_waiter {
+	struct list_head w_node;
+	u64 w_n[RNP_NR_RES];
+	u64 w_since_ms;
+	int w_status;
+};
+
+u64 rnic_now_ms(void)
+{
+	return ktime_to_ms(ktime_get());
+}
+
+static struct rnic_consumer *rnic_of(struct rnp_cons *pc)
+{
+	return container_of(pc, struct rnic_consumer, rc_pol);
+}
+
+/**
+ * rnic_dev_init_pool - set up a new device's pool from module parameters
+ * @rd: the device, not yet published
+ */
+void rnic_dev_init_pool(struct rnic_dev *rd)
+{
+	struct rnp_params params;
+
+	rnp_params_default(&params);
+	rnp_pool_init(&rd->rd_pool, rnic_default_entries, rnic_default_keys,
+		      &params);
+	mutex_init(&rd->rd_cons_mutex);
+	INIT_LIST_HEAD(&rd->rd_consumers);
+	spin_lock_init(&rd->rd_lock);
+	atomic_set(&rd->rd_nr_waiting, 0);
+	init_waitqueue_head(&rd->rd_wq);
+}
+
+/* Trim every other consumer's unused grant back to what it holds. */
+static void rnic_trim_others(struct rnic_dev *rd, struct rnp_cons *self)
+{
+	struct rnp_pool *p = &rd->rd_pool;
+	u32 i;
+
+	lockdep_assert_held(&rd->rd_lock);
+	for (i = 0; i < p->nr; i++) {
+		struct rnic_consumer *o = rnic_of(p->cons[i]);
+
+		if (p->cons[i] == self)
+			continue;
+		spin_lock(&o->rc_lock);
+		rnp_trim(p, &o->rc_pol, false);
+		spin_unlock(&o->rc_lock);
+	}
+}
+
+/*
+ * Contention: apply the last rebalance to every consumer. Consumers over
+ * their share get a target; their callbacks run from rd_notify_work.
+ */
+static void rnic_enforce_all(struct rnic_dev *rd, u64 now)
+{
+	struct rnp_pool *p = &rd->rd_pool;
+	bool notify = false;
+	u32 i;
+
+	lockdep_assert_held(&rd->rd_lock);
+	for (i = 0; i < p->nr; i++) {
+		struct rnic_consumer *c = rnic_of(p->cons[i]);
+		unsigned int flags;
+
+		spin_lock(&c->rc_lock);
+		flags = rnp_enforce(p, &c->rc_pol);
+		spin_unlock(&c->rc_lock);
+		if (!flags)
+			continue;
+		if (flags & RNP_NOTIFY_SHRINK) {
+			c->rc_revocations++;
+			if (!c->rc_shrink_ms) {
+				c->rc_shrink_ms = now ? now : 1;
+				c->rc_late_counted = false;
+			}
+			trace_rnic_shrink_request(rd->rd_name, c->rc_name,
+						  c->rc_pol.r[RNP_ENTRIES].held,
+						  c->rc_pol.r[RNP_ENTRIES].target);
+		}
+		c->rc_notify |= flags;
+		notify = true;
+	}
+	if (notify)
+		queue_work(system_wq, &rd->rd_notify_work);
+}
+
+static void rnic_rebalance(struct rnic_dev *rd, u64 now)
+{
+	u64 t0 = ktime_get_ns();
+
+	rnp_rebalance(&rd->rd_pool, now);
+	rd->rd_rebalances++;
+	trace_rnic_rebalance(rd->rd_name, rd->rd_pool.nr, ktime_get_ns() - t0);
+}
+
+/* Is any queued waiter owed its request (within its fair share)? */
+static bool rnic_waiter_owed(struct rnic_dev *rd)
+{
+	struct rnp_pool *p = &rd->rd_pool;
+	u32 i;
+
+	for (i = 0; i < p->nr; i++) {
+		struct rnic_consumer *c = rnic_of(p->cons[i]);
+		struct rnic_waiter *w;
+
+		w = list_first_entry_or_null(&c->rc_waiters, struct rnic_waiter, w_node);
+		if (w && rnp_below_share(&c->rc_pol, w->w_n))
+			return true;
+	}
+	return false;
+}
+
+static void rnic_update_short(struct rnic_dev *rd)
+{
+	struct rnp_pool *p = &rd->rd_pool;
+
+	WRITE_ONCE(rd->rd_short,
+		   rnp_free(p, RNP_ENTRIES) < p->r[RNP_ENTRIES].reserve ||
+		   rnp_free(p, RNP_KEYS) < p->r[RNP_KEYS].reserve);
+}
+
+/*
+ * Grant queued requests while the pool allows, the most deprived
+ * consumer first (or a starving one), FIFO within a consumer. Stops at
+ * the first request that cannot be served so that a large request is not
+ * overtaken forever by small ones.
+ */
+static void rnic_serve_waiters(struct rnic_dev *rd)
+{
+	struct rnp_pool *p = &rd->rd_pool;
+	u64 now = rnic_now_ms();
+	bool woke = false, trimmed = false;
+	struct rnp_cons *pc;
+
+	lockdep_assert_held(&rd->rd_lock);
+	while (atomic_read(&rd->rd_nr_waiting) &&
+	       (pc = rnp_pick_waiter(p, now))) {
+		struct rnic_consumer *c = rnic_of(pc);
+		struct rnic_waiter *w;
+		bool ok;
+		int r;
+
+		w = list_first_entry(&c->rc_waiters, struct rnic_waiter, w_node);
+		spin_lock(&c->rc_lock);
+		ok = rnp_try_acquire(p, pc, w->w_n);
+		spin_unlock(&c->rc_lock);
+		if (!ok && !trimmed) {
+			rnic_trim_others(rd, pc);
+			trimmed = true;
+			continue;
+		}
+		if (!ok)
+			break;
+		for (r = 0; r < RNP_NR_RES; r++)
+			pc->r[r].want -= w->w_n[r];
+		list_del(&w->w_node);
+		WRITE_ONCE(w->w_status, 0);
+		atomic_dec(&rd->rd_nr_waiting);
+		w = list_first_entry_or_null(&c->rc_waiters, struct rnic_waiter, w_node);
+		if (w)
+			pc->wait_since_ms = w->w_since_ms;
+		woke = true;
+	}
+	rnic_update_short(rd);
+	if (woke)
+		wake_up_all(&rd->rd_wq);
+}
+
+static int rnic_acquire_slow(struct rnic_consumer *c, u64 *n, unsigned int flags)
+{
+	struct rnic_dev *rd = c->rc_dev;
+	struct rnp_pool *p = &rd->rd_pool;
+	struct rnic_waiter w = { .w_status = RNIC_WAITING };
+	u64 now = rnic_now_ms();
+	u64 t0;
+	bool owed;
+	int r, err = 0;
+
+	spin_lock(&rd->rd_lock);
+	if (!c->rc_in_pool) {
+		err = -ENODEV;
+		goto out_unlock;
+	}
+	for (r = 0; r < RNP_NR_RES; r++) {
+		if (n[r] > p->r[r].budget) {
+			err = -EINVAL;
+			goto out_unlock;
+		}
+	}
+
+	/* Own earlier waiters go first (FIFO within a consumer). */
+	if (list_empty(&c->rc_waiters)) {
+		spin_lock(&c->rc_lock);
+		if (rnp_try_acquire(p, &c->rc_pol, n))
+			goto granted;
+		spin_unlock(&c->rc_lock);
+		/* Idle grants are a fast-path cache: lend them out. */
+		rnic_trim_others(rd, &c->rc_pol);
+		spin_lock(&c->rc_lock);
+		if (rnp_try_acquire(p, &c->rc_pol, n))
+			goto granted;
+		spin_unlock(&c->rc_lock);
+	}
+
+	rnp_note_demand(p, &c->rc_pol, n, now);
+	rnic_rebalance(rd, now);
+	owed = rnp_below_share(&c->rc_pol, n);
+	trace_rnic_acquire_slow(rd->rd_name, c->rc_name, n[RNP_ENTRIES],
+				n[RNP_KEYS], owed);
+	if (owed) {
+		rnic_enforce_all(rd, now);
+		if (list_empty(&c->rc_waiters)) {
+			spin_lock(&c->rc_lock);
+			if (rnp_try_acquire(p, &c->rc_pol, n))
+				goto granted;
+			spin_unlock(&c->rc_lock);
+		}
+	}
+	if (flags & RNIC_NOWAIT) {
+		c->rc_eagain++;
+		err = -EAGAIN;
+		goto out_unlock;
+	}
+
+	/* REGISTER-WAIT: queue and sleep until served. */
+	memcpy(w.w_n, n, sizeof(w.w_n));
+	w.w_since_ms = now;
+	if (list_empty(&c->rc_waiters))
+		c->rc_pol.wait_since_ms = now;
+	for (r = 0; r < RNP_NR_RES; r++)
+		c->rc_pol.r[r].want += n[r];
+	list_add_tail(&w.w_node, &c->rc_waiters);
+	atomic_inc(&rd->rd_nr_waiting);
+	c->rc_waits++;
+	spin_unlock(&rd->rd_lock);
+
+	t0 = ktime_get_ns();
+	if (wait_event_killable(rd->rd_wq, READ_ONCE(w.w_status) != RNIC_WAITING)) {
+		spin_lock(&rd->rd_lock);
+		if (w.w_status == RNIC_WAITING) {
+			list_del(&w.w_node);
+			for (r = 0; r < RNP_NR_RES; r++)
+				c->rc_pol.r[r].want -= n[r];
+			atomic_dec(&rd->rd_nr_waiting);
+			w.w_status = -EINTR;
+		}
+		spin_unlock(&rd->rd_lock);
+	}
+	spin_lock(&rd->rd_lock);
+	c->rc_wait_ns += ktime_get_ns() - t0;
+	spin_unlock(&rd->rd_lock);
+	trace_rnic_wait_done(rd->rd_name, c->rc_name, n[RNP_ENTRIES],
+			     ktime_get_ns() - t0, w.w_status);
+	return w.w_status;
+
+granted:
+	spin_unlock(&c->rc_lock);
+	rnic_update_short(rd);
+	trace_rnic_grant(rd->rd_name, c->rc_name, n[RNP_ENTRIES], n[RNP_KEYS],
+			 c->rc_pol.r[RNP_ENTRIES].held);
+out_unlock:
+	spin_unlock(&rd->rd_lock);
+	return err;
+}
+
+/**
+ * rnic_acquire - charge entries and keys to a consumer
+ * @c: the consumer
+ * @entries: translation entries (pages) about to be mapped or allocated
+ * @keys: MR keys about to be allocated
+ * @flags: RNIC_NOWAIT to fail at once rather than wait
+ *
+ * Within the consumer's grant this takes only the consumer's own lock.
+ * Otherwise it may borrow free entries, trigger revocation from
+ * consumers over their share, and (unless RNIC_NOWAIT) wait its turn.
+ *
+ * Return: 0; -EAGAIN (RNIC_NOWAIT and nothing free); -EINTR (fatal
+ * signal while waiting); -ENODEV (device removed); -EINVAL (more than
+ * the whole budget).
+ * Context: process; may sleep unless RNIC_NOWAIT.
+ */
+int rnic_acquire(struct rnic_consumer *c, u32 entries, u32 keys,
+		 unsigned int flags)
+{
+	u64 n[RNP_NR_RES] = { entries, keys };
+
+	spin_lock(&c->rc_lock);
+	if (likely(c->rc_in_pool && rnp_take_granted(&c->rc_pol, n))) {
+		spin_unlock(&c->rc_lock);
+		return 0;
+	}
+	spin_unlock(&c->rc_lock);
+	return rnic_acquire_slow(c, n, flags);
+}
+EXPORT_SYMBOL_GPL(rnic_acquire);
+
+/**
+ * rnic_release - give back what rnic_acquire() charged
+ * @c: the consumer
+ * @entries: translation entries no longer mapped or allocated
+ * @keys: MR keys freed
+ *
+ * Context: any context that may take a spinlock (not hard IRQ).
+ */
+void rnic_release(struct rnic_consumer *c, u32 entries, u32 keys)
+{
+	struct rnic_dev *rd = c->rc_dev;
+	u64 n[RNP_NR_RES] = { entries, keys };
+	unsigned int done;
+	u64 now;
+
+	spin_lock(&c->rc_lock);
+	if (WARN_ON_ONCE(c->rc_pol.r[RNP_ENTRIES].held < entries ||
+			 c->rc_pol.r[RNP_KEYS].held < keys)) {
+		spin_unlock(&c->rc_lock);
+		return;
+	}
+	if (!c->rc_in_pool ||
+	    (!atomic_read(&rd->rd_nr_waiting) && !READ_ONCE(rd->rd_short) &&
+	     rnp_release_fast(&c->rc_pol, n))) {
+		spin_unlock(&c->rc_lock);
+		return;
+	}
+	spin_unlock(&c->rc_lock);
+
+	spin_lock(&rd->rd_lock);
+	spin_lock(&c->rc_lock);
+	if (!c->rc_in_pool) {
+		spin_unlock(&c->rc_lock);
+		spin_unlock(&rd->rd_lock);
+		return;
+	}
+	done = rnp_release(&rd->rd_pool, &c->rc_pol, n, true);
+	spin_unlock(&c->rc_lock);
+	if (done & RNP_REL_SHRUNK && c->rc_shrink_ms) {
+		now = rnic_now_ms();
+		c->rc_last_reclaim_ms = now - c->rc_shrink_ms;
+		trace_rnic_shrink_done(rd->rd_name, c->rc_name, c->rc_last_reclaim_ms);
+		c->rc_shrink_ms = 0;
+	}
+	rnic_serve_waiters(rd);
+	spin_unlock(&rd->rd_lock);
+}
+EXPORT_SYMBOL_GPL(rnic_release);
+
+/**
+ * rnic_entitlement - what the consumer may hold now
+ * @c: the consumer
+ * @entries: its share of entries, or its shrink target if lower
+ * @keys: likewise for keys
+ *
+ * Consumers size their windows from this.
+ */
+void rnic_entitlement(struct rnic_consumer *c, u64 *entries, u64 *keys)
+{
+	struct rnic_dev *rd = c->rc_dev;
+	u64 v[RNP_NR_RES];
+	int r;
+
+	spin_lock(&rd->rd_lock);
+	for (r = 0; r < RNP_NR_RES; r++) {
+		const struct rnp_res_state *s = &c->rc_pol.r[r];
+
+		v[r] = max(s->share, s->min);
+		if (s->target != RNP_NO_TARGET)
+			v[r] = min(v[r], s->target);
+		/* Free entries may be borrowed beyond the share. */
+		if (s->target == RNP_NO_TARGET)
+			v[r] = max(v[r], s->held + rnp_free(&rd->rd_pool, r));
+	}
+	spin_unlock(&rd->rd_lock);
+	*entries = v[RNP_ENTRIES];
+	*keys = v[RNP_KEYS];
+}
+EXPORT_SYMBOL_GPL(rnic_entitlement);
+
+/* Deliver pending shrink and grow callbacks, outside every spinlock. */
+static void rnic_notify_work(struct work_struct *work)
+{
+	struct rnic_dev *rd = container_of(work, struct rnic_dev, rd_notify_work);
+	struct rnic_consumer *c;
+
+	mutex_lock(&rd->rd_cons_mutex);
+	list_for_each_entry(c, &rd->rd_consumers, rc_node) {
+		unsigned int flags;
+		u64 te, tk, se, sk;
+
+		spin_lock(&rd->rd_lock);
+		flags = c->rc_in_pool ? c->rc_notify : 0;
+		c->rc_notify = 0;
+		te = c->rc_pol.r[RNP_ENTRIES].target;
+		tk = c->rc_pol.r[RNP_KEYS].target;
+		se = max(c->rc_pol.r[RNP_ENTRIES].share, c->rc_pol.r[RNP_ENTRIES].min);
+		sk = max(c->rc_pol.r[RNP_KEYS].share, c->rc_pol.r[RNP_KEYS].min);
+		spin_unlock(&rd->rd_lock);
+
+		if (flags & RNP_NOTIFY_SHRINK && c->rc_ops->shrink)
+			c->rc_ops->shrink(c, te == RNP_NO_TARGET ? se : te,
+					  tk == RNP_NO_TARGET ? sk : tk, c->rc_priv);
+		if (flags & RNP_NOTIFY_GREW && c->rc_ops->grow)
+			c->rc_ops->grow(c, se, sk, c->rc_priv);
+	}
+	mutex_unlock(&rd->rd_cons_mutex);
+}
+
+/*
+ * The reaper: keeps the reserve free, re-examines waiters after shares
+ * moved, and counts consumers late to shrink.
+ */
+static void rnic_reap_work(struct work_struct *work)
+{
+	struct rnic_dev *rd = container_of(to_delayed_work(work), struct rnic_dev,
+					   rd_reap_work);
+	struct rnp_pool *p = &rd->rd_pool;
+	u64 now = rnic_now_ms();
+	u32 i;
+
+	spin_lock(&rd->rd_lock);
+	if (rd->rd_dead) {
+		spin_unlock(&rd->rd_lock);
+		return;
+	}
+	rnic_update_short(rd);
+	if (rd->rd_short || atomic_read(&rd->rd_nr_waiting)) {
+		/* Idle grants first: they cost nobody anything. */
+		for (i = 0; i < p->nr; i++) {
+			struct rnic_consumer *c = rnic_of(p->cons[i]);
+
+			spin_lock(&c->rc_lock);
+			rnp_trim(p, &c->rc_pol, false);
+			spin_unlock(&c->rc_lock);
+		}
+		rnic_update_short(rd);
+		rnic_rebalance(rd, now);
+		if (rd->rd_short || rnic_waiter_owed(rd))
+			rnic_enforce_all(rd, now);
+		rnic_serve_waiters(rd);
+	}
+	for (i = 0; i < p->nr; i++) {
+		struct rnic_consumer *c = rnic_of(p->cons[i]);
+
+		if (c->rc_shrink_ms && !c->rc_late_counted &&
+		    now - c->rc_shrink_ms > rnic_revoke_deadline_ms) {
+			c->rc_late++;
+			c->rc_late_counted = true;
+			trace_rnic_shrink_late(rd->rd_name, c->rc_name,
+					       c->rc_pol.r[RNP_ENTRIES].held,
+					       c->rc_pol.r[RNP_ENTRIES].target);
+		}
+	}
+	spin_unlock(&rd->rd_lock);
+	queue_delayed_work(system_wq, &rd->rd_reap_work,
+			   msecs_to_jiffies(rnic_reap_interval_ms));
+}
+
+/**
+ * rnic_dev_start - start a device's background work
+ * @rd: the device, published
+ */
+void rnic_dev_start(struct rnic_dev *rd)
+{
+	INIT_WORK(&rd->rd_notify_work, rnic_notify_work);
+	INIT_DELAYED_WORK(&rd->rd_reap_work, rnic_reap_work);
+	queue_delayed_work(system_wq, &rd->rd_reap_work,
+			   msecs_to_jiffies(rnic_reap_interval_ms));
+}
+
+/* Make room in the pool's arrays for one more consumer (cons mutex). */
+static int rnic_grow_arrays(struct rnic_dev *rd)
+{
+	struct rnp_pool *p = &rd->rd_pool;
+	struct rnp_cons **cons, **old_cons;
+	struct rnp_event *ev, *old_ev;
+	u32 cap;
+
+	if (p->nr < rd->rd_cons_cap)
+		return 0;
+	cap = max(2 * rd->rd_cons_cap, 8U);
+	cons = kvmalloc_array(cap, sizeof(*cons), GFP_KERNEL);
+	ev = kvmalloc_array(2 * (size_t)cap, sizeof(*ev), GFP_KERNEL);
+	if (!cons || !ev) {
+		kvfree(cons);
+		kvfree(ev);
+		return -ENOMEM;
+	}
+	spin_lock(&rd->rd_lock);
+	if (p->nr)
+		memcpy(cons, p->cons, p->nr * sizeof(*cons));
+	old_cons = p->cons;
+	old_ev = p->scratch;
+	p->cons = cons;
+	p->scratch = ev;
+	rd->rd_cons_cap = cap;
+	spin_unlock(&rd->rd_lock);
+	kvfree(old_cons);
+	kvfree(old_ev);
+	return 0;
+}
+
+/**
+ * rnic_register - become a consumer of an RDMA device's resources
+ * @ibdev: the device
+ * @desc: name, weight, guaranteed minimum and callbacks
+ *
+ * Return: the consumer, or ERR_PTR: -ENODEV (device unknown or going
+ * away), -EINVAL (bad weight or missing ops), -ENOSPC (the budget
+ * cannot guarantee the minimum), -ENOMEM.
+ * Context: process, may sleep.
+ */
+struct rnic_consumer *rnic_register(struct ib_device *ibdev,
+				    const struct rnic_consumer_desc *desc)
+{
+	struct rnic_consumer *c;
+	struct rnic_dev *rd;
+	int err;
+
+	if (!desc->ops || !desc->name)
+		return ERR_PTR(-EINVAL);
+	rd = rnic_dev_get(ibdev);
+	if (!rd)
+		return ERR_PTR(-ENODEV);
+
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c) {
+		err = -ENOMEM;
+		goto out_put_dev;
+	}
+	c->rc_dev = rd;
+	strscpy(c->rc_name, desc->name, sizeof(c->rc_name));
+	c->rc_ops = desc->ops;
+	c->rc_priv = desc->priv;
+	spin_lock_init(&c->rc_lock);
+	INIT_LIST_HEAD(&c->rc_waiters);
+	INIT_LIST_HEAD(&c->rc_node);
+	err = rnp_cons_init(&c->rc_pol, desc->weight, desc->min_entries,
+			    desc->min_keys, rnic_now_ms());
+	if (err)
+		goto out_free;
+
+	mutex_lock(&rd->rd_cons_mutex);
+	err = rnic_grow_arrays(rd);
+	if (err)
+		goto out_unlock;
+	spin_lock(&rd->rd_lock);
+	err = rd->rd_dead ? -ENODEV : rnp_admit(&rd->rd_pool, &c->rc_pol);
+	if (!err) {
+		c->rc_id = rd->rd_next_id++;
+		rd->rd_pool.cons[rd->rd_pool.nr++] = &c->rc_pol;
+		c->rc_in_pool = true;
+		list_add_tail(&c->rc_node, &rd->rd_consumers);
+	}
+	spin_unlock(&rd->rd_lock);
+	if (err)
+		goto out_unlock;
+	mutex_unlock(&rd->rd_cons_mutex);
+
+	/* From here the kobject owns c and its device reference. */
+	err = rnic_sysfs_add_consumer(c);
+	if (err)
+		pr_warn("rnic_mgr: %s: no sysfs entry for consumer %s: %d\n",
+			rd->rd_name, c->rc_name, err);
+	__module_get(THIS_MODULE);
+	pr_info("rnic_mgr: %s: consumer %s.%llu registered, weight %u, min %u entries %u keys\n",
+		rd->rd_name, c->rc_name, c->rc_id, desc->weight,
+		desc->min_entries, desc->min_keys);
+	return c;
+
+out_unlock:
+	mutex_unlock(&rd->rd_cons_mutex);
+out_free:
+	kfree(c);
+out_put_dev:
+	kobject_put(&rd->rd_kobj);
+	if (err == -ENOSPC)
+		pr_warn("rnic_mgr: %s: cannot guarantee %s its minimum of %u entries, %u keys\n",
+			rd->rd_name, desc->name, desc->min_entries, desc->min_keys);
+	return ERR_PTR(err);
+}
+EXPORT_SYMBOL_GPL(rnic_register);
+
+/* Take a consumer out of the pool; everything it had goes back. */
+static void rnic_leave_pool(struct rnic_dev *rd, struct rnic_consumer *c, int status)
+{
+	struct rnp_pool *p = &rd->rd_pool;
+	struct rnic_waiter *w, *tmp;
+	u32 i;
+
+	lockdep_assert_held(&rd->rd_lock);
+	if (!c->rc_in_pool)
+		return;
+	list_for_each_entry_safe(w, tmp, &c->rc_waiters, w_node) {
+		list_del(&w->w_node);
+		WRITE_ONCE(w->w_status, status);
+		atomic_dec(&rd->rd_nr_waiting);
+	}
+	spin_lock(&c->rc_lock);
+	rnp_leave(p, &c->rc_pol);
+	c->rc_in_pool = false;
+	spin_unlock(&c->rc_lock);
+	for (i = 0; i < p->nr; i++) {
+		if (p->cons[i] == &c->rc_pol) {
+			p->cons[i] = p->cons[--p->nr];
+			break;
+		}
+	}
+	wake_up_all(&rd->rd_wq);
+}
+
+/**
+ * rnic_unregister - stop being a consumer
+ * @c: the consumer; it should have released everything
+ *
+ * Whatever is still held is given back (with a warning, unless the
+ * device was removed). Must not be called from the consumer's own
+ * callbacks.
+ * Context: process, may sleep.
+ */
+void rnic_unregister(struct rnic_consumer *c)
+{
+	struct rnic_dev *rd = c->rc_dev;
+
+	mutex_lock(&rd->rd_cons_mutex);
+	spin_lock(&rd->rd_lock);
+	if (c->rc_in_pool) {
+		WARN_ONCE(c->rc_pol.r[RNP_ENTRIES].held || c->rc_pol.r[RNP_KEYS].held,
+			  "rnic_mgr: %s: consumer %s unregisters holding %llu entries, %llu keys\n",
+			  rd->rd_name, c->rc_name, c->rc_pol.r[RNP_ENTRIES].held,
+			  c->rc_pol.r[RNP_KEYS].held);
+		rnic_leave_pool(rd, c, -ENODEV);
+		rnic_serve_waiters(rd);
+	}
+	list_del(&c->rc_node);
+	spin_unlock(&rd->rd_lock);
+	mutex_unlock(&rd->rd_cons_mutex);
+
+	pr_info("rnic_mgr: %s: consumer %s.%llu unregistered, peak %llu entries\n",
+		rd->rd_name, c->rc_name, c->rc_id, c->rc_pol.r[RNP_ENTRIES].peak);
+	rnic_consumer_release_kobj(c);
+	module_put(THIS_MODULE);
+}
+EXPORT_SYMBOL_GPL(rnic_unregister);
+
+/**
+ * rnic_dev_set_budget - change a device's budget of entries or keys
+ * @rd: the device
+ * @r: which resource
+ * @budget: the new budget
+ *
+ * Lowering it below what is granted revokes: consumers over their new
+ * share are asked to shrink.
+ *
+ * Return: 0, -EINVAL below the consumers' guaranteed minimums, -ENODEV.
+ */
+int rnic_dev_set_budget(struct rnic_dev *rd, enum rnp_res r, u64 budget)
+{
+	u64 now = rnic_now_ms();
+	u64 mins;
+	int err;
+
+	mutex_lock(&rd->rd_cons_mutex);
+	spin_lock(&rd->rd_lock);
+	mins = rd->rd_pool.r[r].min_total;
+	err = rd->rd_dead ? -ENODEV : rnp_set_budget(&rd->rd_pool, r, budget);
+	if (!err) {
+		rnic_trim_others(rd, NULL);
+		rnic_rebalance(rd, now);
+		rnic_enforce_all(rd, now);
+		rnic_serve_waiters(rd);
+	}
+	spin_unlock(&rd->rd_lock);
+	mutex_unlock(&rd->rd_cons_mutex);
+	if (err == -EINVAL)
+		pr_warn("rnic_mgr: %s: %s budget %llu refused: below the consumers' guaranteed minimums (%llu)\n",
+			rd->rd_name, r == RNP_ENTRIES ? "entry" : "key", budget, mins);
+	else if (!err)
+		trace_rnic_budget(rd->rd_name, r, budget);
+	return err;
+}
+
+/**
+ * rnic_dev_removed - the device is going away: tell every consumer
+ * @rd: the device
+ *
+ * Consumers' ->removed callbacks run first; then everything they held is
+ * forgotten and their waiters fail with -ENODEV. Their structures live
+ * until they unregister.
+ * Context: process, may sleep (the ib_client remove callback).
+ */
+void rnic_dev_removed(struct rnic_dev *rd)
+{
+	struct rnic_consumer *c;
+
+	mutex_lock(&rd->rd_cons_mutex);
+	spin_lock(&rd->rd_lock);
+	rd->rd_dead = true;
+	spin_unlock(&rd->rd_lock);
+	list_for_each_entry(c, &rd->rd_consumers, rc_node)
+		if (c->rc_in_pool && c->rc_ops->removed)
+			c->rc_ops->removed(c, c->rc_priv);
+	spin_lock(&rd->rd_lock);
+	list_for_each_entry(c, &rd->rd_consumers, rc_node)
+		rnic_leave_pool(rd, c, -ENODEV);
+	spin_unlock(&rd->rd_lock);
+	mutex_unlock(&rd->rd_cons_mutex);
+
+	cancel_delayed_work_sync(&rd->rd_reap_work);
+	flush_work(&rd->rd_notify_work);
+}

@@ -1,0 +1,149 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# rnic_mgr's arbiter in the kernel, driven by the test consumer module
+# (tests/kmod/rnic_test_consumer.c): work conservation, fairness, weights,
+# reclaim latency, waiters, accounting under a million random operations,
+# budget changes, device removal and unload.
+. scripts/guest/lib.sh
+
+DEV=rxe0
+SYS=/sys/kernel/rnic_mgr/devices/$DEV
+CTL=/sys/kernel/debug/rnic_test/ctl
+STATS=/sys/kernel/debug/rnic_test/stats
+BUDGET=65536
+
+tc() { echo "$*" > $CTL; }
+# start NAME PATTERN WEIGHT MIN CHUNK THREADS ROUNDS AMOUNT HOLD_MS GAP_MS DELAY_MS
+start() { local n=$1; shift; tc start "$n" $DEV "$@"; }
+cons_dir() { ls -d $SYS/consumers/"$1".* 2>/dev/null | head -n1; }
+field() { cat "$(cons_dir "$1")/$2"; }
+stat_of() {	# stat_of NAME COLUMN
+	awk -v n="$1" -v c="$2" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$1 == n { print $col[c] }' $STATS
+}
+# Average held of each named consumer over SAMPLES samples 0.5 s apart.
+sample_held() {
+	local samples=$1 i n
+	shift
+	declare -gA avg=()
+	for n in "$@"; do avg[$n]=0; done
+	for i in $(seq "$samples"); do
+		for n in "$@"; do avg[$n]=$(( ${avg[$n]} + $(field "$n" held) )); done
+		sleep 0.5
+	done
+	for n in "$@"; do avg[$n]=$(( ${avg[$n]} / samples )); done
+}
+# Jain's index of x_i / w_i: prints it; args: "x:w" pairs.
+jain() {
+	echo "$@" | tr ' ' '\n' | awk -F: '{ v = $1 / $2; s += v; s2 += v * v; n++ }
+		END { printf "%.4f\n", (s2 ? s * s / (n * s2) : 0) }'
+}
+ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'; }
+held_settles() {	# held_settles NAME MIN: poll until held >= MIN
+	wait_for 30 bash -c "[ \$(cat $(cons_dir "$1")/held) -ge $2 ]"
+}
+
+check "soft-RoCE" scripts/guest/rxe-setup single
+check "rdmastor installed" rdmastor_install
+check "load rnic_mgr" modprobe rnic_mgr
+check "load the test consumer" insmod "$(rdmastor_testmod rnic_test_consumer)"
+check "set the entry budget" sh -c "echo $BUDGET > $SYS/budget"
+check "set the key budget" sh -c "echo 65536 > $SYS/key_budget"
+RESERVE=$(cat $SYS/reserve)
+diag "budget $BUDGET entries, reserve $RESERVE"
+
+# ---- 1. work conservation: a lone consumer ----
+start lone saturate 1 64 64 2 0 0 0 0 0
+held_settles lone $(( BUDGET * 95 / 100 ))
+sample_held 4 lone
+diag "lone consumer holds ${avg[lone]} of $BUDGET"
+ok "$(ge "${avg[lone]}" $(( BUDGET * 95 / 100 )); echo $?)" "a lone consumer gets >= 95% of the budget (${avg[lone]}/$BUDGET)"
+tc stop lone
+
+# ---- 2. four equal consumers converge to equal shares ----
+for i in 1 2 3 4; do start eq$i saturate 1 64 64 2 0 0 0 0 0; done
+sleep 4
+sample_held 8 eq1 eq2 eq3 eq4
+J=$(jain "${avg[eq1]}:1" "${avg[eq2]}:1" "${avg[eq3]}:1" "${avg[eq4]}:1")
+diag "equal weights: held ${avg[eq1]} ${avg[eq2]} ${avg[eq3]} ${avg[eq4]}, Jain $J"
+ok "$(ge "$J" 0.99; echo $?)" "four equal consumers: Jain index $J >= 0.99"
+TOTAL=$(( ${avg[eq1]} + ${avg[eq2]} + ${avg[eq3]} + ${avg[eq4]} ))
+ok "$(ge "$TOTAL" $(( BUDGET * 90 / 100 )); echo $?)" "four equal consumers use the budget ($TOTAL/$BUDGET)"
+tc stopall
+
+# ---- 3. weights 1:2:4 ----
+start w1 saturate 1 64 64 2 0 0 0 0 0
+start w2 saturate 2 64 64 2 0 0 0 0 0
+start w4 saturate 4 64 64 2 0 0 0 0 0
+sleep 4
+sample_held 8 w1 w2 w4
+TOTAL=$(( ${avg[w1]} + ${avg[w2]} + ${avg[w4]} ))
+PROP=0
+for w in 1 2 4; do
+	ideal=$(( TOTAL * w / 7 ))
+	diag "weight $w: held ${avg[w$w]}, proportional $ideal"
+	ge "$(awk -v a="${avg[w$w]}" -v b="$ideal" 'BEGIN { d = a - b; if (d < 0) d = -d; print (d <= 0.05 * b) }')" 1 || PROP=1
+done
+ok "$PROP" "weights 1:2:4 give shares proportional within 5%"
+tc stopall
+
+# ---- 4. a greedy consumer gives a newcomer its fair share in time ----
+DEADLINE=$(cat /sys/module/rnic_mgr/parameters/revoke_deadline_ms)
+start greedy saturate 1 64 64 2 0 0 0 0 20
+held_settles greedy $(( BUDGET * 90 / 100 ))
+FAIR=$(( (BUDGET - RESERVE) / 2 - 64 ))
+start newcomer probe 1 64 64 1 20 $FAIR 100 300 0
+check "the newcomer's 20 probes finish" wait_for 60 bash -c "[ \"\$(awk '\$1 == \"newcomer\" { print \$7 }' $STATS)\" = 1 ]"
+P50=$(stat_of newcomer p50_us); P99=$(stat_of newcomer p99_us); MAX=$(stat_of newcomer max_us)
+diag "reclaim latency for $FAIR entries from a greedy holder (release delay 20 ms): p50 ${P50} us, p99 ${P99} us, max ${MAX} us over $(stat_of newcomer samples) probes"
+ok "$( [ "$(stat_of newcomer errors)" = 0 ] && [ "$(stat_of newcomer samples)" = 20 ]; echo $?)" "every probe was granted"
+ok "$( [ "$MAX" -le $(( DEADLINE * 1000 )) ]; echo $?)" "the newcomer got its fair share within the ${DEADLINE} ms deadline (max ${MAX} us)"
+ok "$( [ "$(field greedy late_revocations)" = 0 ]; echo $?)" "the greedy consumer was never late"
+ok "$( [ "$(field greedy revocations)" -ge 20 ]; echo $?)" "the greedy consumer was asked to shrink ($(field greedy revocations) times)"
+tc stopall
+
+# ---- 5. a million random operations, 8 threads, under contention ----
+check "small budget for contention" sh -c "echo 4096 > $SYS/budget"
+for i in 1 2 3 4; do start rnd$i random $i 64 64 2 125000 0 0 0 0; done
+check "8 threads finish 1,000,000 operations" wait_for 600 bash -c \
+	"[ \$(awk 'NR > 1 && \$1 ~ /^rnd/ && \$7 == 1' $STATS | wc -l) = 4 ]"
+cat $STATS | sed 's/^/# /'
+OPS=$(awk 'NR > 1 && $1 ~ /^rnd/ { s += $6 } END { print s }' $STATS)
+ERR=$(awk 'NR > 1 && $1 ~ /^rnd/ { s += $4 } END { print s }' $STATS)
+WAITS=0
+for i in 1 2 3 4; do WAITS=$(( WAITS + $(field rnd$i waits) )); done
+diag "random: $OPS operations, $WAITS waits, $ERR errors"
+ok "$( [ "$OPS" -ge 1000000 ]; echo $?)" "a million operations done ($OPS)"
+ok "$( [ "$ERR" = 0 ]; echo $?)" "every waiter was granted (no errors)"
+ok "$( [ "$WAITS" -gt 0 ]; echo $?)" "waiting happened ($WAITS waits)"
+HELD=0
+for i in 1 2 3 4; do HELD=$(( HELD + $(field rnd$i held) + $(field rnd$i key_held) )); done
+ok "$( [ "$HELD" = 0 ]; echo $?)" "threads at rest hold nothing"
+tc stopall
+ok "$( [ "$(cat $SYS/free)" = "$(cat $SYS/budget)" ] && [ "$(cat $SYS/granted)" = 0 ]; echo $?)" \
+	"no accounting drift: free $(cat $SYS/free) == budget $(cat $SYS/budget) at rest"
+ok "$( [ "$(cat $SYS/key_free)" = "$(cat $SYS/key_budget)" ]; echo $?)" "no key drift at rest"
+
+# ---- 6. budget changes under load ----
+check "budget back up" sh -c "echo $BUDGET > $SYS/budget"
+start load saturate 1 64 64 2 0 0 0 0 0
+held_settles load $(( BUDGET * 90 / 100 ))
+check "lower the budget under load" sh -c "echo 16384 > $SYS/budget"
+check "the consumer shrinks to the new budget" wait_for 5 bash -c "[ \$(cat $(cons_dir load)/held) -le 16384 ]"
+diag "held after lowering: $(field load held)"
+check "raise it again" sh -c "echo $BUDGET > $SYS/budget"
+check "the consumer grows back" held_settles load $(( BUDGET * 90 / 100 ))
+start pinned saturate 1 4000 64 1 0 0 0 0 0
+ok "$(echo 3000 > $SYS/budget 2>/dev/null; [ $? != 0 ]; echo $?)" "a budget below the guaranteed minimums is refused"
+ok "$(dmesg | grep -q 'refused: below the consumers.* guaranteed minimums'; echo $?)" "with a clear message"
+ok "$(modprobe -r rnic_mgr 2>/dev/null; [ $? != 0 ]; echo $?)" "rnic_mgr cannot be unloaded while consumers exist"
+cat $SYS/table | sed 's/^/# /'
+
+# ---- 7. device removal with consumers ----
+check "remove rxe0 under load" rdma link delete rxe0
+check "rxe0 leaves rnic_mgr" wait_for 10 test ! -e $SYS
+sleep 1
+check "consumers see the device gone, then stop" tc stopall
+check "unload the test consumer" rmmod rnic_test_consumer
+check "unload rnic_mgr" modprobe -r rnic_mgr
+tap_done
