@@ -343,12 +343,13 @@ void rnic_release(struct rnic_consumer *c, u32 entries, u32 keys)
 	u64 now;
 
 	spin_lock(&c->rc_lock);
-	if (WARN_ON_ONCE(c->rc_pol.r[RNP_ENTRIES].held < entries ||
-			 c->rc_pol.r[RNP_KEYS].held < keys)) {
-		spin_unlock(&c->rc_lock);
-		return;
-	}
+	/*
+	 * After device removal everything the consumer held was forgotten:
+	 * its MRs died with the device, so giving them back is a no-op.
+	 */
 	if (!c->rc_in_pool ||
+	    WARN_ON_ONCE(c->rc_pol.r[RNP_ENTRIES].held < entries ||
+			 c->rc_pol.r[RNP_KEYS].held < keys) ||
 	    (!atomic_read(&rd->rd_nr_waiting) && !READ_ONCE(rd->rd_short) &&
 	     rnp_release_fast(&c->rc_pol, n))) {
 		spin_unlock(&c->rc_lock);

@@ -5,7 +5,7 @@
  *   /sys/kernel/rnic_mgr/devices/<ibdev>/
  *       ibdev max_mr max_frpl        what the device reports
  *       budget key_budget            writable: the device's budgets
- *       free key_free reserve granted consumers waiting rebalances
+ *       free key_free reserve granted nr_consumers waiting rebalances
  *       table                        one line per consumer (rnic-top)
  *       consumers/<name>.<id>/       one directory per consumer:
  *           name weight min share held grant peak demand target
@@ -134,7 +134,7 @@ RNIC_DEV_RO(free, RD_FREE);
 RNIC_DEV_RO(key_free, RD_KEY_FREE);
 RNIC_DEV_RO(reserve, RD_RESERVE);
 RNIC_DEV_RO(granted, RD_GRANTED);
-RNIC_DEV_RO(consumers, RD_CONSUMERS);
+RNIC_DEV_RO(nr_consumers, RD_CONSUMERS);
 RNIC_DEV_RO(waiting, RD_WAITING);
 RNIC_DEV_RO(rebalances, RD_REBALANCES);
 
@@ -182,7 +182,7 @@ static struct attribute *rnic_dev_attrs[] = {
 	&key_free_attr.attr.attr,
 	&reserve_attr.attr.attr,
 	&granted_attr.attr.attr,
-	&consumers_attr.attr.attr,
+	&nr_consumers_attr.attr.attr,
 	&waiting_attr.attr.attr,
 	&rebalances_attr.attr.attr,
 	&table_attr.attr,

@@ -27,5 +27,6 @@ expect hung 1 "hung task"
 expect lockup 1 "soft lockup"
 expect panic 1 "kernel panic"
 expect panic_on_warn 1 "kernel WARNING"
+expect stack_dump 1 "kernel stack dump"
 echo "1..$n"
 exit $(( failed != 0 ))

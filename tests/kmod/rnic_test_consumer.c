@@ -17,6 +17,9 @@
  *       > /sys/kernel/debug/rnic_test/ctl
  *   echo "stop NAME" > .../ctl     (or "stopall")
  *   cat /sys/kernel/debug/rnic_test/stats
+ *
+ * After device removal rnic_mgr has forgotten what a consumer held, so
+ * its later releases are no-ops; the consumer is stopped as usual.
  */
 #include <linux/module.h>
 #include <linux/debugfs.h>
@@ -51,6 +54,7 @@ struct tc {
 
 	atomic64_t grants, errors, eagain, ops;
 	atomic_t done_threads;
+	bool removed;		/* ->removed was called */
 	u32 lat_us[TC_MAX_SAMPLES];
 	u32 nlat;
 };
@@ -97,8 +101,19 @@ static void tc_shrink(struct rnic_consumer *rc, u64 entries, u64 keys, void *pri
 		tc_trim(t);
 }
 
+/* The device is going away: what we hold died with it. */
+static void tc_removed(struct rnic_consumer *rc, void *priv)
+{
+	struct tc *t = priv;
+
+	spin_lock(&t->lock);
+	t->removed = true;
+	spin_unlock(&t->lock);
+}
+
 static const struct rnic_consumer_ops tc_ops = {
 	.shrink = tc_shrink,
+	.removed = tc_removed,
 };
 
 static int tc_saturate_thread(void *arg)
@@ -366,7 +381,7 @@ static int tc_stats_show(struct seq_file *m, void *v)
 	struct tc *t;
 	static u32 tmp[TC_MAX_SAMPLES];
 
-	seq_puts(m, "name held grants errors eagain ops done samples p50_us p99_us max_us\n");
+	seq_puts(m, "name held grants errors eagain ops done samples p50_us p99_us max_us removed\n");
 	mutex_lock(&tc_mutex);
 	list_for_each_entry(t, &tc_list, node) {
 		u32 n, p50 = 0, p99 = 0, mx = 0;
@@ -381,13 +396,14 @@ static int tc_stats_show(struct seq_file *m, void *v)
 			p99 = tmp[(n - 1) * 99 / 100];
 			mx = tmp[n - 1];
 		}
-		seq_printf(m, "%s %lld %lld %lld %lld %lld %d %u %u %u %u\n", t->name,
+		seq_printf(m, "%s %lld %lld %lld %lld %lld %d %u %u %u %u %d\n", t->name,
 			   (long long)atomic64_read(&t->held),
 			   (long long)atomic64_read(&t->grants),
 			   (long long)atomic64_read(&t->errors),
 			   (long long)atomic64_read(&t->eagain),
 			   (long long)atomic64_read(&t->ops),
-			   atomic_read(&t->done_threads) == t->threads, n, p50, p99, mx);
+			   atomic_read(&t->done_threads) == t->threads, n, p50, p99, mx,
+			   t->removed);
 	}
 	mutex_unlock(&tc_mutex);
 	return 0;
