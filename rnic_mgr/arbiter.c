@@ -240,14 +240,14 @@ static int rnic_acquire_slow(struct rnic_consumer *c, u64 *n, unsigned int flags
 	owed = rnp_below_share(&c->rc_pol, n);
 	trace_rnic_acquire_slow(rd->rd_name, c->rc_name, n[RNP_ENTRIES],
 				n[RNP_KEYS], owed);
-	if (owed) {
+	if (owed)
 		rnic_enforce_all(rd, now);
-		if (list_empty(&c->rc_waiters)) {
-			spin_lock(&c->rc_lock);
-			if (rnp_try_acquire(p, &c->rc_pol, n))
-				goto granted;
-			spin_unlock(&c->rc_lock);
-		}
+	/* Fresh shares (and a fresh owed) may let it through now. */
+	if (list_empty(&c->rc_waiters)) {
+		spin_lock(&c->rc_lock);
+		if (rnp_try_acquire(p, &c->rc_pol, n))
+			goto granted;
+		spin_unlock(&c->rc_lock);
 	}
 	if (flags & RNIC_NOWAIT) {
 		c->rc_eagain++;

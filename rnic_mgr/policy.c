@@ -49,6 +49,7 @@ void rnp_pool_init(struct rnp_pool *p, u64 entries, u64 keys,
 	for (r = 0; r < RNP_NR_RES; r++) {
 		p->r[r].granted = 0;
 		p->r[r].min_total = 0;
+		p->r[r].owed = 0;
 		p->r[r].reserve = rnp_reserve_for(p, p->r[r].budget);
 	}
 	p->nr = 0;
@@ -212,7 +213,8 @@ static u64 rnp_entitled(const struct rnp_res_state *s)
  * @n: amount per resource
  *
  * Up to its share a consumer may use the whole free pool; beyond it
- * (borrowing) it may not eat into the reserve. A consumer that was asked
+ * (borrowing) it may not eat into the reserve, nor into what hungry
+ * consumers below their share are owed. A consumer that was asked
  * to shrink may not grow past its target until it has shrunk.
  *
  * Return: true if @n is now held.
@@ -234,7 +236,8 @@ bool rnp_try_acquire(struct rnp_pool *p, struct rnp_cons *c, const u64 *n)
 			return false;
 		if (need[r] > free)
 			return false;
-		if (after > rnp_entitled(s) && free - need[r] < p->r[r].reserve)
+		if (after > rnp_entitled(s) &&
+		    free - need[r] < p->r[r].reserve + p->r[r].owed)
 			return false;
 	}
 	for (r = 0; r < RNP_NR_RES; r++) {
@@ -407,6 +410,27 @@ static int rnp_event_cmp(const void *a, const void *b)
 	return (int)x->kind - (int)y->kind;
 }
 
+/*
+ * What hungry consumers below their share lack. Kept back from borrowers
+ * until the next rebalance: otherwise a consumer that was just made to
+ * shrink could borrow back what it gave up before the consumer it was
+ * taken for gets there, and revocation would go round in circles.
+ */
+static void rnp_owed_one(struct rnp_pool *p, enum rnp_res r, u64 now_ms)
+{
+	u64 owed = 0;
+	u32 i;
+
+	for (i = 0; i < p->nr; i++) {
+		const struct rnp_res_state *s = &p->cons[i]->r[r];
+		u64 e = rnp_entitled(s);
+
+		if (rnp_hungry(s, now_ms) && e > s->grant)
+			owed += e - s->grant;
+	}
+	p->r[r].owed = owed;
+}
+
 /* Water level (fixed point) at which a consumer's allocation reaches v. */
 static u64 rnp_level(u64 v, u32 weight)
 {
@@ -459,6 +483,7 @@ static void rnp_shares_one(struct rnp_pool *p, enum rnp_res r, u64 now_ms)
 
 			s->share = s->eff_demand;
 		}
+		rnp_owed_one(p, r, now_ms);
 		return;
 	}
 
@@ -497,6 +522,7 @@ static void rnp_shares_one(struct rnp_pool *p, enum rnp_res r, u64 now_ms)
 
 		s->share = min(s->eff_demand, max(s->min, a));
 	}
+	rnp_owed_one(p, r, now_ms);
 }
 
 /**

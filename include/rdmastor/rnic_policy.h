@@ -109,12 +109,16 @@ struct rnp_cons {
  *	the budget was lowered, until revocation completes)
  * @min_total: sum of the consumers' minimums, <= @budget
  * @reserve: free amount borrowing may not consume
+ * @owed: what hungry consumers below their share still lack, as of the
+ *	last rebalance; borrowing may not consume it either, so entries a
+ *	revoked consumer gives back go to those they were taken for
  */
 struct rnp_pool_res {
 	u64 budget;
 	u64 granted;
 	u64 min_total;
 	u64 reserve;
+	u64 owed;
 };
 
 /* Scratch for rnp_rebalance(): two per consumer, owned by the caller. */

@@ -95,7 +95,7 @@ static inline int upool_acquire(struct upool *u, struct rnp_cons *c,
 	rnp_note_demand(&u->p, c, n, now);
 	rnp_rebalance(&u->p, now);
 	if (!rnp_below_share(c, n))
-		return UP_DENIED;
+		return rnp_try_acquire(&u->p, c, n) ? UP_GRANTED : UP_DENIED;
 	upool_enforce_all(u);
 	return rnp_try_acquire(&u->p, c, n) ? UP_GRANTED : UP_REVOKING;
 }
