@@ -138,11 +138,15 @@ RNIC_DEV_RO(nr_consumers, RD_CONSUMERS);
 RNIC_DEV_RO(waiting, RD_WAITING);
 RNIC_DEV_RO(rebalances, RD_REBALANCES);
 
+/* Longest line of `table`, with room to spare. */
+#define RNIC_TABLE_LINE	160
+
 static ssize_t table_show(struct kobject *kobj, struct kobj_attribute *attr,
 			  char *buf)
 {
 	struct rnic_dev *rd = to_rnic_dev(kobj);
 	struct rnic_consumer *c;
+	unsigned int nr_left;
 	ssize_t len;
 
 	len = sysfs_emit(buf, "%-20s %6s %8s %10s %10s %10s %10s %10s %6s %6s %9s %7s %5s\n",
@@ -151,9 +155,20 @@ static ssize_t table_show(struct kobject *kobj, struct kobj_attribute *attr,
 			 "revoked", "late");
 	mutex_lock(&rd->rd_cons_mutex);
 	spin_lock(&rd->rd_lock);
+	nr_left = 0;
+	list_for_each_entry(c, &rd->rd_consumers, rc_node)
+		nr_left++;
 	list_for_each_entry(c, &rd->rd_consumers, rc_node) {
 		const struct rnp_res_state *e = &c->rc_pol.r[RNP_ENTRIES];
 		char name[48];
+
+		/* One page: say how many did not fit rather than cut a line. */
+		if (len > PAGE_SIZE - 2 * RNIC_TABLE_LINE) {
+			len += sysfs_emit_at(buf, len, "... %u more: see consumers/\n",
+					     nr_left);
+			break;
+		}
+		nr_left--;
 
 		snprintf(name, sizeof(name), "%s.%llu", c->rc_name, c->rc_id);
 		len += sysfs_emit_at(buf, len,

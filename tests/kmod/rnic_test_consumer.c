@@ -12,6 +12,10 @@
  *             how long it took, hold HOLD_MS, release, pause GAP_MS
  *   random    threads do ROUNDS random acquires and releases of 1..CHUNK
  *             entries and a key each, then release everything
+ *   pairs     benchmark: threads each time ROUNDS acquire(AMOUNT entries,
+ *             one key, RNIC_NOWAIT) + release pairs; stats report the
+ *             mean cost of a pair (after one untimed warm-up pair, so
+ *             the grant is in place and the fast path is what is timed)
  *
  *   echo "start NAME DEV PATTERN WEIGHT MIN CHUNK THREADS ROUNDS AMOUNT HOLD_MS GAP_MS DELAY_MS" \
  *       > /sys/kernel/debug/rnic_test/ctl
@@ -36,7 +40,7 @@
 #define TC_MAX_SAMPLES	4096
 #define TC_RANDOM_SLOTS	64
 
-enum tc_pattern { TC_SATURATE, TC_PROBE, TC_RANDOM };
+enum tc_pattern { TC_SATURATE, TC_PROBE, TC_RANDOM, TC_PAIRS };
 
 struct tc {
 	struct list_head node;
@@ -53,6 +57,7 @@ struct tc {
 	struct delayed_work shrink_work;
 
 	atomic64_t grants, errors, eagain, ops;
+	atomic64_t pair_ns;	/* pairs: time spent in timed pairs */
 	atomic_t done_threads;
 	bool removed;		/* ->removed was called */
 	u32 lat_us[TC_MAX_SAMPLES];
@@ -235,6 +240,45 @@ static int tc_random_thread(void *arg)
 	return 0;
 }
 
+static int tc_pairs_thread(void *arg)
+{
+	struct tc *t = arg;
+	u64 t0, pairs = 0;
+	u32 i;
+
+	allow_signal(SIGKILL);
+	if (rnic_acquire(t->rc, t->amount, 1, 0)) {
+		atomic64_inc(&t->errors);
+		goto out;
+	}
+	rnic_release(t->rc, t->amount, 1);
+	t0 = ktime_get_ns();
+	for (i = 0; i < t->rounds && !kthread_should_stop(); i++) {
+		int err = rnic_acquire(t->rc, t->amount, 1, RNIC_NOWAIT);
+
+		if (err == -EAGAIN) {
+			atomic64_inc(&t->eagain);
+			continue;
+		} else if (err) {
+			atomic64_inc(&t->errors);
+			break;
+		}
+		rnic_release(t->rc, t->amount, 1);
+		pairs++;
+		/* Yield now and then without a timed sleep in the loop. */
+		if ((i & 4095) == 4095)
+			cond_resched();
+	}
+	atomic64_add(ktime_get_ns() - t0, &t->pair_ns);
+	atomic64_add(pairs, &t->grants);
+	atomic64_add(i, &t->ops);
+out:
+	atomic_inc(&t->done_threads);
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(HZ / 10);
+	return 0;
+}
+
 static void tc_stop(struct tc *t)
 {
 	u32 i;
@@ -287,6 +331,8 @@ static int tc_start(char *args)
 		t->pattern = TC_PROBE;
 	else if (!strcmp(pattern, "random"))
 		t->pattern = TC_RANDOM;
+	else if (!strcmp(pattern, "pairs"))
+		t->pattern = TC_PAIRS;
 	else
 		goto inval;
 	if (t->pattern == TC_PROBE)
@@ -304,7 +350,8 @@ static int tc_start(char *args)
 	desc.name = t->name;
 	desc.weight = weight;
 	desc.min_entries = min;
-	desc.min_keys = t->pattern == TC_RANDOM ? 1 : 0;
+	desc.min_keys = t->pattern == TC_PAIRS ? t->threads :
+			t->pattern == TC_RANDOM ? 1 : 0;
 	desc.priv = t;
 	t->rc = rnic_register(ibdev, &desc);
 	ib_device_put(ibdev);
@@ -315,9 +362,13 @@ static int tc_start(char *args)
 	}
 	list_add_tail(&t->node, &tc_list);
 	for (i = 0; i < t->threads; i++) {
-		int (*fn)(void *) = t->pattern == TC_SATURATE ? tc_saturate_thread :
-				    t->pattern == TC_PROBE ? tc_probe_thread :
-				    tc_random_thread;
+		static int (* const fns[])(void *) = {
+			[TC_SATURATE] = tc_saturate_thread,
+			[TC_PROBE] = tc_probe_thread,
+			[TC_RANDOM] = tc_random_thread,
+			[TC_PAIRS] = tc_pairs_thread,
+		};
+		int (*fn)(void *) = fns[t->pattern];
 		struct task_struct *task = kthread_run(fn, t, "rnic_tc/%s/%u", t->name, i);
 
 		if (IS_ERR(task)) {
@@ -381,10 +432,11 @@ static int tc_stats_show(struct seq_file *m, void *v)
 	struct tc *t;
 	static u32 tmp[TC_MAX_SAMPLES];
 
-	seq_puts(m, "name held grants errors eagain ops done samples p50_us p99_us max_us removed\n");
+	seq_puts(m, "name held grants errors eagain ops done samples p50_us p99_us max_us removed pair_ns\n");
 	mutex_lock(&tc_mutex);
 	list_for_each_entry(t, &tc_list, node) {
 		u32 n, p50 = 0, p99 = 0, mx = 0;
+		u64 pairs = atomic64_read(&t->grants);
 
 		spin_lock(&t->lock);
 		n = t->nlat;
@@ -396,14 +448,16 @@ static int tc_stats_show(struct seq_file *m, void *v)
 			p99 = tmp[(n - 1) * 99 / 100];
 			mx = tmp[n - 1];
 		}
-		seq_printf(m, "%s %lld %lld %lld %lld %lld %d %u %u %u %u %d\n", t->name,
+		seq_printf(m, "%s %lld %lld %lld %lld %lld %d %u %u %u %u %d %llu\n", t->name,
 			   (long long)atomic64_read(&t->held),
 			   (long long)atomic64_read(&t->grants),
 			   (long long)atomic64_read(&t->errors),
 			   (long long)atomic64_read(&t->eagain),
 			   (long long)atomic64_read(&t->ops),
 			   atomic_read(&t->done_threads) == t->threads, n, p50, p99, mx,
-			   t->removed);
+			   t->removed,
+			   t->pattern == TC_PAIRS && pairs ?
+			   div64_u64(atomic64_read(&t->pair_ns), pairs) : 0ULL);
 	}
 	mutex_unlock(&tc_mutex);
 	return 0;

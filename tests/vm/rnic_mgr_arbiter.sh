@@ -85,6 +85,16 @@ for w in 1 2 4; do
 	ge "$(awk -v a="${avg[w$w]}" -v b="$ideal" 'BEGIN { d = a - b; if (d < 0) d = -d; print (d <= 0.05 * b) }')" 1 || PROP=1
 done
 ok "$PROP" "weights 1:2:4 give shares proportional within 5%"
+# rnic-top shows the same consumers, once and refreshing.
+TOP=$(scripts/rnic-top $DEV)
+echo "$TOP" | sed 's/^/# /'
+ok "$(echo "$TOP" | grep -q "^$DEV  entries" && for n in w1 w2 w4; do
+	echo "$TOP" | grep -qE "^$n\.[0-9]+ +[124] " || exit 1; done; echo $?)" \
+	"rnic-top prints the device summary and a line per consumer"
+ok "$(scripts/rnic-top -w 0.2 -n 3 | grep -c "^rnic-top: every" | grep -qx 3; echo $?)" \
+	"rnic-top -w refreshes"
+ok "$(scripts/rnic-top nosuchdev 2>&1 | grep -q "no device nosuchdev"; echo $?)" \
+	"rnic-top names a device it does not know"
 tc stopall
 
 # ---- 4. a greedy consumer gives a newcomer its fair share in time ----
