@@ -242,7 +242,8 @@ static s64 rnic_cons_field(struct rnic_consumer *c, enum rnic_cons_field f)
 	case RC_GRANT: return e->grant;
 	case RC_PEAK: return e->peak;
 	case RC_DEMAND: return e->demand;
-	case RC_TARGET: return e->target == RNP_NO_TARGET ? -1 : (s64)e->target;
+	case RC_TARGET:
+		return e->target == RNP_NO_TARGET ? -1 : (s64)e->target;
 	case RC_KEY_MIN: return k->min;
 	case RC_KEY_SHARE: return max(k->share, k->min);
 	case RC_KEY_HELD: return k->held;

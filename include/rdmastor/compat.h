@@ -44,7 +44,7 @@ static inline u64 div64_u64(u64 a, u64 b)
 /* a * b / c without overflowing the product */
 static inline u64 mul_u64_u64_div_u64(u64 a, u64 b, u64 c)
 {
-	return (u64)((unsigned __int128)a * b / c);
+	return (u64)((__uint128_t)a * b / c);
 }
 
 #define U64_MAX UINT64_MAX

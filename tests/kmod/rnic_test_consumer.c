@@ -135,7 +135,7 @@ static int tc_saturate_thread(void *arg)
 				atomic64_inc(&t->errors);
 			if (kthread_should_stop() || fatal_signal_pending(current))
 				break;
-			msleep(10);
+			schedule_timeout_killable(msecs_to_jiffies(10));
 			continue;
 		}
 		atomic64_inc(&t->grants);
@@ -213,11 +213,12 @@ static int tc_random_thread(void *arg)
 			/* Wait only with empty hands, so waiters never deadlock. */
 			int err = rnic_acquire(t->rc, n, 1, nslots ? RNIC_NOWAIT : 0);
 
-			if (err == -EAGAIN) {
-				atomic64_inc(&t->eagain);
-			} else if (err) {
+			if (err && err != -EAGAIN) {
 				atomic64_inc(&t->errors);
 				break;
+			}
+			if (err) {
+				atomic64_inc(&t->eagain);
 			} else {
 				atomic64_inc(&t->grants);
 				slots[nslots++] = n;
@@ -259,7 +260,8 @@ static int tc_pairs_thread(void *arg)
 		if (err == -EAGAIN) {
 			atomic64_inc(&t->eagain);
 			continue;
-		} else if (err) {
+		}
+		if (err) {
 			atomic64_inc(&t->errors);
 			break;
 		}

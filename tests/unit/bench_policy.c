@@ -57,8 +57,8 @@ static struct figure summarize(double *v, int n)
 	return f;
 }
 
-/* Keep the compiler from proving the loop bodies away. */
-static volatile u64 sink;
+/* Results go here so the compiler cannot prove the loops away. */
+u64 bench_sink;
 
 static struct figure bench_fast_pair(bool locked)
 {
@@ -98,7 +98,7 @@ static struct figure bench_fast_pair(bool locked)
 			fprintf(stderr, "bench_policy: fast path not taken\n");
 			exit(1);
 		}
-		sink += ok;
+		bench_sink += ok;
 	}
 	upool_del(&u, &c);
 	upool_free(&u);
@@ -134,7 +134,7 @@ static struct figure bench_slow_pair(void)
 			fprintf(stderr, "bench_policy: slow path not taken\n");
 			exit(1);
 		}
-		sink += ok;
+		bench_sink += ok;
 	}
 	upool_del(&u, &c);
 	upool_free(&u);
@@ -177,7 +177,7 @@ static struct figure bench_rebalance(u32 nr)
 		c->r[RNP_ENTRIES].demand = 16 + rng() % 4081;
 		if (k & 1)
 			c->r[RNP_ENTRIES].hungry_until_ms = U64_MAX;
-		c->r[RNP_ENTRIES].held = min(c->r[RNP_ENTRIES].demand, (u64)1024);
+		c->r[RNP_ENTRIES].held = min_t(u64, c->r[RNP_ENTRIES].demand, 1024);
 		c->r[RNP_ENTRIES].grant = c->r[RNP_ENTRIES].held;
 		u.p.r[RNP_ENTRIES].granted += c->r[RNP_ENTRIES].grant;
 	}
@@ -190,7 +190,7 @@ static struct figure bench_rebalance(u32 nr)
 			rnp_rebalance(&u.p, ++now);
 		v[run] = (double)(now_ns() - t0) / iters;
 	}
-	sink += u.p.cons[0]->r[RNP_ENTRIES].share;
+	bench_sink += u.p.cons[0]->r[RNP_ENTRIES].share;
 	upool_free(&u);
 	free(cons);
 	return summarize(v, RUNS);
