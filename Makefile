@@ -21,6 +21,7 @@ help:
 	@echo "make demo     boot a guest with soft-RoCE and show what rdmastor sees"
 	@echo "make lint     checkpatch, sparse (C=2) and a W=1 build"
 	@echo "make bench    benchmarks (not part of check)"
+	@echo "make fuzz     run the wire-decoder fuzzers longer"
 
 deps:
 	@scripts/deps
@@ -52,6 +53,11 @@ demo: deps
 bench: deps
 	@$(MAKE) install
 	@scripts/bench
+
+# Longer fuzzing than make check's (FUZZ_SECONDS per target, default 300).
+fuzz:
+	@$(MAKE) -s -C tests/fuzz
+	@FUZZ_SECONDS=$${FUZZ_SECONDS:-300} tests/fuzz/run-tap
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean

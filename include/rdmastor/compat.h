@@ -16,6 +16,8 @@
 #include <linux/sort.h>
 #include <linux/math64.h>
 #include <linux/limits.h>
+#include <linux/string.h>
+#include <asm/byteorder.h>
 
 #else /* user space */
 
@@ -24,6 +26,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+#include <endian.h>
 
 typedef uint8_t u8;
 typedef uint16_t u16;
@@ -46,6 +50,17 @@ static inline u64 mul_u64_u64_div_u64(u64 a, u64 b, u64 c)
 {
 	return (u64)((__uint128_t)a * b / c);
 }
+
+/* Wire types: plain integers here; sparse checks them in the kernel. */
+typedef uint16_t __be16;
+typedef uint32_t __be32;
+typedef uint64_t __be64;
+#define cpu_to_be16(x) htobe16(x)
+#define cpu_to_be32(x) htobe32(x)
+#define cpu_to_be64(x) htobe64(x)
+#define be16_to_cpu(x) be16toh(x)
+#define be32_to_cpu(x) be32toh(x)
+#define be64_to_cpu(x) be64toh(x)
 
 #define U64_MAX UINT64_MAX
 #define U32_MAX UINT32_MAX

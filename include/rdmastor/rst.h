@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rst: rdmastor's protocol-neutral RDMA transport engine.
+ *
+ * A connection (struct rst_conn) is one RC queue pair set up with rdma_cm,
+ * a receive ring of pre-posted buffers and a send ring, all DMA-mapped once
+ * and referenced with the protection domain's local DMA lkey: messaging
+ * never consumes an MR. The upper-layer protocol (ULP) owns the message
+ * format, including how credits travel; the engine owns the rings, the
+ * completions, per-I/O fast registration and the window.
+ *
+ * Per I/O (initiator side), the ULP:
+ *   rst_io_begin()           waits for room in the window
+ *   rst_mr_get(), rst_mr_map()  an MR charged to rnic_mgr, key rotated
+ *   rst_tx_get(), rst_tx_post(..., mr, ...)
+ *                            the REG_MR is chained in front of the send
+ *   ... the reply arrives through ->recv ...
+ *   rst_mr_remote_invalidated() or rst_mr_local_invalidate()
+ *   rst_mr_put(), rst_io_end()  and only then completes the I/O
+ *
+ * The target side moves data with rst_rw_write_send() (RDMA WRITE chained
+ * with the reply) and rst_rw_read(), from buffers referenced by DMA
+ * address (rdma_rw picks an MR only where the device needs one).
+ *
+ * Window: at most rst_window() I/Os are outstanding: the minimum of the
+ * peer's credits, our receive ring, and the MRs our rnic_mgr share
+ * covers. A shrink from rnic_mgr lowers it at once and frees idle MRs;
+ * busy ones are freed as their I/Os end.
+ *
+ * Lifetime: rst_connect() returns a connected client connection, which
+ * the ULP ends with rst_close() (never from its own callbacks). A server
+ * connection is created by the listener and freed by the engine after
+ * ->disconnected returns.
+ */
+#ifndef RDMASTOR_RST_H
+#define RDMASTOR_RST_H
+
+#include <linux/types.h>
+#include <linux/socket.h>
+#include <linux/scatterlist.h>
+#include <linux/completion.h>
+#include <rdma/ib_verbs.h>
+
+struct rst_conn;
+struct rst_listener;
+struct rst_tx;
+struct rst_mr;
+
+/**
+ * struct rst_conn_ops - callbacks of a connection's ULP
+ * @recv: a message arrived; @invalidated says the peer sent it with
+ *	Send-with-Invalidate of @inv_rkey. Runs from the completion
+ *	workqueue; may not sleep for long; @buf is reposted on return.
+ * @disconnected: the connection is down (peer, error, protocol error or
+ *	device removal) and every posted work request has been flushed.
+ *	Process context.
+ */
+struct rst_conn_ops {
+	void (*recv)(struct rst_conn *c, const void *buf, u32 len,
+		     bool invalidated, u32 inv_rkey);
+	void (*disconnected)(struct rst_conn *c, int reason);
+};
+
+/**
+ * struct rst_conn_params - what a connection is set up with
+ * @name: rnic_mgr consumer name
+ * @weight: rnic_mgr weight
+ * @recv_depth: receive ring size: the credits this side can grant
+ * @send_depth: send ring size: at most this many I/Os outstanding
+ * @msg_size: size of every send and receive buffer
+ * @max_io_pages: pages of the largest I/O: the size of each MR and the
+ *	rnic_mgr minimum; 0 for a side that never registers memory
+ * @rw_pages: pages of the largest RDMA READ or WRITE this side issues
+ *	(target side; sizes the send queue), else 0
+ * @private_data: rdma_cm private data of the connect or accept
+ * @private_len: its length
+ * @ops: callbacks
+ * @priv: the ULP's, see rst_conn_priv()
+ */
+struct rst_conn_params {
+	const char *name;
+	u32 weight;
+	u32 recv_depth;
+	u32 send_depth;
+	u32 msg_size;
+	u32 max_io_pages;
+	u32 rw_pages;
+	const void *private_data;
+	u8 private_len;
+	const struct rst_conn_ops *ops;
+	void *priv;
+};
+
+/**
+ * struct rst_stats - counters of a connection
+ * @mrs: MRs allocated now; @mrs_peak: most ever
+ * @mr_limit: MRs the share allows now
+ * @window: rst_window() now; @outstanding: I/Os in the window
+ * @regs: registrations posted; @remote_inv, @local_inv: invalidations
+ * @mr_freed_unknown: MRs freed because their state was unknown
+ * @shrinks: shrink requests from rnic_mgr
+ */
+struct rst_stats {
+	u32 mrs, mrs_peak, mr_limit, window, outstanding;
+	u64 regs, remote_inv, local_inv, mr_freed_unknown, shrinks;
+};
+
+/* Connections */
+struct rst_conn *rst_connect(struct sockaddr *dst, const struct rst_conn_params *p,
+			     unsigned int timeout_ms);
+typedef int (*rst_accept_fn)(struct rst_conn *c, const void *pdata, u8 plen,
+			     void *lpriv);
+struct rst_listener *rst_listen(struct sockaddr *src, const struct rst_conn_params *p,
+				rst_accept_fn accept, void *lpriv);
+void rst_listener_destroy(struct rst_listener *l);
+void rst_close(struct rst_conn *c);
+void rst_disconnect(struct rst_conn *c, int reason);
+void *rst_conn_priv(struct rst_conn *c);
+void rst_conn_set_priv(struct rst_conn *c, void *priv);
+const void *rst_conn_peer_pdata(struct rst_conn *c, u8 *len);
+struct ib_device *rst_conn_device(struct rst_conn *c);
+bool rst_conn_up(struct rst_conn *c);
+void rst_conn_stats(struct rst_conn *c, struct rst_stats *s);
+
+/* Messages */
+struct rst_tx *rst_tx_get(struct rst_conn *c, unsigned int timeout_ms);
+void *rst_tx_buf(struct rst_tx *tx);
+int rst_tx_post(struct rst_conn *c, struct rst_tx *tx, u32 len,
+		struct rst_mr *mr, bool send_inv, u32 inv_rkey);
+void rst_tx_put(struct rst_conn *c, struct rst_tx *tx);
+
+/* Window */
+void rst_set_peer_credits(struct rst_conn *c, u32 credits);
+u32 rst_window(struct rst_conn *c);
+int rst_io_begin(struct rst_conn *c);
+void rst_io_end(struct rst_conn *c);
+
+/* Per-I/O fast registration (initiator side) */
+struct rst_mr *rst_mr_get(struct rst_conn *c);
+int rst_mr_map(struct rst_mr *m, struct scatterlist *sg, int nents,
+	       enum dma_data_direction dir, u64 *addr, u32 *len, u32 *rkey);
+int rst_mr_remote_invalidated(struct rst_mr *m, u32 inv_rkey);
+int rst_mr_local_invalidate(struct rst_mr *m);
+void rst_mr_put(struct rst_mr *m);
+
+/* Data movement (target side) */
+int rst_rw_write_send(struct rst_conn *c, struct scatterlist *sg, u32 nents,
+		      u64 raddr, u32 rkey, struct rst_tx *tx, u32 len,
+		      bool send_inv);
+int rst_rw_read(struct rst_conn *c, struct scatterlist *sg, u32 nents,
+		u64 raddr, u32 rkey);
+
+#endif /* RDMASTOR_RST_H */

@@ -1,0 +1,422 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Connections: rdma_cm events, queue pair and completion queue set-up,
+ * going down, and teardown.
+ *
+ * One handler serves every rdma_cm id of the engine; the id's context
+ * says whether it is a listener or a connection (both start with a tag).
+ * The handler only changes state and wakes waiters; anything that may
+ * sleep long runs from rst_wq. Going down is one idempotent path,
+ * rst_conn_down(): it records why and queues c_down_work, which drains
+ * the queue pair (every posted work request completes, flushed) and only
+ * then tells the ULP.
+ */
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <net/net_namespace.h>
+
+#include "rst_int.h"
+
+struct workqueue_struct *rst_wq;
+
+struct rst_conn *rst_conn_alloc(const struct rst_conn_params *p)
+{
+	struct rst_conn *c;
+
+	if (!p->recv_depth || !p->send_depth || p->msg_size < 16 || !p->ops)
+		return ERR_PTR(-EINVAL);
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return ERR_PTR(-ENOMEM);
+	c->c_tag = RST_OBJ_CONN;
+	c->c_p = *p;
+	c->c_priv = p->priv;
+	spin_lock_init(&c->c_lock);
+	c->c_state = RST_NEW;
+	init_completion(&c->c_cm_done);
+	init_waitqueue_head(&c->c_wq);
+	init_completion(&c->c_down_done);
+	INIT_LIST_HEAD(&c->c_tx_free);
+	INIT_LIST_HEAD(&c->c_mr_free);
+	INIT_LIST_HEAD(&c->c_lnode);
+	/* One credit until the ULP learns the peer's (private data, replies). */
+	c->c_peer_credits = 1;
+	return c;
+}
+
+static void rst_qp_event(struct ib_event *ev, void *ctx)
+{
+	struct rst_conn *c = ctx;
+
+	switch (ev->event) {
+	case IB_EVENT_COMM_EST:
+		/* a receive beat ESTABLISHED: rdma_cm handles it */
+		rdma_notify(c->c_id, ev->event);
+		break;
+	case IB_EVENT_QP_LAST_WQE_REACHED:
+	case IB_EVENT_SQ_DRAINED:
+		break;
+	default:
+		pr_warn("rdmastor: %s: QP event %s\n", c->c_p.name,
+			ib_event_msg(ev->event));
+		rst_conn_down(c, -EIO);
+	}
+}
+
+/*
+ * Queue sizes. Send queue, per outstanding I/O: the initiator posts a
+ * REG_MR, the send and a LOCAL_INV; the target posts the send and one
+ * RDMA READ or WRITE per max_send_sge pages. Plus one for ib_drain_qp.
+ * Receive queue: the ring, plus one for the drain.
+ */
+int rst_conn_setup(struct rst_conn *c, struct rdma_cm_id *id)
+{
+	struct ib_qp_init_attr qa = {};
+	struct ib_device *dev = id->device;
+	u32 sge = min_t(u32, dev->attrs.max_send_sge, 32);
+	u32 send_wr, recv_wr;
+	int err;
+
+	c->c_id = id;
+	c->c_dev = dev;
+	c->c_port = id->port_num;
+	if (c->c_p.max_io_pages &&
+	    !(dev->attrs.device_cap_flags & IB_DEVICE_MEM_MGT_EXTENSIONS)) {
+		pr_warn("rdmastor: %s: %s has no fast registration\n",
+			c->c_p.name, dev_name(&dev->dev));
+		return -EOPNOTSUPP;
+	}
+	c->c_pd = ib_alloc_pd(dev, 0);
+	if (IS_ERR(c->c_pd)) {
+		err = PTR_ERR(c->c_pd);
+		c->c_pd = NULL;
+		return err;
+	}
+	send_wr = c->c_p.send_depth * (3 + DIV_ROUND_UP(c->c_p.rw_pages, sge)) + 1;
+	send_wr = min_t(u32, send_wr, dev->attrs.max_qp_wr);
+	recv_wr = min_t(u32, c->c_p.recv_depth + 1, dev->attrs.max_qp_wr);
+	c->c_cq = ib_alloc_cq(dev, c, send_wr + recv_wr, 0, IB_POLL_WORKQUEUE);
+	if (IS_ERR(c->c_cq)) {
+		err = PTR_ERR(c->c_cq);
+		c->c_cq = NULL;
+		return err;
+	}
+	qa.event_handler = rst_qp_event;
+	qa.qp_context = c;
+	qa.send_cq = c->c_cq;
+	qa.recv_cq = c->c_cq;
+	qa.qp_type = IB_QPT_RC;
+	qa.sq_sig_type = IB_SIGNAL_REQ_WR;
+	qa.cap.max_send_wr = send_wr;
+	qa.cap.max_recv_wr = recv_wr;
+	qa.cap.max_send_sge = sge;
+	qa.cap.max_recv_sge = 1;
+	qa.port_num = id->port_num;
+	err = rdma_create_qp(id, c->c_pd, &qa);
+	if (err)
+		return err;
+	c->c_qp = id->qp;
+	err = rst_rings_create(c);
+	if (err)
+		return err;
+	err = rst_mr_pool_init(c);
+	if (err)
+		return err;
+	return rst_rx_post_all(c);
+}
+
+/* Undo rst_conn_setup(); the QP must be drained (or never used). */
+void rst_conn_free_hw(struct rst_conn *c)
+{
+	rst_mr_pool_destroy(c);
+	if (c->c_qp) {
+		rdma_destroy_qp(c->c_id);
+		c->c_qp = NULL;
+	}
+	rst_rings_destroy(c);
+	if (c->c_cq) {
+		ib_free_cq(c->c_cq);
+		c->c_cq = NULL;
+	}
+	if (c->c_pd) {
+		ib_dealloc_pd(c->c_pd);
+		c->c_pd = NULL;
+	}
+}
+
+/*
+ * Free a connection that is down and drained. The rdma_cm handler may
+ * still run until the id is destroyed, but it finds the state DOWN and
+ * touches nothing else.
+ */
+void rst_conn_destroy(struct rst_conn *c)
+{
+	rst_conn_free_hw(c);
+	if (c->c_id)
+		rdma_destroy_id(c->c_id);
+	kfree(c);
+}
+
+/**
+ * rst_conn_down - take a connection down (idempotent)
+ * @c: the connection
+ * @reason: 0 for an orderly disconnect, else an errno
+ *
+ * Context: any; the work happens in rst_wq.
+ */
+void rst_conn_down(struct rst_conn *c, int reason)
+{
+	unsigned long flags;
+	bool first = false;
+
+	spin_lock_irqsave(&c->c_lock, flags);
+	if (c->c_state != RST_DOWN) {
+		first = c->c_state == RST_UP || c->c_state == RST_CONNECTING;
+		c->c_state = RST_DOWN;
+		c->c_reason = reason;
+	}
+	spin_unlock_irqrestore(&c->c_lock, flags);
+	wake_up_all(&c->c_wq);
+	if (first)
+		queue_work(rst_wq, &c->c_down_work);
+}
+
+void rst_down_work(struct work_struct *work)
+{
+	struct rst_conn *c = container_of(work, struct rst_conn, c_down_work);
+	struct rst_listener *l = c->c_listener;
+
+	rdma_disconnect(c->c_id);
+	ib_drain_qp(c->c_qp);
+	wake_up_all(&c->c_wq);
+	c->c_p.ops->disconnected(c, c->c_reason);
+	complete_all(&c->c_down_done);
+	if (!l)
+		return;
+	/* Server side: the engine owns the connection; it ends here. */
+	spin_lock(&l->l_lock);
+	list_del_init(&c->c_lnode);
+	spin_unlock(&l->l_lock);
+	rst_conn_destroy(c);
+	wake_up_all(&l->l_wq);
+}
+
+static void rst_cm_step_done(struct rst_conn *c, int status)
+{
+	c->c_cm_status = status;
+	complete(&c->c_cm_done);
+}
+
+static void rst_save_pdata(struct rst_conn *c, const struct rdma_cm_event *ev)
+{
+	u8 len = min_t(u8, ev->param.conn.private_data_len, sizeof(c->c_peer_pdata));
+
+	if (ev->param.conn.private_data && len)
+		memcpy(c->c_peer_pdata, ev->param.conn.private_data, len);
+	c->c_peer_plen = ev->param.conn.private_data ? len : 0;
+}
+
+static int rst_conn_cm_event(struct rst_conn *c, struct rdma_cm_event *ev)
+{
+	switch (ev->event) {
+	case RDMA_CM_EVENT_ADDR_RESOLVED:
+	case RDMA_CM_EVENT_ROUTE_RESOLVED:
+		rst_cm_step_done(c, 0);
+		break;
+	case RDMA_CM_EVENT_ADDR_ERROR:
+	case RDMA_CM_EVENT_ROUTE_ERROR:
+		rst_cm_step_done(c, -EHOSTUNREACH);
+		break;
+	case RDMA_CM_EVENT_ESTABLISHED:
+		rst_save_pdata(c, ev);
+		spin_lock_irq(&c->c_lock);
+		if (c->c_state == RST_CONNECTING)
+			c->c_state = RST_UP;
+		spin_unlock_irq(&c->c_lock);
+		rst_cm_step_done(c, 0);
+		break;
+	case RDMA_CM_EVENT_REJECTED:
+		rst_conn_down(c, -ECONNREFUSED);
+		rst_cm_step_done(c, -ECONNREFUSED);
+		break;
+	case RDMA_CM_EVENT_UNREACHABLE:
+	case RDMA_CM_EVENT_CONNECT_ERROR:
+		rst_conn_down(c, -ENETUNREACH);
+		rst_cm_step_done(c, -ENETUNREACH);
+		break;
+	case RDMA_CM_EVENT_DISCONNECTED:
+		rst_conn_down(c, 0);
+		break;
+	case RDMA_CM_EVENT_DEVICE_REMOVAL:
+		/*
+		 * Not yet handled: the ULP is told, but resources are freed
+		 * only at rst_close(); device removal waits for that.
+		 */
+		rst_conn_down(c, -ENODEV);
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+int rst_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
+{
+	enum rst_obj *tag = id->context;
+
+	if (*tag == RST_OBJ_LISTENER)
+		return rst_listener_cm_event(id->context, id, ev);
+	return rst_conn_cm_event(id->context, ev);
+}
+
+static int rst_cm_wait(struct rst_conn *c, unsigned int timeout_ms)
+{
+	if (!wait_for_completion_timeout(&c->c_cm_done, msecs_to_jiffies(timeout_ms)))
+		return -ETIMEDOUT;
+	reinit_completion(&c->c_cm_done);
+	return c->c_cm_status;
+}
+
+/**
+ * rst_connect - connect to a listening peer
+ * @dst: its address
+ * @p: parameters (copied)
+ * @timeout_ms: for each of address resolution, route resolution, connect
+ *
+ * Return: a connection that is up, or ERR_PTR.
+ * Context: process, sleeps.
+ */
+struct rst_conn *rst_connect(struct sockaddr *dst, const struct rst_conn_params *p,
+			     unsigned int timeout_ms)
+{
+	struct rdma_conn_param cp = {};
+	struct rdma_cm_id *id;
+	struct rst_conn *c;
+	int err;
+
+	c = rst_conn_alloc(p);
+	if (IS_ERR(c))
+		return c;
+	INIT_WORK(&c->c_down_work, rst_down_work);
+	id = rdma_create_id(&init_net, rst_cm_handler, c, RDMA_PS_TCP, IB_QPT_RC);
+	if (IS_ERR(id)) {
+		kfree(c);
+		return ERR_CAST(id);
+	}
+	c->c_id = id;
+	err = rdma_resolve_addr(id, NULL, dst, timeout_ms);
+	if (!err)
+		err = rst_cm_wait(c, timeout_ms);
+	if (!err)
+		err = rdma_resolve_route(id, timeout_ms);
+	if (!err)
+		err = rst_cm_wait(c, timeout_ms);
+	if (!err)
+		err = rst_conn_setup(c, id);
+	if (err)
+		goto fail;
+
+	cp.private_data = p->private_data;
+	cp.private_data_len = p->private_len;
+	/* the peer may RDMA READ from us; we never read from it */
+	cp.responder_resources = c->c_dev->attrs.max_qp_rd_atom;
+	cp.initiator_depth = 0;
+	cp.retry_count = 7;
+	cp.rnr_retry_count = 7;
+	spin_lock_irq(&c->c_lock);
+	c->c_state = RST_CONNECTING;
+	spin_unlock_irq(&c->c_lock);
+	err = rdma_connect(id, &cp);
+	if (!err)
+		err = rst_cm_wait(c, timeout_ms);
+	if (!err && !rst_conn_up(c))
+		err = -ECONNRESET;
+	if (err)
+		goto fail;
+	return c;
+
+fail:
+	rst_close(c);
+	return ERR_PTR(err);
+}
+EXPORT_SYMBOL_GPL(rst_connect);
+
+/**
+ * rst_disconnect - start taking a connection down
+ * @c: the connection
+ * @reason: errno recorded as the reason (-EPROTO for a protocol error)
+ *
+ * ->disconnected follows once everything is flushed.
+ */
+void rst_disconnect(struct rst_conn *c, int reason)
+{
+	rst_conn_down(c, reason);
+}
+EXPORT_SYMBOL_GPL(rst_disconnect);
+
+/**
+ * rst_close - disconnect and free a client connection
+ * @c: from rst_connect()
+ *
+ * Context: process; not from the connection's own callbacks.
+ */
+void rst_close(struct rst_conn *c)
+{
+	if (WARN_ON_ONCE(c->c_listener))
+		return;
+	rst_conn_down(c, 0);
+	flush_work(&c->c_down_work);
+	/*
+	 * If the connection never came up, down_work never ran: drain
+	 * anyway, every WR must be flushed before MRs and rings go.
+	 */
+	if (!completion_done(&c->c_down_done) && c->c_qp)
+		ib_drain_qp(c->c_qp);
+	/* The handler may run until the id is destroyed; it finds DOWN. */
+	rst_conn_destroy(c);
+}
+EXPORT_SYMBOL_GPL(rst_close);
+
+void *rst_conn_priv(struct rst_conn *c)
+{
+	return c->c_priv;
+}
+EXPORT_SYMBOL_GPL(rst_conn_priv);
+
+void rst_conn_set_priv(struct rst_conn *c, void *priv)
+{
+	c->c_priv = priv;
+}
+EXPORT_SYMBOL_GPL(rst_conn_set_priv);
+
+/* What the peer sent with its connect or accept (valid once up). */
+const void *rst_conn_peer_pdata(struct rst_conn *c, u8 *len)
+{
+	*len = c->c_peer_plen;
+	return c->c_peer_pdata;
+}
+EXPORT_SYMBOL_GPL(rst_conn_peer_pdata);
+
+struct ib_device *rst_conn_device(struct rst_conn *c)
+{
+	return c->c_dev;
+}
+EXPORT_SYMBOL_GPL(rst_conn_device);
+
+bool rst_conn_up(struct rst_conn *c)
+{
+	return READ_ONCE(c->c_state) == RST_UP;
+}
+EXPORT_SYMBOL_GPL(rst_conn_up);
+
+void rst_conn_stats(struct rst_conn *c, struct rst_stats *s)
+{
+	spin_lock_irq(&c->c_lock);
+	*s = c->c_stats;
+	s->mrs = c->c_mr_total;
+	s->mr_limit = c->c_mr_limit;
+	s->outstanding = c->c_outstanding;
+	spin_unlock_irq(&c->c_lock);
+	s->window = rst_window(c);
+}
+EXPORT_SYMBOL_GPL(rst_conn_stats);

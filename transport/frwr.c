@@ -1,0 +1,389 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Per-I/O fast registration (principle 2) and the MR pool behind it.
+ *
+ * MRs are allocated lazily, each charged to the connection's rnic_mgr
+ * consumer for its full capacity (max_io_pages entries and one key)
+ * until it is freed, and never beyond c_mr_limit: what the share
+ * covers. A shrink lowers the limit at once and frees idle MRs; a busy
+ * MR over the limit is freed when its I/O puts it back.
+ *
+ * An MR lent to an I/O goes IDLE -> MAPPED (rst_mr_map: DMA-mapped,
+ * key rotated, REG_MR prepared) -> VALID (posted in front of the
+ * request) -> IDLE again once invalidated, by the peer's
+ * Send-with-Invalidate of exactly its key or by a LOCAL_INV. An MR put
+ * back while VALID, or whose REG_MR or LOCAL_INV failed or was flushed,
+ * is in an unknown state and is freed (deregistration invalidates it).
+ */
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <rdmastor/rst_window.h>
+
+#include "rst_int.h"
+
+static void rst_mr_free(struct rst_conn *c, struct rst_mr *m)
+{
+	ib_dereg_mr(m->mr_ib);
+	kfree(m);
+	rnic_release(c->c_rc, c->c_p.max_io_pages, 1);
+}
+
+/* rnic_mgr wants us down to @entries and @keys. */
+static void rst_shrink(struct rnic_consumer *rc, u64 entries, u64 keys, void *priv)
+{
+	struct rst_conn *c = priv;
+	struct rst_mr *m, *tmp;
+	LIST_HEAD(victims);
+
+	spin_lock_irq(&c->c_lock);
+	c->c_stats.shrinks++;
+	c->c_mr_limit = rst_mr_limit_calc(entries, keys, c->c_p.max_io_pages,
+					  c->c_p.send_depth);
+	list_for_each_entry_safe(m, tmp, &c->c_mr_free, mr_node) {
+		if (c->c_mr_total <= c->c_mr_limit)
+			break;
+		list_move(&m->mr_node, &victims);
+		c->c_mr_idle--;
+		c->c_mr_total--;
+	}
+	spin_unlock_irq(&c->c_lock);
+	list_for_each_entry_safe(m, tmp, &victims, mr_node)
+		rst_mr_free(c, m);
+	wake_up_all(&c->c_wq);
+}
+
+static void rst_grow(struct rnic_consumer *rc, u64 entries, u64 keys, void *priv)
+{
+	rst_mr_refresh_limit(priv);
+}
+
+/* The device is going away; the connection goes down with it. */
+static void rst_removed(struct rnic_consumer *rc, void *priv)
+{
+	rst_conn_down(priv, -ENODEV);
+}
+
+static const struct rnic_consumer_ops rst_rnic_ops = {
+	.shrink = rst_shrink,
+	.grow = rst_grow,
+	.removed = rst_removed,
+};
+
+/* Re-read what the share (and borrowable free entries) covers. */
+void rst_mr_refresh_limit(struct rst_conn *c)
+{
+	u64 entries, keys;
+
+	if (!c->c_rc)
+		return;
+	rnic_entitlement(c->c_rc, &entries, &keys);
+	spin_lock_irq(&c->c_lock);
+	c->c_mr_limit = rst_mr_limit_calc(entries, keys, c->c_p.max_io_pages,
+					  c->c_p.send_depth);
+	spin_unlock_irq(&c->c_lock);
+	wake_up_all(&c->c_wq);
+}
+
+int rst_mr_pool_init(struct rst_conn *c)
+{
+	struct rnic_consumer_desc desc = {
+		.name = c->c_p.name,
+		.weight = c->c_p.weight ? c->c_p.weight : 1,
+		.min_entries = c->c_p.max_io_pages,
+		.min_keys = 1,
+		.ops = &rst_rnic_ops,
+		.priv = c,
+	};
+
+	if (!c->c_p.max_io_pages)
+		return 0;	/* this side registers nothing */
+	if (c->c_p.max_io_pages > c->c_dev->attrs.max_fast_reg_page_list_len)
+		return -EINVAL;
+	c->c_rc = rnic_register(c->c_dev, &desc);
+	if (IS_ERR(c->c_rc)) {
+		int err = PTR_ERR(c->c_rc);
+
+		c->c_rc = NULL;
+		return err;
+	}
+	rst_mr_refresh_limit(c);
+	return 0;
+}
+
+/* After the QP is drained: nothing is in flight. */
+void rst_mr_pool_destroy(struct rst_conn *c)
+{
+	struct rst_mr *m, *tmp;
+	LIST_HEAD(idle);
+	u32 busy;
+
+	if (!c->c_rc)
+		return;
+	/* rst_shrink() may run concurrently until rnic_unregister(). */
+	spin_lock_irq(&c->c_lock);
+	list_splice_init(&c->c_mr_free, &idle);
+	c->c_mr_total -= c->c_mr_idle;
+	c->c_mr_idle = 0;
+	busy = c->c_mr_total;
+	spin_unlock_irq(&c->c_lock);
+	list_for_each_entry_safe(m, tmp, &idle, mr_node)
+		rst_mr_free(c, m);
+	WARN(busy, "rdmastor: %s: %u MRs still lent out at teardown\n",
+	     c->c_p.name, busy);
+	rnic_unregister(c->c_rc);
+	c->c_rc = NULL;
+}
+
+static void rst_mr_reg_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rst_mr *m = container_of(wc->wr_cqe, struct rst_mr, mr_reg_cqe);
+
+	/* REG_MR is unsignaled: this runs only when it failed */
+	m->mr_status = -EIO;
+	rst_conn_down(m->mr_conn, -EIO);
+}
+
+static void rst_mr_inv_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rst_mr *m = container_of(wc->wr_cqe, struct rst_mr, mr_inv_cqe);
+
+	if (wc->status != IB_WC_SUCCESS) {
+		m->mr_status = -EIO;
+		rst_conn_down(m->mr_conn, -EIO);
+	} else {
+		m->mr_state = RST_MR_IDLE;
+	}
+	complete(&m->mr_inv_done);
+}
+
+static struct rst_mr *rst_mr_alloc(struct rst_conn *c)
+{
+	struct rst_mr *m;
+	int err;
+
+	err = rnic_acquire(c->c_rc, c->c_p.max_io_pages, 1, 0);
+	if (err)
+		return ERR_PTR(err);
+	m = kzalloc(sizeof(*m), GFP_KERNEL);
+	if (!m) {
+		err = -ENOMEM;
+		goto release;
+	}
+	m->mr_ib = ib_alloc_mr(c->c_pd, IB_MR_TYPE_MEM_REG, c->c_p.max_io_pages);
+	if (IS_ERR(m->mr_ib)) {
+		err = PTR_ERR(m->mr_ib);
+		kfree(m);
+		goto release;
+	}
+	m->mr_conn = c;
+	m->mr_reg_cqe.done = rst_mr_reg_done;
+	m->mr_inv_cqe.done = rst_mr_inv_done;
+	init_completion(&m->mr_inv_done);
+	return m;
+release:
+	rnic_release(c->c_rc, c->c_p.max_io_pages, 1);
+	return ERR_PTR(err);
+}
+
+/**
+ * rst_mr_get - borrow an MR for one I/O
+ * @c: the connection
+ *
+ * Takes an idle MR or allocates one within the share, waiting while the
+ * connection is at its MR limit. Call within rst_io_begin()/rst_io_end().
+ *
+ * Return: the MR or ERR_PTR (-ENOTCONN, -EINTR, -ENOMEM, -EINVAL).
+ */
+struct rst_mr *rst_mr_get(struct rst_conn *c)
+{
+	struct rst_mr *m = NULL;
+	bool alloc = false;
+	int err;
+
+	if (!c->c_rc)
+		return ERR_PTR(-EINVAL);
+	for (;;) {
+		spin_lock_irq(&c->c_lock);
+		if (c->c_state == RST_DOWN) {
+			spin_unlock_irq(&c->c_lock);
+			return ERR_PTR(-ENOTCONN);
+		}
+		m = list_first_entry_or_null(&c->c_mr_free, struct rst_mr, mr_node);
+		if (m) {
+			list_del(&m->mr_node);
+			c->c_mr_idle--;
+		} else if (c->c_mr_total < c->c_mr_limit) {
+			c->c_mr_total++;
+			c->c_stats.mrs_peak = max(c->c_stats.mrs_peak, c->c_mr_total);
+			alloc = true;
+		}
+		spin_unlock_irq(&c->c_lock);
+		if (m || alloc)
+			break;
+		err = wait_event_killable(c->c_wq,
+					  !list_empty(&c->c_mr_free) ||
+					  READ_ONCE(c->c_mr_total) < READ_ONCE(c->c_mr_limit) ||
+					  READ_ONCE(c->c_state) == RST_DOWN);
+		if (err)
+			return ERR_PTR(err);
+	}
+	if (alloc) {
+		m = rst_mr_alloc(c);
+		if (IS_ERR(m)) {
+			spin_lock_irq(&c->c_lock);
+			c->c_mr_total--;
+			spin_unlock_irq(&c->c_lock);
+			wake_up_all(&c->c_wq);
+			return m;
+		}
+	}
+	m->mr_status = 0;
+	m->mr_state = RST_MR_IDLE;
+	return m;
+}
+EXPORT_SYMBOL_GPL(rst_mr_get);
+
+/**
+ * rst_mr_map - map an I/O's pages into an MR, with a fresh key
+ * @m: from rst_mr_get()
+ * @sg: the pages (DMA-mapped here until rst_mr_put())
+ * @nents: entries in @sg
+ * @dir: DMA_FROM_DEVICE if the peer writes them, DMA_TO_DEVICE if it reads
+ * @addr: out: the address to advertise
+ * @len: out: the length to advertise
+ * @rkey: out: the key to advertise
+ *
+ * The registration is posted by rst_tx_post() in front of the request.
+ */
+int rst_mr_map(struct rst_mr *m, struct scatterlist *sg, int nents,
+	       enum dma_data_direction dir, u64 *addr, u32 *len, u32 *rkey)
+{
+	struct rst_conn *c = m->mr_conn;
+	struct ib_mr *mr = m->mr_ib;
+	int mapped, n;
+
+	if (m->mr_state != RST_MR_IDLE || !nents)
+		return -EINVAL;
+	mapped = ib_dma_map_sg(c->c_dev, sg, nents, dir);
+	if (!mapped)
+		return -EIO;
+	n = ib_map_mr_sg(mr, sg, mapped, NULL, PAGE_SIZE);
+	if (n != mapped) {
+		/* too many pages, or a gap an FRWR cannot express */
+		ib_dma_unmap_sg(c->c_dev, sg, nents, dir);
+		return n < 0 ? n : -EINVAL;
+	}
+	m->mr_sg = sg;
+	m->mr_nents = nents;
+	m->mr_dir = dir;
+	/* A new key for every use: the previous I/O's key stays dead. */
+	ib_update_fast_reg_key(mr, ib_inc_rkey(mr->rkey));
+	m->mr_reg_wr.wr.next = NULL;
+	m->mr_reg_wr.wr.opcode = IB_WR_REG_MR;
+	m->mr_reg_wr.wr.wr_cqe = &m->mr_reg_cqe;
+	m->mr_reg_wr.wr.num_sge = 0;
+	m->mr_reg_wr.wr.send_flags = 0;
+	m->mr_reg_wr.mr = mr;
+	m->mr_reg_wr.key = mr->rkey;
+	m->mr_reg_wr.access = dir == DMA_FROM_DEVICE ?
+		IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE :
+		IB_ACCESS_REMOTE_READ;
+	m->mr_state = RST_MR_MAPPED;
+	*addr = mr->iova;
+	*len = mr->length;
+	*rkey = mr->rkey;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(rst_mr_map);
+
+/**
+ * rst_mr_remote_invalidated - the peer's Send-with-Invalidate named a key
+ * @m: the I/O's MR
+ * @inv_rkey: the key the reply invalidated
+ *
+ * Return: 0 if it is this MR's key; -EPROTO otherwise (the caller treats
+ * it as a protocol error; the MR is freed when put back).
+ */
+int rst_mr_remote_invalidated(struct rst_mr *m, u32 inv_rkey)
+{
+	struct rst_conn *c = m->mr_conn;
+
+	if (m->mr_state != RST_MR_VALID || inv_rkey != m->mr_ib->rkey)
+		return -EPROTO;
+	m->mr_state = RST_MR_IDLE;
+	spin_lock_irq(&c->c_lock);
+	c->c_stats.remote_inv++;
+	spin_unlock_irq(&c->c_lock);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(rst_mr_remote_invalidated);
+
+/**
+ * rst_mr_local_invalidate - invalidate the MR's key and wait for it
+ * @m: the I/O's MR
+ *
+ * Return: 0 once the key is invalid; an errno if the connection failed
+ * first (the key is then unusable anyway: the QP is in error, and the MR
+ * is freed when put back).
+ * Context: process, sleeps.
+ */
+int rst_mr_local_invalidate(struct rst_mr *m)
+{
+	struct rst_conn *c = m->mr_conn;
+	int err;
+
+	if (m->mr_state != RST_MR_VALID)
+		return m->mr_state == RST_MR_IDLE ? 0 : -EINVAL;
+	m->mr_inv_wr.next = NULL;
+	m->mr_inv_wr.opcode = IB_WR_LOCAL_INV;
+	m->mr_inv_wr.send_flags = IB_SEND_SIGNALED;
+	m->mr_inv_wr.ex.invalidate_rkey = m->mr_ib->rkey;
+	m->mr_inv_wr.wr_cqe = &m->mr_inv_cqe;
+	m->mr_inv_wr.num_sge = 0;
+	reinit_completion(&m->mr_inv_done);
+	err = ib_post_send(c->c_qp, &m->mr_inv_wr, NULL);
+	if (err) {
+		m->mr_status = err;
+		rst_conn_down(c, err);
+		return err;
+	}
+	wait_for_completion(&m->mr_inv_done);
+	if (m->mr_status)
+		return m->mr_status;
+	spin_lock_irq(&c->c_lock);
+	c->c_stats.local_inv++;
+	spin_unlock_irq(&c->c_lock);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(rst_mr_local_invalidate);
+
+/**
+ * rst_mr_put - end an I/O's use of an MR
+ * @m: the MR, invalidated (else it is freed as unknown)
+ */
+void rst_mr_put(struct rst_mr *m)
+{
+	struct rst_conn *c = m->mr_conn;
+	bool unknown = m->mr_status || m->mr_state != RST_MR_IDLE;
+	bool drop;
+
+	if (m->mr_sg) {
+		ib_dma_unmap_sg(c->c_dev, m->mr_sg, m->mr_nents, m->mr_dir);
+		m->mr_sg = NULL;
+	}
+	spin_lock_irq(&c->c_lock);
+	drop = unknown || c->c_mr_total > c->c_mr_limit;
+	if (drop) {
+		c->c_mr_total--;
+		if (unknown)
+			c->c_stats.mr_freed_unknown++;
+	} else {
+		list_add(&m->mr_node, &c->c_mr_free);
+		c->c_mr_idle++;
+	}
+	spin_unlock_irq(&c->c_lock);
+	if (drop)
+		rst_mr_free(c, m);
+	wake_up_all(&c->c_wq);
+}
+EXPORT_SYMBOL_GPL(rst_mr_put);

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Listeners: accept connections, and own the server-side connections
+ * they create. A server connection is set up in the CONNECT_REQUEST
+ * handler, offered to the ULP's accept callback, and freed by its down
+ * work after ->disconnected (see rst_down_work()).
+ */
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <net/net_namespace.h>
+
+#include "rst_int.h"
+
+int rst_listener_cm_event(struct rst_listener *l, struct rdma_cm_id *id,
+			  struct rdma_cm_event *ev)
+{
+	const struct rdma_conn_param *req = &ev->param.conn;
+	struct rdma_conn_param cp = {};
+	bool accepted = false;
+	struct rst_conn *c;
+	int err;
+
+	if (ev->event != RDMA_CM_EVENT_CONNECT_REQUEST)
+		return 0;
+	if (READ_ONCE(l->l_closing))
+		return -ESHUTDOWN;	/* non-zero: rdma_cm rejects, destroys id */
+
+	c = rst_conn_alloc(&l->l_p);
+	if (IS_ERR(c))
+		return PTR_ERR(c);
+	INIT_WORK(&c->c_down_work, rst_down_work);
+	c->c_listener = l;
+	id->context = c;
+	err = rst_conn_setup(c, id);
+	if (!err)
+		err = l->l_accept(c, req->private_data, req->private_data_len,
+				  l->l_priv);
+	if (err)
+		goto fail;
+	accepted = true;
+
+	cp.private_data = c->c_p.private_data;
+	cp.private_data_len = c->c_p.private_len;
+	/*
+	 * We issue RDMA READs: as many at once as the peer will answer.
+	 * rdma_cm reports the request from our side: its initiator_depth
+	 * is the peer's responder resources.
+	 */
+	cp.initiator_depth = min_t(u32, req->initiator_depth,
+				   c->c_dev->attrs.max_qp_init_rd_atom);
+	cp.responder_resources = 0;
+	cp.retry_count = 7;
+	cp.rnr_retry_count = 7;
+	spin_lock_irq(&c->c_lock);
+	c->c_state = RST_CONNECTING;
+	spin_unlock_irq(&c->c_lock);
+	spin_lock(&l->l_lock);
+	list_add_tail(&c->c_lnode, &l->l_conns);
+	spin_unlock(&l->l_lock);
+	err = rdma_accept(id, &cp);
+	if (!err)
+		return 0;
+	spin_lock(&l->l_lock);
+	list_del_init(&c->c_lnode);
+	spin_unlock(&l->l_lock);
+fail:
+	/* Nothing was posted but receives; rdma_cm destroys the id. */
+	spin_lock_irq(&c->c_lock);
+	c->c_state = RST_DOWN;
+	spin_unlock_irq(&c->c_lock);
+	if (c->c_qp)
+		ib_drain_qp(c->c_qp);
+	if (accepted)
+		c->c_p.ops->disconnected(c, err);
+	rst_conn_free_hw(c);
+	kfree(c);
+	return err ? err : -EIO;
+}
+
+/**
+ * rst_listen - accept connections on an address
+ * @src: address and port to listen on
+ * @p: parameters of every accepted connection (copied; @p->priv is the
+ *	initial private pointer of each)
+ * @accept: called for each request with its private data; non-zero rejects
+ * @lpriv: passed to @accept
+ *
+ * Return: the listener, or ERR_PTR.
+ */
+struct rst_listener *rst_listen(struct sockaddr *src, const struct rst_conn_params *p,
+				rst_accept_fn accept, void *lpriv)
+{
+	struct rst_listener *l;
+	int err;
+
+	l = kzalloc(sizeof(*l), GFP_KERNEL);
+	if (!l)
+		return ERR_PTR(-ENOMEM);
+	l->l_tag = RST_OBJ_LISTENER;
+	l->l_p = *p;
+	l->l_accept = accept;
+	l->l_priv = lpriv;
+	spin_lock_init(&l->l_lock);
+	INIT_LIST_HEAD(&l->l_conns);
+	init_waitqueue_head(&l->l_wq);
+	l->l_id = rdma_create_id(&init_net, rst_cm_handler, l, RDMA_PS_TCP, IB_QPT_RC);
+	if (IS_ERR(l->l_id)) {
+		err = PTR_ERR(l->l_id);
+		kfree(l);
+		return ERR_PTR(err);
+	}
+	err = rdma_bind_addr(l->l_id, src);
+	if (!err)
+		err = rdma_listen(l->l_id, 64);
+	if (err) {
+		rdma_destroy_id(l->l_id);
+		kfree(l);
+		return ERR_PTR(err);
+	}
+	return l;
+}
+EXPORT_SYMBOL_GPL(rst_listen);
+
+static bool rst_listener_empty(struct rst_listener *l)
+{
+	bool empty;
+
+	spin_lock(&l->l_lock);
+	empty = list_empty(&l->l_conns);
+	spin_unlock(&l->l_lock);
+	return empty;
+}
+
+/**
+ * rst_listener_destroy - stop listening and close every connection
+ * @l: the listener
+ *
+ * Returns once every server connection has been through ->disconnected
+ * and is freed.
+ */
+void rst_listener_destroy(struct rst_listener *l)
+{
+	struct rst_conn *c;
+
+	WRITE_ONCE(l->l_closing, true);
+	rdma_destroy_id(l->l_id);	/* no CONNECT_REQUEST runs after this */
+	spin_lock(&l->l_lock);
+	list_for_each_entry(c, &l->l_conns, c_lnode)
+		rst_conn_down(c, -ESHUTDOWN);
+	spin_unlock(&l->l_lock);
+	wait_event(l->l_wq, rst_listener_empty(l));
+	/* the last down work may still be waking l_wq */
+	flush_workqueue(rst_wq);
+	kfree(l);
+}
+EXPORT_SYMBOL_GPL(rst_listener_destroy);

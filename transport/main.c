@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rdmastor_transport: the protocol-neutral RDMA engine (include/rdmastor/rst.h).
+ */
+#include <linux/module.h>
+#include <linux/workqueue.h>
+
+#include "rst_int.h"
+
+static int __init rst_init(void)
+{
+	/* Teardown runs here: it must make progress under memory pressure. */
+	rst_wq = alloc_workqueue("rdmastor_rst", WQ_MEM_RECLAIM | WQ_UNBOUND, 0);
+	return rst_wq ? 0 : -ENOMEM;
+}
+
+static void __exit rst_exit(void)
+{
+	destroy_workqueue(rst_wq);
+}
+
+module_init(rst_init);
+module_exit(rst_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("rdmastor: RDMA transport engine (local-DMA-lkey messaging, per-I/O FRWR, arbiter-driven window)");

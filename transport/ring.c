@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The receive and send rings. Every buffer is allocated and DMA-mapped
+ * once, when the connection is set up, and referenced by the protection
+ * domain's local DMA lkey: messaging consumes no MR (principle 1).
+ *
+ * Receive: recv_depth buffers, all posted; each completion hands the
+ * message to the ULP and reposts the buffer. Send: send_depth slots on a
+ * free list; a slot returns to it when its send completes.
+ */
+#include <linux/module.h>
+#include <linux/slab.h>
+
+#include "rst_int.h"
+
+static void rst_rx_done(struct ib_cq *cq, struct ib_wc *wc);
+static void rst_tx_done(struct ib_cq *cq, struct ib_wc *wc);
+
+static void *rst_buf_map(struct rst_conn *c, struct ib_sge *sge,
+			 enum dma_data_direction dir)
+{
+	void *buf = kmalloc(c->c_p.msg_size, GFP_KERNEL);
+	u64 dma;
+
+	if (!buf)
+		return NULL;
+	dma = ib_dma_map_single(c->c_dev, buf, c->c_p.msg_size, dir);
+	if (ib_dma_mapping_error(c->c_dev, dma)) {
+		kfree(buf);
+		return NULL;
+	}
+	sge->addr = dma;
+	sge->length = c->c_p.msg_size;
+	sge->lkey = c->c_pd->local_dma_lkey;
+	return buf;
+}
+
+static void rst_buf_unmap(struct rst_conn *c, void *buf, struct ib_sge *sge,
+			  enum dma_data_direction dir)
+{
+	if (!buf)
+		return;
+	ib_dma_unmap_single(c->c_dev, sge->addr, c->c_p.msg_size, dir);
+	kfree(buf);
+}
+
+int rst_rings_create(struct rst_conn *c)
+{
+	u32 i;
+
+	c->c_rx = kcalloc(c->c_p.recv_depth, sizeof(*c->c_rx), GFP_KERNEL);
+	c->c_tx = kcalloc(c->c_p.send_depth, sizeof(*c->c_tx), GFP_KERNEL);
+	if (!c->c_rx || !c->c_tx)
+		return -ENOMEM;
+	for (i = 0; i < c->c_p.recv_depth; i++) {
+		struct rst_rx *rx = &c->c_rx[i];
+
+		rx->rx_conn = c;
+		rx->rx_buf = rst_buf_map(c, &rx->rx_sge, DMA_FROM_DEVICE);
+		if (!rx->rx_buf)
+			return -ENOMEM;
+		rx->rx_cqe.done = rst_rx_done;
+		rx->rx_wr.wr_cqe = &rx->rx_cqe;
+		rx->rx_wr.sg_list = &rx->rx_sge;
+		rx->rx_wr.num_sge = 1;
+	}
+	for (i = 0; i < c->c_p.send_depth; i++) {
+		struct rst_tx *tx = &c->c_tx[i];
+
+		tx->tx_conn = c;
+		tx->tx_buf = rst_buf_map(c, &tx->tx_sge, DMA_TO_DEVICE);
+		if (!tx->tx_buf)
+			return -ENOMEM;
+		tx->tx_cqe.done = rst_tx_done;
+		tx->tx_wr.wr_cqe = &tx->tx_cqe;
+		tx->tx_wr.sg_list = &tx->tx_sge;
+		tx->tx_wr.num_sge = 1;
+		list_add_tail(&tx->tx_node, &c->c_tx_free);
+	}
+	return 0;
+}
+
+/* After the QP is drained (or was never used). */
+void rst_rings_destroy(struct rst_conn *c)
+{
+	u32 i;
+
+	if (c->c_rx)
+		for (i = 0; i < c->c_p.recv_depth; i++)
+			rst_buf_unmap(c, c->c_rx[i].rx_buf, &c->c_rx[i].rx_sge,
+				      DMA_FROM_DEVICE);
+	if (c->c_tx)
+		for (i = 0; i < c->c_p.send_depth; i++)
+			rst_buf_unmap(c, c->c_tx[i].tx_buf, &c->c_tx[i].tx_sge,
+				      DMA_TO_DEVICE);
+	kfree(c->c_rx);
+	kfree(c->c_tx);
+	c->c_rx = NULL;
+	c->c_tx = NULL;
+	INIT_LIST_HEAD(&c->c_tx_free);
+}
+
+static int rst_rx_post(struct rst_conn *c, struct rst_rx *rx)
+{
+	ib_dma_sync_single_for_device(c->c_dev, rx->rx_sge.addr,
+				      c->c_p.msg_size, DMA_FROM_DEVICE);
+	return ib_post_recv(c->c_qp, &rx->rx_wr, NULL);
+}
+
+int rst_rx_post_all(struct rst_conn *c)
+{
+	u32 i;
+	int err;
+
+	for (i = 0; i < c->c_p.recv_depth; i++) {
+		err = rst_rx_post(c, &c->c_rx[i]);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static void rst_rx_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rst_rx *rx = container_of(wc->wr_cqe, struct rst_rx, rx_cqe);
+	struct rst_conn *c = rx->rx_conn;
+	bool inv;
+
+	if (wc->status != IB_WC_SUCCESS) {
+		/* a flush while up means the QP failed under us */
+		rst_conn_down(c, -EIO);
+		return;
+	}
+	ib_dma_sync_single_for_cpu(c->c_dev, rx->rx_sge.addr, wc->byte_len,
+				   DMA_FROM_DEVICE);
+	inv = wc->wc_flags & IB_WC_WITH_INVALIDATE;
+	c->c_p.ops->recv(c, rx->rx_buf, wc->byte_len, inv,
+			 inv ? wc->ex.invalidate_rkey : 0);
+	if (READ_ONCE(c->c_state) == RST_DOWN)
+		return;		/* the drain flushes whatever is still posted */
+	if (rst_rx_post(c, rx))
+		rst_conn_down(c, -EIO);
+}
+
+static void rst_tx_free(struct rst_conn *c, struct rst_tx *tx)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&c->c_lock, flags);
+	list_add(&tx->tx_node, &c->c_tx_free);
+	spin_unlock_irqrestore(&c->c_lock, flags);
+	wake_up_all(&c->c_wq);
+}
+
+static void rst_tx_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rst_tx *tx = container_of(wc->wr_cqe, struct rst_tx, tx_cqe);
+	struct rst_conn *c = tx->tx_conn;
+
+	if (wc->status != IB_WC_SUCCESS) {
+		if (wc->status != IB_WC_WR_FLUSH_ERR)
+			pr_info("rdmastor: %s: send failed: %s\n", c->c_p.name,
+				ib_wc_status_msg(wc->status));
+		/*
+		 * A flush while up means the QP failed under us, e.g. an
+		 * RDMA WRITE chained before this send (unsignaled, so its
+		 * own error completion has no context) was refused.
+		 */
+		rst_conn_down(c, -EIO);
+	}
+	tx->tx_status = wc->status == IB_WC_SUCCESS ? 0 : -EIO;
+	if (tx->tx_rw_sg) {
+		rdma_rw_ctx_destroy(&tx->tx_rw, c->c_qp, c->c_port, tx->tx_rw_sg,
+				    tx->tx_rw_nents, DMA_TO_DEVICE);
+		tx->tx_rw_sg = NULL;
+	}
+	if (tx->tx_done) {
+		complete(tx->tx_done);
+		tx->tx_done = NULL;
+	}
+	rst_tx_free(c, tx);
+}
+
+static bool rst_tx_available(struct rst_conn *c)
+{
+	return !list_empty(&c->c_tx_free) || READ_ONCE(c->c_state) == RST_DOWN;
+}
+
+/**
+ * rst_tx_get - take a send slot
+ * @c: the connection
+ * @timeout_ms: how long to wait for one
+ *
+ * Return: the slot, ERR_PTR(-ENOTCONN) if the connection is down,
+ * -ETIMEDOUT, or -EINTR on a fatal signal.
+ */
+struct rst_tx *rst_tx_get(struct rst_conn *c, unsigned int timeout_ms)
+{
+	struct rst_tx *tx = NULL;
+	long left;
+
+	left = wait_event_killable_timeout(c->c_wq, rst_tx_available(c),
+					   msecs_to_jiffies(timeout_ms));
+	if (left < 0)
+		return ERR_PTR(-EINTR);
+	spin_lock_irq(&c->c_lock);
+	if (c->c_state != RST_DOWN) {
+		tx = list_first_entry_or_null(&c->c_tx_free, struct rst_tx, tx_node);
+		if (tx)
+			list_del(&tx->tx_node);
+	}
+	spin_unlock_irq(&c->c_lock);
+	if (tx)
+		return tx;
+	return ERR_PTR(READ_ONCE(c->c_state) == RST_DOWN ? -ENOTCONN : -ETIMEDOUT);
+}
+EXPORT_SYMBOL_GPL(rst_tx_get);
+
+void *rst_tx_buf(struct rst_tx *tx)
+{
+	return tx->tx_buf;
+}
+EXPORT_SYMBOL_GPL(rst_tx_buf);
+
+/**
+ * rst_tx_put - give back a slot that was not posted
+ * @c: the connection
+ * @tx: from rst_tx_get()
+ */
+void rst_tx_put(struct rst_conn *c, struct rst_tx *tx)
+{
+	rst_tx_free(c, tx);
+}
+EXPORT_SYMBOL_GPL(rst_tx_put);
+
+/* Fill in the send; the caller posts it (possibly behind other WRs). */
+struct ib_send_wr *rst_tx_prepare(struct rst_conn *c, struct rst_tx *tx, u32 len,
+				  bool send_inv, u32 inv_rkey)
+{
+	tx->tx_sge.length = len;
+	tx->tx_wr.next = NULL;
+	tx->tx_wr.send_flags = IB_SEND_SIGNALED;
+	tx->tx_wr.opcode = send_inv ? IB_WR_SEND_WITH_INV : IB_WR_SEND;
+	tx->tx_wr.ex.invalidate_rkey = send_inv ? inv_rkey : 0;
+	ib_dma_sync_single_for_device(c->c_dev, tx->tx_sge.addr, len, DMA_TO_DEVICE);
+	return &tx->tx_wr;
+}
+
+/**
+ * rst_tx_post - send a message
+ * @c: the connection
+ * @tx: the slot, its buffer filled in; consumed whatever the result
+ * @len: message length, at most msg_size
+ * @mr: if set, its registration (rst_mr_map()) is posted in front
+ * @send_inv: send with invalidate of @inv_rkey (the peer's key)
+ * @inv_rkey: see @send_inv
+ *
+ * Return: 0, -EINVAL, -ENOTCONN, or the verbs error.
+ */
+int rst_tx_post(struct rst_conn *c, struct rst_tx *tx, u32 len,
+		struct rst_mr *mr, bool send_inv, u32 inv_rkey)
+{
+	struct ib_send_wr *first;
+	int err;
+
+	if (len > c->c_p.msg_size || (mr && mr->mr_state != RST_MR_MAPPED)) {
+		rst_tx_free(c, tx);
+		return -EINVAL;
+	}
+	if (READ_ONCE(c->c_state) == RST_DOWN) {
+		rst_tx_free(c, tx);
+		return -ENOTCONN;
+	}
+	first = rst_tx_prepare(c, tx, len, send_inv, inv_rkey);
+	if (mr) {
+		mr->mr_reg_wr.wr.next = first;
+		first = &mr->mr_reg_wr.wr;
+		/* From here the peer may hold a valid key. */
+		mr->mr_state = RST_MR_VALID;
+	}
+	err = ib_post_send(c->c_qp, first, NULL);
+	if (err) {
+		if (mr)
+			mr->mr_status = err;	/* state unknown: freed on put */
+		rst_tx_free(c, tx);
+		rst_conn_down(c, err);
+		return err;
+	}
+	if (mr) {
+		spin_lock_irq(&c->c_lock);
+		c->c_stats.regs++;
+		spin_unlock_irq(&c->c_lock);
+	}
+	return 0;
+}
+EXPORT_SYMBOL_GPL(rst_tx_post);

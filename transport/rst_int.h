@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Internals of the transport engine, shared by its files only.
+ *
+ * Locking: c_lock (a spinlock) protects the state, the send ring's free
+ * list, the MR pool and the window counters. Waiters sleep on c_wq,
+ * which is woken whenever a send slot, an MR or window room frees up and
+ * when the connection goes down.
+ */
+#ifndef RDMASTOR_RST_INT_H
+#define RDMASTOR_RST_INT_H
+
+#include <linux/workqueue.h>
+#include <linux/wait.h>
+#include <rdma/rdma_cm.h>
+#include <rdma/rw.h>
+#include <rdmastor/rst.h>
+#include <rdmastor/rnic_mgr.h>
+
+enum rst_state {
+	RST_NEW,		/* resources being set up */
+	RST_CONNECTING,		/* connect or accept sent */
+	RST_UP,
+	RST_DOWN,		/* disconnected or failed: only teardown left */
+};
+
+/* What an rdma_cm id's context points to: both start with a tag. */
+enum rst_obj { RST_OBJ_CONN = 1, RST_OBJ_LISTENER };
+
+struct rst_rx {
+	struct ib_cqe rx_cqe;
+	struct ib_recv_wr rx_wr;
+	struct ib_sge rx_sge;
+	void *rx_buf;
+	struct rst_conn *rx_conn;
+};
+
+struct rst_tx {
+	struct ib_cqe tx_cqe;
+	struct ib_send_wr tx_wr;
+	struct ib_sge tx_sge;
+	void *tx_buf;
+	struct rst_conn *tx_conn;
+	struct list_head tx_node;
+	/* set by rst_rw_write_send(): the RDMA WRITE chained before us */
+	struct rdma_rw_ctx tx_rw;
+	struct scatterlist *tx_rw_sg;
+	u32 tx_rw_nents;
+	struct completion *tx_done;	/* signalled on completion, if set */
+	int tx_status;
+};
+
+/* struct rst_mr states */
+enum { RST_MR_IDLE, RST_MR_MAPPED, RST_MR_VALID };
+
+struct rst_mr {
+	struct list_head mr_node;
+	struct ib_mr *mr_ib;
+	struct rst_conn *mr_conn;
+	struct scatterlist *mr_sg;
+	int mr_nents;
+	enum dma_data_direction mr_dir;
+	int mr_state;
+	int mr_status;		/* a REG_MR or LOCAL_INV failed: state unknown */
+	struct ib_reg_wr mr_reg_wr;
+	struct ib_send_wr mr_inv_wr;
+	struct ib_cqe mr_reg_cqe;
+	struct ib_cqe mr_inv_cqe;
+	struct completion mr_inv_done;
+};
+
+struct rst_listener;
+
+struct rst_conn {
+	enum rst_obj c_tag;
+	struct rdma_cm_id *c_id;
+	struct ib_device *c_dev;
+	struct ib_pd *c_pd;
+	struct ib_cq *c_cq;
+	struct ib_qp *c_qp;
+	u32 c_port;
+	struct rst_conn_params c_p;
+	void *c_priv;
+	struct rst_listener *c_listener;	/* server side */
+	struct list_head c_lnode;		/* in the listener's list */
+
+	spinlock_t c_lock;
+	enum rst_state c_state;
+	int c_reason;			/* why it went down */
+	int c_cm_status;		/* result of the last awaited cm step */
+	struct completion c_cm_done;
+	wait_queue_head_t c_wq;
+	struct work_struct c_down_work;
+	struct completion c_down_done;	/* ->disconnected has returned */
+	u8 c_peer_pdata[64];
+	u8 c_peer_plen;
+
+	struct rst_rx *c_rx;
+	struct rst_tx *c_tx;
+	struct list_head c_tx_free;
+
+	struct rnic_consumer *c_rc;
+	struct list_head c_mr_free;
+	u32 c_mr_total;			/* allocated (or being allocated) */
+	u32 c_mr_idle;			/* in c_mr_free */
+	u32 c_mr_limit;			/* what the share covers */
+
+	u32 c_peer_credits;
+	u32 c_outstanding;
+	struct rst_stats c_stats;
+};
+
+struct rst_listener {
+	enum rst_obj l_tag;
+	struct rdma_cm_id *l_id;
+	struct rst_conn_params l_p;
+	rst_accept_fn l_accept;
+	void *l_priv;
+	spinlock_t l_lock;
+	struct list_head l_conns;
+	wait_queue_head_t l_wq;
+	bool l_closing;
+};
+
+extern struct workqueue_struct *rst_wq;
+
+/* conn.c */
+struct rst_conn *rst_conn_alloc(const struct rst_conn_params *p);
+int rst_conn_setup(struct rst_conn *c, struct rdma_cm_id *id);
+void rst_conn_free_hw(struct rst_conn *c);
+void rst_conn_destroy(struct rst_conn *c);
+void rst_conn_down(struct rst_conn *c, int reason);
+void rst_down_work(struct work_struct *work);
+int rst_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev);
+
+/* listen.c */
+int rst_listener_cm_event(struct rst_listener *l, struct rdma_cm_id *id,
+			  struct rdma_cm_event *ev);
+
+/* ring.c */
+int rst_rings_create(struct rst_conn *c);
+void rst_rings_destroy(struct rst_conn *c);
+int rst_rx_post_all(struct rst_conn *c);
+struct ib_send_wr *rst_tx_prepare(struct rst_conn *c, struct rst_tx *tx, u32 len,
+				  bool send_inv, u32 inv_rkey);
+
+/* frwr.c */
+int rst_mr_pool_init(struct rst_conn *c);
+void rst_mr_pool_destroy(struct rst_conn *c);
+void rst_mr_refresh_limit(struct rst_conn *c);
+
+#endif /* RDMASTOR_RST_INT_H */
