@@ -84,6 +84,32 @@ void rst_mr_refresh_limit(struct rst_conn *c)
 	wake_up_all(&c->c_wq);
 }
 
+/*
+ * Nobody hoards: a connection that started no I/O for a whole period
+ * gives back every idle MR, so an idle mount or session holds none.
+ */
+static void rst_mr_idle_work(struct work_struct *work)
+{
+	struct rst_conn *c = container_of(to_delayed_work(work), struct rst_conn,
+					  c_idle_work);
+	struct rst_mr *m, *tmp;
+	LIST_HEAD(idle);
+
+	spin_lock_irq(&c->c_lock);
+	if (c->c_mr_gets == c->c_mr_gets_seen && c->c_mr_idle) {
+		list_splice_init(&c->c_mr_free, &idle);
+		c->c_mr_total -= c->c_mr_idle;
+		c->c_mr_idle = 0;
+	}
+	c->c_mr_gets_seen = c->c_mr_gets;
+	spin_unlock_irq(&c->c_lock);
+	list_for_each_entry_safe(m, tmp, &idle, mr_node)
+		rst_mr_free(c, m);
+	if (READ_ONCE(c->c_state) != RST_DOWN)
+		queue_delayed_work(rst_wq, &c->c_idle_work,
+				   msecs_to_jiffies(max(rst_mr_idle_ms, 10U)));
+}
+
 int rst_mr_pool_init(struct rst_conn *c)
 {
 	struct rnic_consumer_desc desc = {
@@ -107,6 +133,8 @@ int rst_mr_pool_init(struct rst_conn *c)
 		return err;
 	}
 	rst_mr_refresh_limit(c);
+	INIT_DELAYED_WORK(&c->c_idle_work, rst_mr_idle_work);
+	queue_delayed_work(rst_wq, &c->c_idle_work, msecs_to_jiffies(max(rst_mr_idle_ms, 10U)));
 	return 0;
 }
 
@@ -119,6 +147,7 @@ void rst_mr_pool_destroy(struct rst_conn *c)
 
 	if (!c->c_rc)
 		return;
+	cancel_delayed_work_sync(&c->c_idle_work);
 	/* rst_shrink() may run concurrently until rnic_unregister(). */
 	spin_lock_irq(&c->c_lock);
 	list_splice_init(&c->c_mr_free, &idle);
@@ -208,6 +237,7 @@ struct rst_mr *rst_mr_get(struct rst_conn *c)
 			spin_unlock_irq(&c->c_lock);
 			return ERR_PTR(-ENOTCONN);
 		}
+		c->c_mr_gets++;
 		m = list_first_entry_or_null(&c->c_mr_free, struct rst_mr, mr_node);
 		if (m) {
 			list_del(&m->mr_node);

@@ -7,6 +7,10 @@
 
 #include "rst_int.h"
 
+unsigned int rst_mr_idle_ms = 1000;
+module_param_named(mr_idle_ms, rst_mr_idle_ms, uint, 0644);
+MODULE_PARM_DESC(mr_idle_ms, "a connection that starts no I/O for this long frees its idle MRs");
+
 static int __init rst_init(void)
 {
 	/* Teardown runs here: it must make progress under memory pressure. */

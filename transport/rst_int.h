@@ -104,6 +104,9 @@ struct rst_conn {
 	u32 c_mr_total;			/* allocated (or being allocated) */
 	u32 c_mr_idle;			/* in c_mr_free */
 	u32 c_mr_limit;			/* what the share covers */
+	u64 c_mr_gets;			/* rst_mr_get() calls, ever */
+	u64 c_mr_gets_seen;		/* ... as of the idle reaper's last look */
+	struct delayed_work c_idle_work;
 
 	u32 c_peer_credits;
 	u32 c_outstanding;
@@ -123,6 +126,7 @@ struct rst_listener {
 };
 
 extern struct workqueue_struct *rst_wq;
+extern unsigned int rst_mr_idle_ms;
 
 /* conn.c */
 struct rst_conn *rst_conn_alloc(const struct rst_conn_params *p);

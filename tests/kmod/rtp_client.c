@@ -5,7 +5,9 @@
  *   echo "run IP PORT OP SIZE CREDITS SECONDS THREADS INV" > .../rtp/client_ctl
  *       OP write|read, SIZE bytes (multiple of 8), CREDITS our receive
  *       ring, THREADS I/Os in flight at most, INV remote|local. Returns
- *       when the run ends; client_result has the figures.
+ *       when the run ends; client_result has the figures. An optional
+ *       IDLE_MS after INV keeps the connection idle that long after the
+ *       load and reports the MRs it still holds (mrs_idle).
  *   echo "stale IP PORT SIZE INV" > .../rtp/client_ctl
  *       one RTP_WRITE, then RTP_STALE_WRITE with the same (now dead) key:
  *       the server's write must fail and our buffer must stay unchanged.
@@ -21,6 +23,7 @@
 #include <linux/inet.h>
 #include <linux/kthread.h>
 #include <linux/slab.h>
+#include <linux/delay.h>
 #include <linux/sched/signal.h>
 #include <rdmastor/rst.h>
 
@@ -63,7 +66,8 @@ struct rtpc_run {
 	atomic_t r_running;
 	struct completion r_all_done;
 	/* results */
-	atomic64_t r_ops, r_bytes, r_errors, r_verify_errors, r_proto_errors;
+	atomic64_t r_started, r_ops, r_bytes, r_errors, r_verify_errors;
+	atomic64_t r_proto_errors;
 	u32 r_window_min;
 };
 
@@ -243,6 +247,7 @@ static int rtpc_thread_fn(void *arg)
 	allow_signal(SIGKILL);
 	while (ktime_get_ns() < r->r_deadline_ns && !kthread_should_stop() &&
 	       !fatal_signal_pending(current)) {
+		atomic64_inc(&r->r_started);
 		err = rtpc_io(t, r->r_op, r->r_size, &xid, NULL);
 		if (err < 0) {
 			atomic64_inc(&r->r_errors);
@@ -365,9 +370,10 @@ static void rtpc_publish(struct rtpc_run *r)
 }
 
 static int rtpc_run(const char *ip, u16 port, enum rtp_type op, u32 size,
-		    u32 credits, u32 seconds, u32 nthreads, bool remote_inv)
+		    u32 credits, u32 seconds, u32 nthreads, bool remote_inv,
+		    u32 idle_ms)
 {
-	struct rst_stats st;
+	struct rst_stats st, idle = {};
 	struct rtpc_run *r;
 	bool down;
 	u64 t0, us;
@@ -415,16 +421,21 @@ static int rtpc_run(const char *ip, u16 port, enum rtp_type op, u32 size,
 		}
 	}
 	rst_conn_stats(r->r_conn, &st);
+	if (idle_ms) {
+		msleep(idle_ms);
+		rst_conn_stats(r->r_conn, &idle);
+	}
 	rtpc_publish(NULL);
 	spin_lock_irq(&r->r_lock);
 	down = r->r_down;		/* during the run, not by our close */
 	spin_unlock_irq(&r->r_lock);
 	rst_close(r->r_conn);
 	snprintf(rtpc.result, sizeof(rtpc.result),
-		 "ops %lld\nbytes %lld\nusec %llu\nMBps %llu\nerrors %lld\n"
+		 "started %lld\nops %lld\nbytes %lld\nusec %llu\nMBps %llu\nerrors %lld\n"
 		 "verify_errors %lld\nproto_errors %lld\nregs %llu\nremote_inv %llu\n"
 		 "local_inv %llu\nmrs_peak %u\nmr_freed_unknown %llu\nwindow_min %u\n"
-		 "shrinks %llu\ndisconnected %d\n",
+		 "shrinks %llu\ndisconnected %d\nmrs_idle %d\n",
+		 (long long)atomic64_read(&r->r_started),
 		 (long long)atomic64_read(&r->r_ops),
 		 (long long)atomic64_read(&r->r_bytes), us,
 		 us ? div_u64(atomic64_read(&r->r_bytes), us) : 0,
@@ -433,7 +444,7 @@ static int rtpc_run(const char *ip, u16 port, enum rtp_type op, u32 size,
 		 (long long)atomic64_read(&r->r_proto_errors),
 		 st.regs, st.remote_inv, st.local_inv, st.mrs_peak,
 		 st.mr_freed_unknown, r->r_window_min == U32_MAX ? 0 : r->r_window_min,
-		 st.shrinks, down);
+		 st.shrinks, down, idle_ms ? (int)idle.mrs : -1);
 	rtpc_run_free(r);
 	return 0;
 }
@@ -510,8 +521,8 @@ static ssize_t rtpc_ctl_write(struct file *file, const char __user *ubuf,
 			      size_t len, loff_t *ppos)
 {
 	char buf[128], ip[20], op[8], inv[8];
-	u32 port, size, credits, seconds, threads;
-	int err = -EINVAL;
+	u32 port, size, credits, seconds, threads, idle_ms = 0;
+	int err = -EINVAL, n;
 
 	if (len >= sizeof(buf))
 		return -EINVAL;
@@ -519,12 +530,13 @@ static ssize_t rtpc_ctl_write(struct file *file, const char __user *ubuf,
 		return -EFAULT;
 	buf[len] = '\0';
 	mutex_lock(&rtpc.lock);
-	if (sscanf(buf, "run %19s %u %7s %u %u %u %u %7s", ip, &port, op, &size,
-		   &credits, &seconds, &threads, inv) == 8 && port < 65536 &&
+	n = sscanf(buf, "run %19s %u %7s %u %u %u %u %7s %u", ip, &port, op, &size,
+		   &credits, &seconds, &threads, inv, &idle_ms);
+	if ((n == 8 || n == 9) && port < 65536 && idle_ms <= 60000 &&
 	    (!strcmp(op, "write") || !strcmp(op, "read")) &&
 	    (!strcmp(inv, "remote") || !strcmp(inv, "local"))) {
 		err = rtpc_run(ip, port, op[0] == 'w' ? RTP_WRITE : RTP_READ, size,
-			       credits, seconds, threads, inv[0] == 'r');
+			       credits, seconds, threads, inv[0] == 'r', idle_ms);
 	} else if (sscanf(buf, "stale %19s %u %u %7s", ip, &port, &size, inv) == 4 &&
 		   port < 65536 && (!strcmp(inv, "remote") || !strcmp(inv, "local"))) {
 		err = rtpc_stale(ip, port, size, inv[0] == 'r');

@@ -32,7 +32,11 @@ check "load rtp" insmod "$(rdmastor_testmod rtp)"
 check "server listens" $R server 7471 32
 ok "$([ "$(mrs)" = 0 ]; echo $?)" "no MR exists before any I/O ($(mrs))"
 
-rtp_run "RDMA WRITE 64 KiB, remote invalidation" -o write -s 64k -c 8 -t 2 -i remote
+rtp_run "RDMA WRITE 64 KiB, remote invalidation" -o write -s 64k -c 8 -t 2 -i remote -w 2500
+ok "$([ "$(field started)" = $(( $(field ops) + $(field errors) )) ]; echo $?)" \
+	"every I/O started was accounted for ($(field started))"
+ok "$([ "$(field mrs_peak)" -gt 0 ] && [ "$(field mrs_idle)" = 0 ]; echo $?)" \
+	"an idle connection gives back its MRs ($(field mrs_peak) under load, $(field mrs_idle) idle)"
 ok "$([ "$(field remote_inv)" = "$(field ops)" ] && [ "$(field local_inv)" = 0 ]; echo $?)" \
 	"every I/O was invalidated by the server's Send-with-Invalidate ($(field remote_inv))"
 ok "$([ "$(field regs)" = "$(field ops)" ]; echo $?)" "one registration per I/O ($(field regs))"

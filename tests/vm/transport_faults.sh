@@ -1,0 +1,79 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The transport engine under pressure, in one guest (loopback on rxe0):
+# lowering rnic_mgr's budget during load brings the connection's MRs and
+# window down to its share within the revocation deadline, raising it
+# restores them; removing the rxe device during load accounts for every
+# I/O, leaves nothing registered and unloads cleanly.
+. scripts/guest/lib.sh
+IP=192.0.2.1
+R=scripts/rtp
+SYS=/sys/kernel/rnic_mgr/devices/rxe0
+ST=/sys/kernel/debug/rtp/client_stats
+
+stat() { awk -v k="$1" '$1 == k { print $2 }' $ST; }
+field() { awk -v k="$1" '$1 == k { print $2 }' /tmp/out; }
+le() { [ -n "$1" ] && [ "$1" -le "$2" ]; }
+# ops/s over SECONDS of the running load
+rate() {
+	local a b
+	a=$(stat ops)
+	sleep "$1"
+	b=$(stat ops)
+	echo $(( (${b:-0} - ${a:-0}) / $1 ))
+}
+
+check "soft-RoCE" scripts/guest/rxe-setup single
+check "rdmastor installed" rdmastor_install
+check "load the transport" modprobe rdmastor_transport
+check "load rtp" insmod "$(rdmastor_testmod rtp)"
+check "server listens" $R server 7471 32
+
+# ---- 1. budget lowered and raised under load ----
+# 64 KiB I/Os: each MR is 16 entries; 16 credits want 16 MRs = 256 entries.
+$R run -o write -s 64k -c 16 -t 14 -i remote $IP > /tmp/out 2>&1 &
+load=$!
+check "the load is running" wait_for 10 sh -c "[ \"\$(awk '\$1 == \"mrs\" { print \$2 }' $ST)\" -ge 8 ]"
+before=$(rate 2)
+diag "before: $before I/Os/s, window $(stat window), MRs $(stat mrs)"
+echo 96 > $SYS/budget
+SHARE=$(( (96 - (96 >> 5)) / 16 ))
+t0=$(date +%s%N)
+check "MRs fall to the new share ($SHARE) within the 1 s deadline (+0.5 s polling)" \
+	wait_for 2 sh -c "[ \$(awk '\$1 == \"mrs\" { print \$2 }' $ST) -le $SHARE ]"
+diag "MRs down to $(stat mrs) in $(( ($(date +%s%N) - t0) / 1000000 )) ms"
+ok "$(le "$(stat window)" $SHARE; echo $?)" "the window fell with them ($(stat window) <= $SHARE)"
+held=$(cat $SYS/consumers/rtp.*/held)
+ok "$(le "$held" 96; echo $?)" "entries held within the budget ($held <= 96)"
+during=$(rate 2)
+ok "$(le "$(stat mrs)" $SHARE; echo $?)" "and stay there under load ($(stat mrs))"
+diag "during: $during I/Os/s, window $(stat window), MRs $(stat mrs)"
+echo 262144 > $SYS/budget
+check "MRs grow back when the budget is raised" \
+	wait_for 5 sh -c "[ \$(awk '\$1 == \"mrs\" { print \$2 }' $ST) -gt $SHARE ]"
+after=$(rate 2)
+diag "after: $after I/Os/s, window $(stat window), MRs $(stat mrs)"
+echo "# throughput (64 KiB writes, I/Os per second): before $before, budget 96: $during, restored: $after"
+wait $load
+cat /tmp/out | paste -sd' ' | sed 's/^/# /'
+ok "$([ "$(field errors)" = 0 ] && [ "$(field verify_errors)" = 0 ] && [ "$(field ops)" -gt 0 ]; echo $?)" \
+	"no error and data verified through the shrink ($(field ops) I/Os)"
+ok "$([ "$(field shrinks)" -ge 1 ]; echo $?)" "the connection saw the shrink request ($(field shrinks))"
+
+# ---- 2. device removal under load ----
+$R run -o read -s 16k -c 8 -t 30 -i local $IP > /tmp/out 2>&1 &
+load=$!
+check "a second load is running" wait_for 10 sh -c "[ \"\$(awk '\$1 == \"ops\" { print \$2 }' $ST)\" -gt 100 ]"
+check "remove rxe0 under load" rdma link delete rxe0
+check "the load ends" wait_for 60 sh -c "! kill -0 $load"
+cat /tmp/out | paste -sd' ' | sed 's/^/# /'
+ok "$([ "$(field started)" = $(( $(field ops) + $(field errors) )) ]; echo $?)" \
+	"every I/O accounted for: $(field started) started = $(field ops) done + $(field errors) failed"
+ok "$([ "$(field disconnected)" = 1 ] && [ "$(field verify_errors)" = 0 ]; echo $?)" \
+	"the connection went down, no data error"
+ok "$([ -z "$(rdma resource show mr 2>/dev/null)" ]; echo $?)" "no MR left"
+check "server stops" $R server-stop
+check "unload rtp" rmmod rtp
+check "unload the transport" modprobe -r rdmastor_transport
+check "unload rnic_mgr" modprobe -r rnic_mgr
+tap_done
