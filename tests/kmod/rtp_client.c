@@ -11,6 +11,10 @@
  *   echo "stale IP PORT SIZE INV" > .../rtp/client_ctl
  *       one RTP_WRITE, then RTP_STALE_WRITE with the same (now dead) key:
  *       the server's write must fail and our buffer must stay unchanged.
+ *   echo "inject IP PORT MODE" > .../rtp/client_ctl
+ *       test mode: send the server one malformed request (MODE short,
+ *       badmagic, badtype or reply) and wait for it to close the
+ *       connection
  *   cat .../rtp/client_stats     the connection now (during a run)
  *   cat .../rtp/client_result    the last run
  *
@@ -517,10 +521,61 @@ out:
 	return err;
 }
 
+static int rtpc_inject(const char *ip, u16 port, const char *mode)
+{
+	struct rtp_msg req = { .type = RTP_WRITE, .len = 4096, .addr = 4096, .rkey = 1 };
+	struct rtpc_run *r;
+	struct rst_tx *tx;
+	u32 len = RTP_HDR_LEN;
+	bool down;
+	u8 *buf;
+	int err, i;
+
+	r = rtpc_run_alloc(1, PAGE_SIZE);
+	if (!r)
+		return -ENOMEM;
+	err = rtpc_connect(r, ip, port, 4);
+	if (err) {
+		rtpc_run_free(r);
+		return err;
+	}
+	tx = rst_tx_get(r->r_conn, 5000);
+	if (IS_ERR(tx)) {
+		err = PTR_ERR(tx);
+		goto out;
+	}
+	buf = rst_tx_buf(tx);
+	if (!strcmp(mode, "reply")) {
+		req.type = RTP_REPLY;
+		req.credits = 1;
+	}
+	rtp_encode(buf, &req);
+	if (!strcmp(mode, "short"))
+		len = 7;
+	else if (!strcmp(mode, "badmagic"))
+		buf[1] ^= 0x40;
+	else if (!strcmp(mode, "badtype"))
+		buf[4] = 0xee;
+	err = rst_tx_post(r->r_conn, tx, len, NULL, false, 0);
+	if (err)
+		goto out;
+	for (i = 0; i < 100 && !READ_ONCE(r->r_down); i++)
+		msleep(50);
+	spin_lock_irq(&r->r_lock);
+	down = r->r_down;
+	spin_unlock_irq(&r->r_lock);
+	snprintf(rtpc.result, sizeof(rtpc.result), "inject %s disconnected %d\n",
+		 mode, down);
+out:
+	rst_close(r->r_conn);
+	rtpc_run_free(r);
+	return err;
+}
+
 static ssize_t rtpc_ctl_write(struct file *file, const char __user *ubuf,
 			      size_t len, loff_t *ppos)
 {
-	char buf[128], ip[20], op[8], inv[8];
+	char buf[128], ip[20], op[8], inv[8], mode[12];
 	u32 port, size, credits, seconds, threads, idle_ms = 0;
 	int err = -EINVAL, n;
 
@@ -540,6 +595,9 @@ static ssize_t rtpc_ctl_write(struct file *file, const char __user *ubuf,
 	} else if (sscanf(buf, "stale %19s %u %u %7s", ip, &port, &size, inv) == 4 &&
 		   port < 65536 && (!strcmp(inv, "remote") || !strcmp(inv, "local"))) {
 		err = rtpc_stale(ip, port, size, inv[0] == 'r');
+	} else if (sscanf(buf, "inject %19s %u %11s", ip, &port, mode) == 3 &&
+		   port < 65536) {
+		err = rtpc_inject(ip, port, mode);
 	}
 	mutex_unlock(&rtpc.lock);
 	return err ? err : len;

@@ -4,6 +4,10 @@
  *
  *   echo "listen PORT DEPTH" > /sys/kernel/debug/rtp/server_ctl
  *   echo "stop" > /sys/kernel/debug/rtp/server_ctl
+ *   echo "evil MODE" > /sys/kernel/debug/rtp/server_ctl
+ *       test mode: the next reply to an RTP_READ is malformed (MODE is
+ *       short, badmagic, badtype, zerocredits, wrongxid or wronginv);
+ *       the client must close the connection, nothing may crash or leak
  *   cat /sys/kernel/debug/rtp/server_stats
  *
  * Each connection grants DEPTH credits. A request is decoded in ->recv,
@@ -52,10 +56,51 @@ static struct {
 	struct rst_listener *listener;
 	u32 depth;
 	atomic64_t conns, requests, writes, reads, verify_errors, proto_errors;
-	atomic64_t stale_attempts, stale_failed, io_errors;
+	atomic64_t stale_attempts, stale_failed, io_errors, evil_sent;
+	atomic_t active;	/* connections accepted and not yet gone */
+	atomic_t evil;		/* enum rtps_evil for the next READ reply */
 } rtps = { .lock = __MUTEX_INITIALIZER(rtps.lock) };
 
 static struct workqueue_struct *rtps_wq;
+
+enum rtps_evil {
+	RTPS_SANE, RTPS_SHORT, RTPS_BADMAGIC, RTPS_BADTYPE, RTPS_ZEROCREDITS,
+	RTPS_WRONGXID, RTPS_WRONGINV, RTPS_NR_EVIL,
+};
+
+static const char * const rtps_evil_names[RTPS_NR_EVIL] = {
+	[RTPS_SHORT] = "short", [RTPS_BADMAGIC] = "badmagic",
+	[RTPS_BADTYPE] = "badtype", [RTPS_ZEROCREDITS] = "zerocredits",
+	[RTPS_WRONGXID] = "wrongxid", [RTPS_WRONGINV] = "wronginv",
+};
+
+/* Post a READ's reply, malformed if the test mode asks for it. */
+static void rtps_reply(struct rst_conn *c, struct rst_tx *tx, struct rtp_msg *rep,
+		       bool inv, u32 rkey)
+{
+	enum rtps_evil evil = atomic_xchg(&rtps.evil, RTPS_SANE);
+	u8 *buf = rst_tx_buf(tx);
+	u32 len = RTP_HDR_LEN;
+
+	if (evil == RTPS_ZEROCREDITS)
+		rep->credits = 0;
+	if (evil == RTPS_WRONGXID)
+		rep->xid ^= 0x00800000;
+	rtp_encode(buf, rep);
+	if (evil == RTPS_SHORT)
+		len = RTP_HDR_LEN - 4;
+	if (evil == RTPS_BADMAGIC)
+		buf[0] ^= 0xff;
+	if (evil == RTPS_BADTYPE)
+		buf[4] = 99;
+	if (evil == RTPS_WRONGINV) {
+		inv = true;
+		rkey ^= 0x01;		/* same MR, another key */
+	}
+	if (evil != RTPS_SANE)
+		atomic64_inc(&rtps.evil_sent);
+	rst_tx_post(c, tx, len, NULL, inv, rkey);
+}
 
 static void rtps_fill(struct rtps_req *r, u32 xid, bool stale)
 {
@@ -164,9 +209,8 @@ static void rtps_work(struct work_struct *work)
 			atomic64_inc(&rtps.verify_errors);
 			rep.status = EILSEQ;
 		}
-		rtp_encode(rst_tx_buf(tx), &rep);
 		rtps_replying(sc);
-		rst_tx_post(c, tx, RTP_HDR_LEN, NULL, inv, r->r_msg.rkey);
+		rtps_reply(c, tx, &rep, inv, r->r_msg.rkey);
 		break;
 	}
 out:
@@ -248,6 +292,7 @@ static void rtps_disconnected(struct rst_conn *c, int reason)
 	 */
 	wait_event(sc->sc_wq, rtps_idle(sc));
 	rtps_conn_free(sc);
+	atomic_dec(&rtps.active);
 }
 
 static const struct rst_conn_ops rtps_ops = {
@@ -288,6 +333,7 @@ static int rtps_accept(struct rst_conn *c, const void *pdata, u8 plen, void *lpr
 	}
 	rst_conn_set_priv(c, sc);
 	atomic64_inc(&rtps.conns);
+	atomic_inc(&rtps.active);
 	return 0;
 }
 
@@ -338,8 +384,8 @@ static void rtps_stop(void)
 static ssize_t rtps_ctl_write(struct file *file, const char __user *ubuf,
 			      size_t len, loff_t *ppos)
 {
-	char buf[64];
-	u32 port, depth;
+	char buf[64], mode[16];
+	u32 port, depth, i;
 	int err = -EINVAL;
 
 	if (len >= sizeof(buf))
@@ -350,6 +396,13 @@ static ssize_t rtps_ctl_write(struct file *file, const char __user *ubuf,
 	mutex_lock(&rtps.lock);
 	if (sscanf(buf, "listen %u %u", &port, &depth) == 2 && port < 65536) {
 		err = rtps_listen(port, depth);
+	} else if (sscanf(buf, "evil %15s", mode) == 1) {
+		for (i = 1; i < RTPS_NR_EVIL; i++) {
+			if (!strcmp(mode, rtps_evil_names[i])) {
+				atomic_set(&rtps.evil, i);
+				err = 0;
+			}
+		}
 	} else if (!strncmp(buf, "stop", 4)) {
 		rtps_stop();
 		err = 0;
@@ -360,6 +413,8 @@ static ssize_t rtps_ctl_write(struct file *file, const char __user *ubuf,
 
 static int rtps_stats_show(struct seq_file *m, void *v)
 {
+	seq_printf(m, "active %d\nevil_sent %lld\n", atomic_read(&rtps.active),
+		   (long long)atomic64_read(&rtps.evil_sent));
 	seq_printf(m, "listening %d\nconns %lld\nrequests %lld\nwrites %lld\nreads %lld\n"
 		   "verify_errors %lld\nproto_errors %lld\nstale_attempts %lld\n"
 		   "stale_failed %lld\nio_errors %lld\n",

@@ -60,7 +60,31 @@ ok "$([ "$(field errors)" = 0 ] && [ "$(field verify_errors)" = 0 ] && [ "$(fiel
 	"no error and data verified through the shrink ($(field ops) I/Os)"
 ok "$([ "$(field shrinks)" -ge 1 ]; echo $?)" "the connection saw the shrink request ($(field shrinks))"
 
-# ---- 2. device removal under load ----
+# ---- 2. malformed messages from the peer ----
+for mode in short badmagic badtype zerocredits wrongxid wronginv; do
+	$R server-evil $mode
+	$R run -o read -s 16k -c 4 -t 2 -i local $IP > /tmp/out 2>&1
+	echo "# evil reply $mode: $(paste -sd' ' /tmp/out)"
+	ok "$([ "$(field disconnected)" = 1 ] && [ "$(field errors)" -ge 1 ] &&
+		[ "$(field verify_errors)" = 0 ] &&
+		[ "$(field started)" = $(( $(field ops) + $(field errors) )) ] &&
+		{ [ $mode = wronginv ] || [ "$(field proto_errors)" -ge 1 ]; }; echo $?)" \
+		"malformed reply ($mode): the client closes the connection, every I/O accounted for"
+done
+for mode in short badmagic badtype reply; do
+	before=$(awk '$1 == "proto_errors" { print $2 }' /sys/kernel/debug/rtp/server_stats)
+	$R inject $mode $IP > /tmp/out 2>&1
+	after=$(awk '$1 == "proto_errors" { print $2 }' /sys/kernel/debug/rtp/server_stats)
+	ok "$(grep -q "disconnected 1" /tmp/out && [ "$after" -gt "$before" ]; echo $?)" \
+		"malformed request ($mode): the server counts a protocol error and closes"
+done
+$R run -o read -s 16k -c 4 -t 1 -i remote $IP > /tmp/out 2>&1
+ok "$([ "$(field errors)" = 0 ] && [ "$(field ops)" -gt 0 ]; echo $?)" \
+	"the server still serves well-formed clients ($(field ops) I/Os)"
+check "every server connection is gone" wait_for 10 sh -c \
+	"grep -qx 'active 0' /sys/kernel/debug/rtp/server_stats"
+
+# ---- 3. device removal under load ----
 $R run -o read -s 16k -c 8 -t 30 -i local $IP > /tmp/out 2>&1 &
 load=$!
 check "a second load is running" wait_for 10 sh -c "[ \"\$(awk '\$1 == \"ops\" { print \$2 }' $ST)\" -gt 100 ]"
