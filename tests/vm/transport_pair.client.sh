@@ -1,0 +1,45 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Client half of the two-guest transport test: rtp over a real (virtual)
+# link between two guests, data verified, both invalidation modes, then
+# a stale key that must be dead.
+. scripts/guest/lib.sh
+SERVER=192.0.2.1
+R=scripts/rtp
+field() { awk -v k="$1" '$1 == k { print $2 }' /tmp/out; }
+
+check "soft-RoCE on the virtio NIC" scripts/guest/rxe-setup pair 2
+check "server reachable" wait_for 60 ping -c1 -W1 $SERVER
+check "rdmastor installed" rdmastor_install
+check "load the transport" modprobe rdmastor_transport
+check "load rtp" insmod "$(rdmastor_testmod rtp)"
+
+# The server may not be listening yet: retry the first run.
+first_run() {
+	local i
+	for i in $(seq 60); do
+		$R run -o write -s 64k -c 16 -t 3 -i remote $SERVER > /tmp/out 2>&1 && return 0
+		sleep 1
+	done
+	cat /tmp/out
+	return 1
+}
+run_ok() {
+	local desc=$1
+	shift
+	[ "$desc" = first ] && { first_run || return 1; } || $R run "$@" $SERVER > /tmp/out 2>&1 || return 1
+	echo "# $(paste -sd' ' /tmp/out)"
+	[ "$(field ops)" -gt 0 ] && [ "$(field errors)" = 0 ] && [ "$(field verify_errors)" = 0 ]
+}
+check "RDMA WRITE 64 KiB across guests, remote invalidation, verified" run_ok first
+check "RDMA READ 64 KiB across guests, local invalidation, verified" run_ok read -o read -s 64k -c 16 -t 3 -i local
+check "RDMA WRITE 1 MiB across guests, verified" run_ok big -o write -s 1m -c 4 -t 3 -i local
+check "RDMA READ 1 MiB across guests, verified" run_ok big -o read -s 1m -c 4 -t 3 -i remote
+$R stale -s 16k -i remote $SERVER > /tmp/out 2>&1
+cat /tmp/out | sed 's/^/# /'
+ok "$(grep -q "disconnected 1 unchanged 1" /tmp/out; echo $?)" \
+	"stale key across guests: the server's write fails, our buffer is unchanged"
+check "unload rtp" rmmod rtp
+check "unload the transport" modprobe -r rdmastor_transport
+check "unload rnic_mgr" modprobe -r rnic_mgr
+tap_done
