@@ -72,6 +72,7 @@ struct rtpc_run {
 	/* results */
 	atomic64_t r_started, r_ops, r_bytes, r_errors, r_verify_errors;
 	atomic64_t r_proto_errors;
+	atomic64_t r_map_ns, r_inv_ns, r_local_invs;	/* registration costs */
 	u32 r_window_min;
 };
 
@@ -177,6 +178,7 @@ static int rtpc_io(struct rtpc_thread *t, enum rtp_type op, u32 size, u32 *xid_o
 	struct rst_tx *tx;
 	struct rst_mr *m;
 	bool replied;
+	u64 t0;
 	int err;
 
 	req.xid = t->t_idx << 24 | (++t->t_seq & 0xffffff);
@@ -190,7 +192,9 @@ static int rtpc_io(struct rtpc_thread *t, enum rtp_type op, u32 size, u32 *xid_o
 	}
 	/* What the server reads; or zeroes, that its write must replace. */
 	rtpc_fill(t, op == RTP_READ ? req.xid : 0, size);
+	t0 = ktime_get_ns();
 	err = rst_mr_map(m, t->t_sg, t->t_nents, dir, &req.addr, &req.len, &req.rkey);
+	atomic64_add(ktime_get_ns() - t0, &r->r_map_ns);
 	if (err)
 		goto put;
 	tx = rst_tx_get(c, RTPC_REPLY_TIMEOUT_MS);
@@ -229,7 +233,10 @@ static int rtpc_io(struct rtpc_thread *t, enum rtp_type op, u32 size, u32 *xid_o
 			rst_disconnect(c, -EPROTO);
 		}
 	} else {
+		t0 = ktime_get_ns();
 		err = rst_mr_local_invalidate(m);
+		atomic64_add(ktime_get_ns() - t0, &r->r_inv_ns);
+		atomic64_inc(&r->r_local_invs);
 	}
 put:
 	rst_mr_put(m);
@@ -438,7 +445,8 @@ static int rtpc_run(const char *ip, u16 port, enum rtp_type op, u32 size,
 		 "started %lld\nops %lld\nbytes %lld\nusec %llu\nMBps %llu\nerrors %lld\n"
 		 "verify_errors %lld\nproto_errors %lld\nregs %llu\nremote_inv %llu\n"
 		 "local_inv %llu\nmrs_peak %u\nmr_freed_unknown %llu\nwindow_min %u\n"
-		 "shrinks %llu\ndisconnected %d\nmrs_idle %d\n",
+		 "shrinks %llu\ndisconnected %d\nmrs_idle %d\nmap_ns_per_io %llu\n"
+		 "local_inv_ns_per_io %llu\n",
 		 (long long)atomic64_read(&r->r_started),
 		 (long long)atomic64_read(&r->r_ops),
 		 (long long)atomic64_read(&r->r_bytes), us,
@@ -448,7 +456,11 @@ static int rtpc_run(const char *ip, u16 port, enum rtp_type op, u32 size,
 		 (long long)atomic64_read(&r->r_proto_errors),
 		 st.regs, st.remote_inv, st.local_inv, st.mrs_peak,
 		 st.mr_freed_unknown, r->r_window_min == U32_MAX ? 0 : r->r_window_min,
-		 st.shrinks, down, idle_ms ? (int)idle.mrs : -1);
+		 st.shrinks, down, idle_ms ? (int)idle.mrs : -1,
+		 div64_u64(atomic64_read(&r->r_map_ns),
+			   max_t(u64, 1, atomic64_read(&r->r_started))),
+		 div64_u64(atomic64_read(&r->r_inv_ns),
+			   max_t(u64, 1, atomic64_read(&r->r_local_invs))));
 	rtpc_run_free(r);
 	return 0;
 }
