@@ -13,8 +13,9 @@
  *       the server's write must fail and our buffer must stay unchanged.
  *   echo "inject IP PORT MODE" > .../rtp/client_ctl
  *       test mode: send the server one malformed request (MODE short,
- *       badmagic, badtype or reply) and wait for it to close the
- *       connection
+ *       badmagic, badtype or reply), or ignore the credits it granted
+ *       and send it 64 requests at once (overrun), and wait for it to
+ *       close the connection
  *   cat .../rtp/client_stats     the connection now (during a run)
  *   cat .../rtp/client_result    the last run
  *
@@ -37,6 +38,7 @@
 #define RTPC_MAX_THREADS	64
 #define RTPC_PAGES		(RTP_MAX_IO / PAGE_SIZE)
 #define RTPC_REPLY_TIMEOUT_MS	30000
+#define RTPC_OVERRUN		64	/* requests "inject overrun" sends */
 
 struct rtpc_thread {
 	struct rtpc_run *t_run;
@@ -546,10 +548,23 @@ static int rtpc_inject(const char *ip, u16 port, const char *mode)
 	r = rtpc_run_alloc(1, PAGE_SIZE);
 	if (!r)
 		return -ENOMEM;
-	err = rtpc_connect(r, ip, port, 4);
+	err = rtpc_connect(r, ip, port, RTPC_OVERRUN);
 	if (err) {
 		rtpc_run_free(r);
 		return err;
+	}
+	/* Beyond any credits the server grants (at most RTPC_OVERRUN - 1). */
+	for (i = 0; !strcmp(mode, "overrun") && i < RTPC_OVERRUN - 1; i++) {
+		tx = rst_tx_get(r->r_conn, 5000);
+		if (IS_ERR(tx)) {
+			err = PTR_ERR(tx);
+			goto out;
+		}
+		req.xid = i;
+		rtp_encode(rst_tx_buf(tx), &req);
+		err = rst_tx_post(r->r_conn, tx, RTP_HDR_LEN, NULL, false, 0);
+		if (err)
+			goto out;
 	}
 	tx = rst_tx_get(r->r_conn, 5000);
 	if (IS_ERR(tx)) {

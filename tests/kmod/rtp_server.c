@@ -8,6 +8,10 @@
  *       test mode: the next reply to an RTP_READ is malformed (MODE is
  *       short, badmagic, badtype, zerocredits, wrongxid or wronginv);
  *       the client must close the connection, nothing may crash or leak
+ *   echo "evil hold" > /sys/kernel/debug/rtp/server_ctl
+ *       test mode: requests are held (up to 3 s) before being served,
+ *       so a client that ignores its credits overruns them for sure;
+ *       ends at the next protocol error
  *   cat /sys/kernel/debug/rtp/server_stats
  *
  * Each connection grants DEPTH credits. A request is decoded in ->recv,
@@ -22,6 +26,7 @@
 #include <linux/inet.h>
 #include <linux/slab.h>
 #include <linux/highmem.h>
+#include <linux/delay.h>
 #include <rdmastor/rst.h>
 
 #include "rtp_wire.h"
@@ -59,6 +64,7 @@ static struct {
 	atomic64_t stale_attempts, stale_failed, io_errors, evil_sent;
 	atomic_t active;	/* connections accepted and not yet gone */
 	atomic_t evil;		/* enum rtps_evil for the next READ reply */
+	atomic_t hold;		/* hold requests before serving them */
 } rtps = { .lock = __MUTEX_INITIALIZER(rtps.lock) };
 
 static struct workqueue_struct *rtps_wq;
@@ -163,9 +169,17 @@ static void rtps_work(struct work_struct *work)
 			       .credits = sc->sc_depth };
 	bool inv = r->r_msg.flags & RTP_F_REMOTE_INV;
 	struct rst_tx *tx;
-	u32 nents = 0;
+	u32 nents = 0, i;
 	int err;
 
+	if (atomic_read(&rtps.hold)) {
+		for (i = 0; i < 30 && rst_conn_up(c); i++)
+			msleep(100);
+		if (!rst_conn_up(c)) {
+			rtps_replying(sc);
+			goto out;
+		}
+	}
 	err = rtps_pages(r, r->r_msg.len, &nents);
 	tx = rst_tx_get(c, 10000);
 	if (IS_ERR(tx)) {
@@ -252,6 +266,7 @@ static void rtps_recv(struct rst_conn *c, const void *buf, u32 len,
 	}
 	if (err) {
 		atomic64_inc(&rtps.proto_errors);
+		atomic_set(&rtps.hold, 0);
 		pr_info("rtp server: protocol error %d from the client: closing\n", err);
 		rst_disconnect(c, -EPROTO);
 		return;
@@ -396,6 +411,9 @@ static ssize_t rtps_ctl_write(struct file *file, const char __user *ubuf,
 	mutex_lock(&rtps.lock);
 	if (sscanf(buf, "listen %u %u", &port, &depth) == 2 && port < 65536) {
 		err = rtps_listen(port, depth);
+	} else if (!strncmp(buf, "evil hold", 9)) {
+		atomic_set(&rtps.hold, 1);
+		err = 0;
 	} else if (sscanf(buf, "evil %15s", mode) == 1) {
 		for (i = 1; i < RTPS_NR_EVIL; i++) {
 			if (!strcmp(mode, rtps_evil_names[i])) {

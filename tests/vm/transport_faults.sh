@@ -78,6 +78,13 @@ for mode in short badmagic badtype reply; do
 	ok "$(grep -q "disconnected 1" /tmp/out && [ "$after" -gt "$before" ]; echo $?)" \
 		"malformed request ($mode): the server counts a protocol error and closes"
 done
+# Credit overrun: the server holds requests, the client ignores credits.
+before=$(awk '$1 == "proto_errors" { print $2 }' /sys/kernel/debug/rtp/server_stats)
+$R server-evil hold
+$R inject overrun $IP > /tmp/out 2>&1
+after=$(awk '$1 == "proto_errors" { print $2 }' /sys/kernel/debug/rtp/server_stats)
+ok "$(grep -q "disconnected 1" /tmp/out && [ "$after" -gt "$before" ]; echo $?)" \
+	"credit overrun: the server counts a protocol error and closes"
 $R run -o read -s 16k -c 4 -t 1 -i remote $IP > /tmp/out 2>&1
 ok "$([ "$(field errors)" = 0 ] && [ "$(field ops)" -gt 0 ]; echo $?)" \
 	"the server still serves well-formed clients ($(field ops) I/Os)"

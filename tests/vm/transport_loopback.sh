@@ -40,6 +40,15 @@ ok "$([ "$(field mrs_peak)" -gt 0 ] && [ "$(field mrs_idle)" = 0 ]; echo $?)" \
 ok "$([ "$(field remote_inv)" = "$(field ops)" ] && [ "$(field local_inv)" = 0 ]; echo $?)" \
 	"every I/O was invalidated by the server's Send-with-Invalidate ($(field remote_inv))"
 ok "$([ "$(field regs)" = "$(field ops)" ]; echo $?)" "one registration per I/O ($(field regs))"
+# An idle connection, open, after load: no MR in rdma resource.
+$R run -o write -s 64k -c 8 -t 1 -i local -w 8000 $IP > /tmp/out 2>&1 &
+idle_run=$!
+ST=/sys/kernel/debug/rtp/client_stats
+check "the connection goes idle and frees its MRs" wait_for 7 sh -c \
+	"grep -qx 'running 1' $ST && grep -qx 'outstanding 0' $ST && grep -qx 'mrs 0' $ST && ! grep -qx 'mrs_peak 0' $ST"
+ok "$([ "$(mrs)" = 0 ] && grep -qx 'running 1' $ST; echo $?)" \
+	"rdma resource shows no MR while the idle connection is open ($(mrs))"
+wait $idle_run
 rtp_run "RDMA WRITE 64 KiB, local invalidation" -o write -s 64k -c 8 -t 2 -i local
 ok "$([ "$(field local_inv)" = "$(field ops)" ] && [ "$(field remote_inv)" = 0 ]; echo $?)" \
 	"every I/O was invalidated locally ($(field local_inv))"
