@@ -586,7 +586,8 @@ static int rtpc_inject(const char *ip, u16 port, const char *mode)
 	err = rst_tx_post(r->r_conn, tx, len, NULL, false, 0);
 	if (err)
 		goto out;
-	for (i = 0; i < 100 && !READ_ONCE(r->r_down); i++)
+	/* up to 20 s: under emulation the server may be slow to see it */
+	for (i = 0; i < 400 && !READ_ONCE(r->r_down); i++)
 		msleep(50);
 	spin_lock_irq(&r->r_lock);
 	down = r->r_down;

@@ -9,7 +9,7 @@
  *       short, badmagic, badtype, zerocredits, wrongxid or wronginv);
  *       the client must close the connection, nothing may crash or leak
  *   echo "evil hold" > /sys/kernel/debug/rtp/server_ctl
- *       test mode: requests are held (up to 3 s) before being served,
+ *       test mode: requests are held (up to 30 s) before being served,
  *       so a client that ignores its credits overruns them for sure;
  *       ends at the next protocol error
  *   cat /sys/kernel/debug/rtp/server_stats
@@ -172,8 +172,14 @@ static void rtps_work(struct work_struct *work)
 	u32 nents = 0, i;
 	int err;
 
+	/*
+	 * Held until the hold ends (at the protocol error it provokes) or
+	 * the connection does; 30 s at most. Not a fixed time: under
+	 * emulation the overrunning messages can take seconds to arrive
+	 * (receiver-not-ready retries while the ring is reposted).
+	 */
 	if (atomic_read(&rtps.hold)) {
-		for (i = 0; i < 30 && rst_conn_up(c); i++)
+		for (i = 0; i < 300 && atomic_read(&rtps.hold) && rst_conn_up(c); i++)
 			msleep(100);
 		if (!rst_conn_up(c)) {
 			rtps_replying(sc);
@@ -266,9 +272,10 @@ static void rtps_recv(struct rst_conn *c, const void *buf, u32 len,
 	}
 	if (err) {
 		atomic64_inc(&rtps.proto_errors);
-		atomic_set(&rtps.hold, 0);
 		pr_info("rtp server: protocol error %d from the client: closing\n", err);
 		rst_disconnect(c, -EPROTO);
+		/* after the disconnect: held requests must find it down */
+		atomic_set(&rtps.hold, 0);
 		return;
 	}
 	r->r_msg = m;

@@ -83,6 +83,7 @@ before=$(awk '$1 == "proto_errors" { print $2 }' /sys/kernel/debug/rtp/server_st
 $R server-evil hold
 $R inject overrun $IP > /tmp/out 2>&1
 after=$(awk '$1 == "proto_errors" { print $2 }' /sys/kernel/debug/rtp/server_stats)
+diag "overrun: $(cat /tmp/out) proto_errors $before -> $after; $(dmesg | grep -E 'rtp|rdmastor' | tail -3 | paste -sd' ')"
 ok "$(grep -q "disconnected 1" /tmp/out && [ "$after" -gt "$before" ]; echo $?)" \
 	"credit overrun: the server counts a protocol error and closes"
 $R run -o read -s 16k -c 4 -t 1 -i remote $IP > /tmp/out 2>&1
