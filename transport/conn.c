@@ -355,12 +355,15 @@ void rst_disconnect(struct rst_conn *c, int reason)
 EXPORT_SYMBOL_GPL(rst_disconnect);
 
 /**
- * rst_close - disconnect and free a client connection
+ * rst_shutdown - disconnect a client connection and wait for the drain
  * @c: from rst_connect()
  *
+ * When this returns every work request is flushed, ->recv runs no more
+ * and ->disconnected has returned, but the connection's MRs are still
+ * there to be put back before rst_close(). Idempotent.
  * Context: process; not from the connection's own callbacks.
  */
-void rst_close(struct rst_conn *c)
+void rst_shutdown(struct rst_conn *c)
 {
 	if (WARN_ON_ONCE(c->c_listener))
 		return;
@@ -370,8 +373,24 @@ void rst_close(struct rst_conn *c)
 	 * If the connection never came up, down_work never ran: drain
 	 * anyway, every WR must be flushed before MRs and rings go.
 	 */
-	if (!completion_done(&c->c_down_done) && c->c_qp)
+	if (!completion_done(&c->c_down_done) && c->c_qp) {
 		ib_drain_qp(c->c_qp);
+		complete_all(&c->c_down_done);
+	}
+}
+EXPORT_SYMBOL_GPL(rst_shutdown);
+
+/**
+ * rst_close - disconnect and free a client connection
+ * @c: from rst_connect()
+ *
+ * Context: process; not from the connection's own callbacks.
+ */
+void rst_close(struct rst_conn *c)
+{
+	if (WARN_ON_ONCE(c->c_listener))
+		return;
+	rst_shutdown(c);
 	/* The handler may run until the id is destroyed; it finds DOWN. */
 	rst_conn_destroy(c);
 }

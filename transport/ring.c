@@ -247,7 +247,62 @@ struct ib_send_wr *rst_tx_prepare(struct rst_conn *c, struct rst_tx *tx, u32 len
 }
 
 /**
- * rst_tx_post - send a message
+ * rst_tx_post_mrs - send a message behind the registration of its MRs
+ * @c: the connection
+ * @tx: the slot, its buffer filled in; consumed whatever the result
+ * @len: message length, at most msg_size
+ * @mrs: MRs mapped with rst_mr_map(): their REG_MRs are posted in front
+ * @nr_mrs: how many (0 for none)
+ * @send_inv: send with invalidate of @inv_rkey (the peer's key)
+ * @inv_rkey: see @send_inv
+ *
+ * Return: 0, -EINVAL, -ENOTCONN, or the verbs error.
+ */
+int rst_tx_post_mrs(struct rst_conn *c, struct rst_tx *tx, u32 len,
+		    struct rst_mr **mrs, unsigned int nr_mrs, bool send_inv,
+		    u32 inv_rkey)
+{
+	struct ib_send_wr *first;
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < nr_mrs; i++)
+		if (mrs[i]->mr_state != RST_MR_MAPPED)
+			len = U32_MAX;
+	if (len > c->c_p.msg_size) {
+		rst_tx_free(c, tx);
+		return -EINVAL;
+	}
+	if (READ_ONCE(c->c_state) == RST_DOWN) {
+		rst_tx_free(c, tx);
+		return -ENOTCONN;
+	}
+	first = rst_tx_prepare(c, tx, len, send_inv, inv_rkey);
+	for (i = nr_mrs; i-- > 0;) {
+		mrs[i]->mr_reg_wr.wr.next = first;
+		first = &mrs[i]->mr_reg_wr.wr;
+		/* From here the peer may hold a valid key. */
+		mrs[i]->mr_state = RST_MR_VALID;
+	}
+	err = ib_post_send(c->c_qp, first, NULL);
+	if (err) {
+		for (i = 0; i < nr_mrs; i++)
+			mrs[i]->mr_status = err;	/* state unknown: freed on put */
+		rst_tx_free(c, tx);
+		rst_conn_down(c, err);
+		return err;
+	}
+	if (nr_mrs) {
+		spin_lock_irq(&c->c_lock);
+		c->c_stats.regs += nr_mrs;
+		spin_unlock_irq(&c->c_lock);
+	}
+	return 0;
+}
+EXPORT_SYMBOL_GPL(rst_tx_post_mrs);
+
+/**
+ * rst_tx_post - send a message, behind at most one registration
  * @c: the connection
  * @tx: the slot, its buffer filled in; consumed whatever the result
  * @len: message length, at most msg_size
@@ -260,37 +315,6 @@ struct ib_send_wr *rst_tx_prepare(struct rst_conn *c, struct rst_tx *tx, u32 len
 int rst_tx_post(struct rst_conn *c, struct rst_tx *tx, u32 len,
 		struct rst_mr *mr, bool send_inv, u32 inv_rkey)
 {
-	struct ib_send_wr *first;
-	int err;
-
-	if (len > c->c_p.msg_size || (mr && mr->mr_state != RST_MR_MAPPED)) {
-		rst_tx_free(c, tx);
-		return -EINVAL;
-	}
-	if (READ_ONCE(c->c_state) == RST_DOWN) {
-		rst_tx_free(c, tx);
-		return -ENOTCONN;
-	}
-	first = rst_tx_prepare(c, tx, len, send_inv, inv_rkey);
-	if (mr) {
-		mr->mr_reg_wr.wr.next = first;
-		first = &mr->mr_reg_wr.wr;
-		/* From here the peer may hold a valid key. */
-		mr->mr_state = RST_MR_VALID;
-	}
-	err = ib_post_send(c->c_qp, first, NULL);
-	if (err) {
-		if (mr)
-			mr->mr_status = err;	/* state unknown: freed on put */
-		rst_tx_free(c, tx);
-		rst_conn_down(c, err);
-		return err;
-	}
-	if (mr) {
-		spin_lock_irq(&c->c_lock);
-		c->c_stats.regs++;
-		spin_unlock_irq(&c->c_lock);
-	}
-	return 0;
+	return rst_tx_post_mrs(c, tx, len, &mr, mr ? 1 : 0, send_inv, inv_rkey);
 }
 EXPORT_SYMBOL_GPL(rst_tx_post);

@@ -113,6 +113,7 @@ typedef int (*rst_accept_fn)(struct rst_conn *c, const void *pdata, u8 plen,
 struct rst_listener *rst_listen(struct sockaddr *src, const struct rst_conn_params *p,
 				rst_accept_fn accept, void *lpriv);
 void rst_listener_destroy(struct rst_listener *l);
+void rst_shutdown(struct rst_conn *c);
 void rst_close(struct rst_conn *c);
 void rst_disconnect(struct rst_conn *c, int reason);
 void *rst_conn_priv(struct rst_conn *c);
@@ -127,6 +128,9 @@ struct rst_tx *rst_tx_get(struct rst_conn *c, unsigned int timeout_ms);
 void *rst_tx_buf(struct rst_tx *tx);
 int rst_tx_post(struct rst_conn *c, struct rst_tx *tx, u32 len,
 		struct rst_mr *mr, bool send_inv, u32 inv_rkey);
+int rst_tx_post_mrs(struct rst_conn *c, struct rst_tx *tx, u32 len,
+		    struct rst_mr **mrs, unsigned int nr_mrs, bool send_inv,
+		    u32 inv_rkey);
 void rst_tx_put(struct rst_conn *c, struct rst_tx *tx);
 
 /* Window */

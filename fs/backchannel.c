@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The RFC 8167 backchannel: NFSv4.1+ servers send callbacks (CB_RECALL,
+ * CB_SEQUENCE...) as RDMA_MSG calls on the client's connection, always
+ * inline and without chunks. A call is copied out of the receive buffer
+ * into an rpc_rqst of its own and handed to the NFS callback service;
+ * its reply comes back through ->send_request with no rq_buffer and is
+ * sent inline.
+ *
+ * The server may have at most RSX_BC_SLOTS calls outstanding (what
+ * bc_num_slots advertises in CREATE_SESSION); one more is a protocol
+ * error. The receive ring has room for them on top of the credits we
+ * ask for, so they never take a forward reply's buffer.
+ */
+#include <linux/slab.h>
+#include <linux/sunrpc/svc.h>
+#include <linux/sunrpc/bc_xprt.h>
+
+#include "rsx.h"
+
+struct rsx_bc {
+	struct rpc_rqst rqst;
+	u32 size;
+	u8 call[PAGE_SIZE];
+	u8 reply[PAGE_SIZE];
+};
+
+int rsx_bc_setup(struct rpc_xprt *xprt, unsigned int reqs)
+{
+	return 0;	/* calls get their rqst when they arrive */
+}
+
+size_t rsx_bc_maxpayload(struct rpc_xprt *xprt)
+{
+	struct rsx_xprt *x = rsx_of(xprt);
+	u32 m = min3(x->x_inline_send, x->x_inline_recv, (u32)PAGE_SIZE);
+
+	return m - RSX_HDR_NOCHUNKS;
+}
+
+unsigned int rsx_bc_num_slots(struct rpc_xprt *xprt)
+{
+	return RSX_BC_SLOTS;
+}
+
+void rsx_bc_free_rqst(struct rpc_rqst *rqst)
+{
+	struct rsx_bc *bc = container_of(rqst, struct rsx_bc, rqst);
+	struct rpc_xprt *xprt = rqst->rq_xprt;
+	struct rsx_xprt *x = rsx_of(xprt);
+
+	spin_lock(&x->x_lock);
+	x->x_bc_count--;
+	spin_unlock(&x->x_lock);
+	kfree(bc);
+	xprt_put(xprt);
+}
+
+void rsx_bc_destroy(struct rpc_xprt *xprt, unsigned int reqs)
+{
+	/* nothing preallocated */
+}
+
+/* A call: RDMA_MSG, no chunks, and the RPC message says CALL (0). */
+bool rsx_bc_is_call(const struct rpcrdma_hdr *h, const u8 *msg, u32 len)
+{
+	__be32 dir;
+
+	if (h->proc != RPCRDMA_MSG || len < 8)
+		return false;
+	memcpy(&dir, msg + 4, 4);
+	return dir == cpu_to_be32(RPC_CALL);
+}
+
+void rsx_bc_receive_call(struct rsx_xprt *x, struct rst_conn *c,
+			 const struct rpcrdma_hdr *h, const u8 *msg, u32 len)
+{
+	struct rpc_xprt *xprt = &x->xprt;
+	struct svc_serv *serv = xprt->bc_serv;
+	struct rpc_rqst *rqst;
+	struct rsx_bc *bc;
+	bool full;
+
+	if (h->nr_read || h->nr_write || h->has_reply || len > PAGE_SIZE || !serv) {
+		pr_warn_ratelimited("rdmastor: %s: bad backchannel call\n", x->x_name);
+		goto drop;
+	}
+	spin_lock(&x->x_lock);
+	full = x->x_bc_count >= RSX_BC_SLOTS;
+	if (!full)
+		x->x_bc_count++;
+	spin_unlock(&x->x_lock);
+	if (full) {
+		pr_warn_ratelimited("rdmastor: %s: backchannel overrun\n", x->x_name);
+		goto drop;
+	}
+	bc = kzalloc(sizeof(*bc), GFP_NOWAIT | __GFP_NOWARN);
+	if (!bc) {
+		spin_lock(&x->x_lock);
+		x->x_bc_count--;
+		spin_unlock(&x->x_lock);
+		goto drop;
+	}
+	memcpy(bc->call, msg, len);
+	rqst = &bc->rqst;
+	rqst->rq_xprt = xprt;
+	memcpy(&rqst->rq_xid, msg, 4);
+	__set_bit(RPC_BC_PA_IN_USE, &rqst->rq_bc_pa_state);
+	rqst->rq_rcv_buf.head[0].iov_base = bc->call;
+	rqst->rq_rcv_buf.head[0].iov_len = len;
+	rqst->rq_rcv_buf.len = len;
+	rqst->rq_rcv_buf.buflen = len;
+	rqst->rq_private_buf = rqst->rq_rcv_buf;
+	xdr_buf_init(&rqst->rq_snd_buf, bc->reply, sizeof(bc->reply));
+	spin_lock(&x->x_lock);
+	x->x_stats.bc_calls++;
+	spin_unlock(&x->x_lock);
+
+	xprt_get(xprt);
+	atomic_inc(&xprt->bc_slot_count);	/* bc_svc_process() drops it */
+	spin_lock(&serv->sv_cb_lock);
+	list_add(&rqst->rq_bc_list, &serv->sv_cb_list);
+	spin_unlock(&serv->sv_cb_lock);
+	wake_up(&serv->sv_cb_waitq);
+	return;
+
+drop:
+	spin_lock(&x->x_lock);
+	x->x_stats.bc_dropped++;
+	spin_unlock(&x->x_lock);
+	rst_disconnect(c, -EPROTO);
+}
+
+/* ->send_request for a callback's reply: inline, no chunks. */
+int rsx_bc_send_reply(struct rpc_rqst *rqst)
+{
+	struct rpc_xprt *xprt = rqst->rq_xprt;
+	struct rsx_xprt *x = rsx_of(xprt);
+	struct rpcrdma_hdr *h = &x->x_enc;
+	struct rst_conn *c = x->x_conn;
+	struct rst_tx *tx;
+	int hlen, err;
+	u8 *dst;
+
+	if (!xprt_connected(xprt) || !c)
+		return -ENOTCONN;
+	if (!xprt_request_get_cong(xprt, rqst))
+		return -EBADSLT;
+	memset(h, 0, offsetof(struct rpcrdma_hdr, read));
+	h->nr_write = 0;
+	h->has_reply = false;
+	h->xid = be32_to_cpu(rqst->rq_xid);
+	h->vers = RPCRDMA_VERSION;
+	h->credits = RSX_BC_SLOTS;
+	h->proc = RPCRDMA_MSG;
+	tx = rst_tx_get(c, 10000);
+	if (IS_ERR(tx))
+		goto drop;
+	dst = rst_tx_buf(tx);
+	hlen = rpcrdma_encode_hdr(dst, x->x_inline_send, h);
+	if (hlen < 0 || hlen + rqst->rq_snd_buf.len > x->x_inline_send ||
+	    read_bytes_from_xdr_buf(&rqst->rq_snd_buf, 0, dst + hlen,
+				    rqst->rq_snd_buf.len)) {
+		rst_tx_put(c, tx);
+		return -EIO;
+	}
+	err = rst_tx_post(c, tx, hlen + rqst->rq_snd_buf.len, NULL, false, 0);
+	if (err)
+		goto drop;
+	return 0;
+
+drop:
+	rsx_close(xprt);
+	return -ENOTCONN;
+}

@@ -1,0 +1,33 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The NFS/RDMA server every NFS test and benchmark runs against: the
+# stock kernel NFS server with the stock svcrdma, exporting a tmpfs on
+# port 20049 of the virtio NIC's rxe0 (NFSv3 and v4.x: fsid=0 makes the
+# export the v4 pseudo-root). Serves until the client leaves a "done"
+# file in the export and reports its content. Source it after lib.sh
+# and call nfs_server_main.
+EXPORT=/export
+
+nfsd_start() {
+	mkdir -p /run/rpcbind /var/lib/nfs/v4recovery /var/lib/nfs/rpc_pipefs &&
+	rpcbind -w &&
+	echo "$EXPORT 192.0.2.0/24(rw,no_root_squash,insecure,no_subtree_check,fsid=0)" > /etc/exports &&
+	exportfs -ra &&
+	rpc.mountd &&
+	rpc.nfsd 8 &&
+	echo "rdma 20049" > /proc/fs/nfsd/portlist
+}
+
+nfs_server_main() {
+	check "soft-RoCE on the virtio NIC" scripts/guest/rxe-setup pair 1
+	check "RAM-backed export" sh -c "mkdir -p $EXPORT && mount -t tmpfs -o size=${NFS_EXPORT_SIZE:-768m} tmpfs $EXPORT && chmod 1777 $EXPORT"
+	# --ignore-install: the stock module, whatever a client's modprobe.d says
+	check "NFS server modules (nfsd, stock svcrdma)" sh -c "modprobe nfsd && modprobe --ignore-install rpcrdma"
+	check "nfsd filesystem" sh -c "mountpoint -q /proc/fs/nfsd || mount -t nfsd nfsd /proc/fs/nfsd"
+	check "nfsd serving over RDMA on 20049" nfsd_start
+	diag "portlist: $(paste -sd' ' /proc/fs/nfsd/portlist)"
+	check "the client finishes" wait_for "${NFS_SERVE_SECONDS:-500}" test -e $EXPORT/done
+	ok "$(grep -q pass $EXPORT/done; echo $?)" "the client reports: $(cat $EXPORT/done)"
+	check "nfsd stops" sh -c "rpc.nfsd 0 && exportfs -ua"
+	tap_done
+}

@@ -1,0 +1,6 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Server half of the rdmastor NFS client test (scripts/guest/nfs-server.sh).
+. scripts/guest/lib.sh
+. scripts/guest/nfs-server.sh
+nfs_server_main
