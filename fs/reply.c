@@ -25,8 +25,9 @@ static void rsx_bad_reply(struct rsx_xprt *x, struct rst_conn *c, const char *wh
 	spin_lock(&x->x_lock);
 	x->x_stats.bad_replies++;
 	spin_unlock(&x->x_lock);
-	pr_warn_ratelimited("rdmastor: %s: bad reply (%s): disconnecting\n",
-			    x->x_name, why);
+	/* one per connection: it ends here, and reconnects back off */
+	pr_warn("rdmastor: %s: bad reply (%s): disconnecting\n", x->x_name, why);
+	WRITE_ONCE(x->x_proto_error, true);
 	rst_disconnect(c, -EPROTO);
 }
 
@@ -86,7 +87,7 @@ static int rsx_fill_msg(struct rpc_rqst *rqst, const u8 *p, u32 len, u32 wlen)
 	unsigned int head, rest, pad;
 
 	if (!wlen)
-		return rsx_xdr_scatter(buf, 0, p, len);
+		return rsx_xdr_scatter(buf, 0, p, len) < len ? -EPROTO : len;
 	head = min_t(u32, len, buf->head[0].iov_len);
 	memcpy(buf->head[0].iov_base, p, head);
 	rest = len - head;
@@ -108,6 +109,8 @@ static void rsx_finish(struct rsx_req *req)
 	int status = req->r_status;
 
 	rsx_req_release(req, true);
+	if (unlikely(READ_ONCE(req->r_x->x_proto_error)) && status >= 0)
+		WRITE_ONCE(req->r_x->x_proto_error, false);	/* the server is sane again */
 	if (status >= 0 && req->r_reply_len) {
 		status = rsx_bounce_to_xdr(&rqst->rq_private_buf,
 					   req->r_reply_bounce, req->r_reply_len);

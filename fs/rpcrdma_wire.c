@@ -4,6 +4,9 @@
  * decoder (see include/rdmastor/rpcrdma_wire.h). Plain C, no allocation.
  */
 #include <rdmastor/rpcrdma_wire.h>
+#ifdef __KERNEL__
+#include <linux/export.h>
+#endif
 
 /* A cursor over a buffer of big-endian 32-bit words. */
 struct rpcrdma_xdr {
@@ -308,3 +311,11 @@ int rpcrdma_decode_cm_pdata(const void *buf, u32 size, struct rpcrdma_cm_pdata *
 	p->recv_size = ((u32)b[7] + 1) * 1024;
 	return 0;
 }
+
+#ifdef __KERNEL__
+/* for the test-only malformed-reply server (tests/kmod/rpcrdma_evil.c) */
+EXPORT_SYMBOL_GPL(rpcrdma_encode_hdr);
+EXPORT_SYMBOL_GPL(rpcrdma_decode_hdr);
+EXPORT_SYMBOL_GPL(rpcrdma_encode_cm_pdata);
+EXPORT_SYMBOL_GPL(rpcrdma_decode_cm_pdata);
+#endif

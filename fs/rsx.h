@@ -58,6 +58,7 @@ struct rsx_stats {
 	u64 inline_replies, write_chunks, reply_chunks;
 	u64 rdma_errors, bad_replies, unknown_xids, local_inv_replies;
 	u64 bc_calls, bc_dropped, reconnects;
+	u64 abandoned;		/* RPCs that ended before their reply */
 };
 
 struct rsx_xprt {
@@ -67,6 +68,7 @@ struct rsx_xprt {
 	struct rst_conn *x_conn;
 	bool x_closing;				/* our own close, not a fault */
 	bool x_connect_failed;
+	bool x_proto_error;			/* the last connection ended on one */
 	u32 x_inline_send;			/* negotiated (RFC 8797) */
 	u32 x_inline_recv;
 	spinlock_t x_lock;			/* x_armed, x_stats, x_bc_count */

@@ -168,7 +168,8 @@ static void rsx_connect(struct rpc_xprt *xprt, struct rpc_task *task)
 	unsigned long delay = 0;
 
 	WARN_ON_ONCE(!xprt_lock_connect(xprt, task, x));
-	if (x->x_connect_failed) {
+	/* back off from a server that fails us, by refusing or by garbage */
+	if (x->x_connect_failed || READ_ONCE(x->x_proto_error)) {
 		delay = xprt_reconnect_delay(xprt);
 		xprt_reconnect_backoff(xprt, RSX_INIT_REEST_TO);
 	}
@@ -185,7 +186,8 @@ void rsx_close(struct rpc_xprt *xprt)
 		spin_unlock(&x->x_lock);
 	}
 	rsx_conn_close(x);
-	xprt->reestablish_timeout = 0;
+	if (!READ_ONCE(x->x_proto_error))
+		xprt->reestablish_timeout = 0;
 	++xprt->connect_cookie;
 	xprt_disconnect_done(xprt);
 }
@@ -281,7 +283,7 @@ static struct rpc_xprt *rsx_setup(struct xprt_create *args)
 	if (rpc_get_port(args->dstaddr))
 		xprt_set_bound(xprt);
 	rsx_format_addresses(xprt);
-	snprintf(x->x_name, sizeof(x->x_name), "nfs %s",
+	snprintf(x->x_name, sizeof(x->x_name), "nfs-%s",
 		 xprt->address_strings[RPC_DISPLAY_ADDR] ?: "?");
 	xprt->max_payload = RSX_MAX_PAYLOAD;
 	return xprt;
@@ -327,6 +329,9 @@ static void rsx_buf_free(struct rpc_task *task)
 	 * reply. Its keys must be dead before its pages go back.
 	 */
 	if (READ_ONCE(req->r_armed)) {
+		spin_lock(&x->x_lock);
+		x->x_stats.abandoned++;
+		spin_unlock(&x->x_lock);
 		mutex_lock(&x->x_conn_mutex);
 		rsx_req_release(req, true);
 		mutex_unlock(&x->x_conn_mutex);
@@ -432,8 +437,9 @@ static void rsx_print_stats(struct rpc_xprt *xprt, struct seq_file *seq)
 		   s.write_chunks, s.reply_chunks, s.rdma_errors, s.bad_replies,
 		   s.unknown_xids, s.local_inv_replies, s.bc_calls, s.bc_dropped,
 		   s.reconnects);
-	seq_printf(seq, "%u %u %u %u %llu %llu %llu\n", e.mrs, e.mrs_peak,
-		   e.mr_limit, e.window, e.regs, e.remote_inv, e.local_inv);
+	seq_printf(seq, "%u %u %u %u %llu %llu %llu %llu %llu\n", e.mrs,
+		   e.mrs_peak, e.mr_limit, e.window, e.regs, e.remote_inv,
+		   e.local_inv, e.mr_freed_unknown, s.abandoned);
 }
 
 static const struct rpc_xprt_ops rsx_ops = {

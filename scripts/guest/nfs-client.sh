@@ -30,3 +30,31 @@ nfs_done() {
 rdmastor_nfs_client() {
 	install -m 644 "$RDMASTOR_TREE/etc/modprobe.d/rdmastor-nfs.conf" /etc/modprobe.d/
 }
+
+# xstat FIELD: one of rdmastor's counters from the mount's xprt line in
+# /proc/self/mountstats (fs/xprt.c rsx_print_stats).
+xstat() {
+	awk -v k="$1" '$1 == "xprt:" && $2 == "rdma" {
+		split("port bind connects connect_time idle sends recvs bad_xids req_u bklog_u " \
+		      "inline_calls read_chunks long_calls inline_replies write_chunks reply_chunks " \
+		      "rdma_errors bad_replies unknown_xids local_inv_replies bc_calls bc_dropped reconnects " \
+		      "mrs mrs_peak mr_limit window regs remote_inv local_inv freed_unknown abandoned", n, " ")
+		for (i = 1; i in n; i++) if (n[i] == k) { print $(i + 2); exit }
+	}' /proc/self/mountstats
+}
+
+# fio_verify NAME FIO-ARGS...: a fio job on the mount that verifies its data.
+fio_verify() {
+	local name=$1
+	shift
+	fio --name="$name" --directory=$MNT --verify=crc32c --do_verify=1 \
+		--output-format=terse "$@" > /tmp/fio.out 2>&1 ||
+		{ tail -20 /tmp/fio.out; return 1; }
+}
+
+# rdma_left KIND: how many objects of KIND (mr, qp, cq) are on rxe0 that
+# ib_core's own GSI QP does not account for. On a client guest nothing
+# but rdmastor uses the device (the stock rpcrdma is not loaded).
+rdma_left() {
+	rdma resource show "$1" 2>/dev/null | grep "rxe0" | grep -vc "comm \[ib_core\]"
+}

@@ -8,14 +8,48 @@
 # and call nfs_server_main.
 EXPORT=/export
 
+nfsd_threads() {
+	rpc.nfsd 8 && echo "rdma 20049" > /proc/fs/nfsd/portlist
+}
+
 nfsd_start() {
 	mkdir -p /run/rpcbind /var/lib/nfs/v4recovery /var/lib/nfs/rpc_pipefs &&
+	# short lease and grace: a restarted server is usable again in 10 s
+	echo 10 > /proc/fs/nfsd/nfsv4leasetime &&
+	echo 10 > /proc/fs/nfsd/nfsv4gracetime &&
 	rpcbind -w &&
 	echo "$EXPORT 192.0.2.0/24(rw,no_root_squash,insecure,no_subtree_check,fsid=0)" > /etc/exports &&
 	exportfs -ra &&
 	rpc.mountd &&
-	rpc.nfsd 8 &&
-	echo "rdma 20049" > /proc/fs/nfsd/portlist
+	nfsd_threads
+}
+
+# What a client can ask of the server by leaving a file in the export.
+#   deleg-ready   write to deleg/file locally (recalls the client's
+#                 delegation); then deleg-done holds the write's status
+#   link-down     take the link down for 8 s
+#   restart-nfsd  stop nfsd for 5 s and start it again
+nfs_hooks() {
+	while [ ! -e $EXPORT/done ]; do
+		if [ -e $EXPORT/deleg-ready ]; then
+			rm -f $EXPORT/deleg-ready
+			diag "hook: local write to a file delegated to the client"
+			echo server > $EXPORT/deleg/file
+			echo $? > $EXPORT/deleg-done
+		fi
+		if [ -e $EXPORT/link-down ]; then
+			rm -f $EXPORT/link-down
+			diag "hook: link down for 8 s"
+			ip link set eth0 down; sleep 8; ip link set eth0 up
+		fi
+		if [ -e $EXPORT/restart-nfsd ]; then
+			rm -f $EXPORT/restart-nfsd
+			diag "hook: nfsd restart"
+			rpc.nfsd 0; sleep 5; nfsd_threads
+			diag "hook: nfsd back: $(paste -sd' ' /proc/fs/nfsd/portlist)"
+		fi
+		sleep 0.2
+	done
 }
 
 nfs_server_main() {
@@ -26,6 +60,7 @@ nfs_server_main() {
 	check "nfsd filesystem" sh -c "mountpoint -q /proc/fs/nfsd || mount -t nfsd nfsd /proc/fs/nfsd"
 	check "nfsd serving over RDMA on 20049" nfsd_start
 	diag "portlist: $(paste -sd' ' /proc/fs/nfsd/portlist)"
+	[ -n "${NFS_HOOKS:-}" ] && nfs_hooks &
 	check "the client finishes" wait_for "${NFS_SERVE_SECONDS:-500}" test -e $EXPORT/done
 	ok "$(grep -q pass $EXPORT/done; echo $?)" "the client reports: $(cat $EXPORT/done)"
 	check "nfsd stops" sh -c "rpc.nfsd 0 && exportfs -ua"

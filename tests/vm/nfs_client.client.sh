@@ -2,12 +2,15 @@
 #
 # The rdmastor NFS client against the stock Linux NFS server in a second
 # guest: the modprobe configuration routes proto=rdma to rdmastor, every
-# NFS version mounts, fio verifies data, and umount leaves nothing of
-# rdmastor on the device.
+# NFS version mounts and verifies data (random and sequential, buffered
+# and O_DIRECT, 4 KiB to 1 MiB), a source tree unpacks byte for byte,
+# many creates/renames/removes, mmap writes, a file larger than the
+# memory the writer may use; every way the protocol can carry data is
+# used; after umount nothing of rdmastor is left and it unloads.
 . scripts/guest/lib.sh
 . scripts/guest/nfs-client.sh
 result=fail
-ok_all=0
+trap 'nfs_done "$result"' EXIT
 
 check "soft-RoCE on the virtio NIC" scripts/guest/rxe-setup pair 2
 check "server reachable" wait_for 60 ping -c1 -W1 $SERVER
@@ -17,28 +20,73 @@ check "modprobe rpcrdma loads rdmastor" modprobe rpcrdma
 check "rdmastor_rpcrdma is loaded" grep -q "^rdmastor_rpcrdma " /proc/modules
 ok "$(grep -q "^rpcrdma " /proc/modules; [ $? = 1 ]; echo $?)" "the stock rpcrdma is not loaded"
 
-fio_verify() {	# fio_verify NAME ARGS...
-	local name=$1
-	shift
-	fio --name="$name" --directory=$MNT --ioengine=psync --verify=crc32c \
-		--do_verify=1 --output-format=terse "$@" > /tmp/fio.out 2>&1 ||
-		{ tail -20 /tmp/fio.out; return 1; }
+tree_copy() {
+	mkdir -p $MNT/tree && tar -C /usr/include/linux -cf - netfilter usb | tar -C $MNT/tree -xf - &&
+		diff -r /usr/include/linux/netfilter $MNT/tree/netfilter &&
+		diff -r /usr/include/linux/usb $MNT/tree/usb
+}
+churn() {	# 200 creates, renames, removes; the directory ends empty
+	local d=$MNT/churn i
+	mkdir -p $d || return 1
+	for i in $(seq 200); do echo "$i" > $d/f$i || return 1; done
+	for i in $(seq 200); do mv $d/f$i $d/g$i || return 1; done
+	[ "$(ls $d | wc -l)" = 200 ] && [ "$(cat $d/g150)" = 150 ] || return 1
+	rm -f $d/g* && rmdir $d
+}
+small_memory() {	# 160 MiB written and verified by a writer held to 32 MiB
+	{ mountpoint -q /sys/fs/cgroup || mount -t cgroup2 none /sys/fs/cgroup; } &&
+		echo +memory > /sys/fs/cgroup/cgroup.subtree_control &&
+		mkdir -p /sys/fs/cgroup/nfs-small &&
+		echo 32M > /sys/fs/cgroup/nfs-small/memory.high &&
+		sh -c "echo \$\$ > /sys/fs/cgroup/nfs-small/cgroup.procs &&
+		       fio --name=big --directory=$MNT --size=160m --bs=256k --rw=write \
+		           --ioengine=psync --verify=crc32c --do_verify=1 --output-format=terse" \
+		> /tmp/fio.out 2>&1 || { tail -20 /tmp/fio.out; return 1; }
 }
 
 for vers in 3 4.0 4.1 4.2; do
 	opts=
 	[ "$vers" = 3 ] && opts=nolock
-	check "mount NFSv$vers over rdmastor" nfs_mount $vers $opts || { ok_all=1; continue; }
+	check "mount NFSv$vers over rdmastor" nfs_mount $vers $opts || continue
 	diag "$(grep " $MNT " /proc/mounts)"
-	check "NFSv$vers: fio 4 KiB random writes, O_DIRECT, verified" \
-		fio_verify rand4k --size=1m --bs=4k --rw=randwrite --direct=1 || ok_all=1
-	check "NFSv$vers: fio 1 MiB sequential writes, buffered, verified" \
-		fio_verify seq1m --size=4m --bs=1m --rw=write || ok_all=1
-	rm -f $MNT/rand4k* $MNT/seq1m*
-	diag "$(grep -A3 "xprt:" /proc/self/mountstats | head -3)"
-	check "umount NFSv$vers" umount $MNT || ok_all=1
+	check "NFSv$vers: 4 KiB random read/write, O_DIRECT, verified" \
+		fio_verify r4k --size=1m --bs=4k --rw=randrw --direct=1 --ioengine=libaio --iodepth=8
+	check "NFSv$vers: 1 MiB sequential writes, buffered, verified" \
+		fio_verify s1m --size=4m --bs=1m --rw=write --ioengine=psync
+	if [ "$vers" = 4.2 ]; then
+		check "NFSv$vers: 128 KiB sequential, O_DIRECT, verified" \
+			fio_verify s128k --size=4m --bs=128k --rw=write --direct=1 --ioengine=psync
+		check "NFSv$vers: 1 MiB random, O_DIRECT, depth 4, verified" \
+			fio_verify r1m --size=8m --bs=1m --rw=randwrite --direct=1 --ioengine=libaio --iodepth=4
+		check "NFSv$vers: 64 KiB random, buffered, verified" \
+			fio_verify r64k --size=4m --bs=64k --rw=randwrite --ioengine=psync
+		check "NFSv$vers: mmap 4 KiB random writes, verified" \
+			fio_verify mm --size=2m --bs=4k --rw=randwrite --ioengine=mmap
+		check "NFSv$vers: unpack a source tree (111 files), byte for byte" tree_copy
+		check "NFSv$vers: 200 creates, renames and removes" churn
+		check "NFSv$vers: 160 MiB file, writer held to 32 MiB of memory, verified" small_memory
+		diag "calls: inline $(xstat inline_calls), read chunk $(xstat read_chunks), long $(xstat long_calls); replies: inline $(xstat inline_replies), write chunk $(xstat write_chunks), reply chunk $(xstat reply_chunks)"
+		ok "$([ "$(xstat read_chunks)" -gt 0 ] && [ "$(xstat write_chunks)" -gt 0 ] && [ "$(xstat reply_chunks)" -gt 0 ]; echo $?)" \
+			"Read, Write and Reply chunks all carried data"
+		ok "$([ "$(xstat regs)" = "$(( $(xstat remote_inv) + $(xstat local_inv) + $(xstat freed_unknown) ))" ]; echo $?)" \
+			"every registration ended invalid (regs $(xstat regs) = remote $(xstat remote_inv) + local $(xstat local_inv) + freed $(xstat freed_unknown); abandoned RPCs $(xstat abandoned))"
+		ok "$([ "$(xstat bad_replies)" = 0 ]; echo $?)" "no bad reply from the stock server"
+		ok "$([ "$(rdma_left qp)" -ge 1 ]; echo $?)" "the mount's QP shows in rdma resource ($(rdma_left qp))"
+		diag "$(rdma resource show qp; rdma resource show cq; rdma resource show mr | head -3)"
+	fi
+	rm -rf $MNT/r4k* $MNT/s1m* $MNT/s128k* $MNT/r1m* $MNT/r64k* $MNT/mm* $MNT/big* $MNT/tree
+	check "umount NFSv$vers" umount $MNT
 done
-diag "$(dmesg | grep rdmastor | tail -5)"
-[ "$ok_all" = 0 ] && result=pass
-nfs_done "$result"
+
+# Nothing of rdmastor may stay on the device once the last mount is gone.
+none_left() { [ "$(rdma_left "$1")" = 0 ]; }
+for kind in qp cq mr; do
+	check "no $kind of rdmastor left after umount" wait_for 30 none_left $kind
+done
+diag "$(rdma resource show qp)"
+check "rdmastor_rpcrdma unloads" modprobe -r rdmastor_rpcrdma
+check "then the engine and rnic_mgr" modprobe -r rdmastor_transport rnic_mgr
+[ "$tap_failed" = 0 ] && result=pass
+trap - EXIT
+check "tell the server" nfs_done "$result"
 tap_done

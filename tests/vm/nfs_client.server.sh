@@ -3,4 +3,4 @@
 # Server half of the rdmastor NFS client test (scripts/guest/nfs-server.sh).
 . scripts/guest/lib.sh
 . scripts/guest/nfs-server.sh
-nfs_server_main
+NFS_SERVE_SECONDS=1500 nfs_server_main

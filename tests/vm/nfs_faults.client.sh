@@ -1,0 +1,89 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The rdmastor NFS client (NFSv4.2, hard mount) through what a server and
+# a fabric do to it: a delegation recalled over the RFC 8167 backchannel;
+# the server's link down for 8 s and nfsd restarted, each during a
+# verifying fio run that must complete without a data error; rnic_mgr's
+# budget cut during load, which must bring the mount's MRs and window
+# down to its share; and an idle mount giving its MRs back.
+. scripts/guest/lib.sh
+. scripts/guest/nfs-client.sh
+SYS=/sys/kernel/rnic_mgr/devices/rxe0
+result=fail
+trap 'nfs_done "$result"' EXIT
+le() { [ -n "$1" ] && [ "$1" -le "$2" ]; }
+xle() { le "$(xstat "$1")" "$2"; }	# xle FIELD N: counter FIELD <= N
+xgt() { ! xle "$1" "$2"; }
+opcount() {	# opcount OP: how many OP calls the mount has sent
+	awk -v op="$1:" '$1 == op { print $2; exit }' /proc/self/mountstats
+}
+
+check "soft-RoCE on the virtio NIC" scripts/guest/rxe-setup pair 2
+check "server reachable" wait_for 60 ping -c1 -W1 $SERVER
+check "rdmastor installed" rdmastor_install
+check "modprobe configuration installed" rdmastor_nfs_client
+check "mount NFSv4.2 over rdmastor (hard)" nfs_mount 4.2 hard,lookupcache=positive,actimeo=1
+
+# ---- delegation recall over the backchannel ----
+deleg() {
+	mkdir -p $MNT/deleg && echo client > $MNT/deleg/file || return 1
+	sleep 1
+	exec 3< $MNT/deleg/file		# a read open: the server may delegate it
+	read -r line <&3
+	[ "$line" = client ]
+}
+check "open a file for reading and keep it open" deleg
+bc0=$(xstat bc_calls); ret0=$(opcount DELEGRETURN)
+touch $MNT/deleg-ready
+check "the server's local write completes (recall answered)" wait_for 120 test -e $MNT/deleg-done
+ok "$([ "$(cat $MNT/deleg-done 2>/dev/null)" = 0 ]; echo $?)" "the server's write succeeded"
+diag "backchannel calls $bc0 -> $(xstat bc_calls), DELEGRETURN $ret0 -> $(opcount DELEGRETURN)"
+ok "$([ "$(xstat bc_calls)" -gt "$bc0" ]; echo $?)" "callbacks arrived over the backchannel"
+ok "$([ "$(opcount DELEGRETURN)" -gt "$ret0" ]; echo $?)" "the client returned the delegation"
+check "the client sees the server's write" wait_for 30 sh -c "[ \"\$(cat $MNT/deleg/file)\" = server ]"
+exec 3<&-
+
+# ---- faults during verifying fio runs ----
+fio_fault() {	# fio_fault HOOK: a verifying run with HOOK fired 3 s in
+	fio --name=fault --directory=$MNT --size=24m --bs=64k --rw=randwrite \
+		--direct=1 --ioengine=libaio --iodepth=8 --verify=crc32c \
+		--do_verify=1 --output-format=terse > /tmp/fio.out 2>&1 &
+	local pid=$! r0
+	r0=$(xstat reconnects)
+	sleep 3
+	touch "$MNT/$1"
+	wait $pid || { tail -20 /tmp/fio.out; return 1; }
+	diag "reconnects $r0 -> $(xstat reconnects)"
+	[ "$(xstat reconnects)" -gt "$r0" ] || { echo "# no reconnect happened"; return 1; }
+	rm -f $MNT/fault*
+}
+check "server link down 8 s during fio: completes, verified, reconnected" fio_fault link-down
+check "nfsd restarted during fio: completes, verified, reconnected" fio_fault restart-nfsd
+
+# ---- a share reduction during load ----
+budget0=$(cat $SYS/budget)
+fio --name=share --directory=$MNT --size=32m --bs=64k --rw=randwrite --direct=1 \
+	--ioengine=libaio --iodepth=16 --time_based --runtime=20 --verify=crc32c \
+	--do_verify=1 --output-format=terse > /tmp/fio.out 2>&1 &
+load=$!
+check "the load holds several MRs" wait_for 15 xgt mrs 3
+diag "before: MRs $(xstat mrs), limit $(xstat mr_limit), window $(xstat window)"
+# two MRs' worth of entries (each MR covers 260 pages)
+echo 600 > $SYS/budget
+check "MRs fall within the share in 2 s" wait_for 2 xle mrs 2
+sleep 1
+diag "budget 600: MRs $(xstat mrs), limit $(xstat mr_limit), window $(xstat window)"
+ok "$(le "$(xstat window)" 2; echo $?)" "the window fell with them ($(xstat window) <= 2)"
+ok "$(le "$(xstat mrs)" 2; echo $?)" "MRs stay within the share under load ($(xstat mrs))"
+echo "$budget0" > $SYS/budget
+check "the window grows back when the budget is restored" wait_for 10 xgt window 2
+check "the run completes, verified" wait $load || tail -5 /tmp/fio.out
+rm -f $MNT/share*
+check "an idle mount gives its MRs back" wait_for 10 xle mrs 0
+ok "$([ "$(xstat bad_replies)" = 0 ]; echo $?)" "no bad reply"
+check "umount" umount $MNT
+check "rdmastor_rpcrdma unloads" modprobe -r rdmastor_rpcrdma
+[ "$tap_failed" = 0 ] && result=pass
+trap - EXIT
+check "tell the server" nfs_done "$result"
+tap_done
