@@ -4,9 +4,6 @@
  * decoder (see include/rdmastor/rpcrdma_wire.h). Plain C, no allocation.
  */
 #include <rdmastor/rpcrdma_wire.h>
-#ifdef __KERNEL__
-#include <linux/export.h>
-#endif
 
 /* A cursor over a buffer of big-endian 32-bit words. */
 struct rpcrdma_xdr {
@@ -129,6 +126,7 @@ int rpcrdma_encode_hdr(void *buf, u32 size, const struct rpcrdma_hdr *h)
 	}
 	return (int)(size - x.left);
 }
+EXPORT_SYMBOL_GPL(rpcrdma_encode_hdr);
 
 /* An XDR optional-data discriminator: 0 or 1, anything else is garbage. */
 static int get_bool(struct rpcrdma_xdr *x, bool *b)
@@ -252,6 +250,7 @@ int rpcrdma_decode_hdr(const void *buf, u32 size, struct rpcrdma_hdr *h)
 	h->len = size - x.left;
 	return 0;
 }
+EXPORT_SYMBOL_GPL(rpcrdma_decode_hdr);
 
 static u8 inline_code(u32 size)
 {
@@ -283,6 +282,7 @@ int rpcrdma_encode_cm_pdata(void *buf, u32 size, const struct rpcrdma_cm_pdata *
 	b[7] = inline_code(p->recv_size);
 	return RPCRDMA_CM_PDATA_LEN;
 }
+EXPORT_SYMBOL_GPL(rpcrdma_encode_cm_pdata);
 
 /**
  * rpcrdma_decode_cm_pdata - read a peer's RFC 8797 private data
@@ -311,11 +311,5 @@ int rpcrdma_decode_cm_pdata(const void *buf, u32 size, struct rpcrdma_cm_pdata *
 	p->recv_size = ((u32)b[7] + 1) * 1024;
 	return 0;
 }
-
-#ifdef __KERNEL__
-/* for the test-only malformed-reply server (tests/kmod/rpcrdma_evil.c) */
-EXPORT_SYMBOL_GPL(rpcrdma_encode_hdr);
-EXPORT_SYMBOL_GPL(rpcrdma_decode_hdr);
-EXPORT_SYMBOL_GPL(rpcrdma_encode_cm_pdata);
 EXPORT_SYMBOL_GPL(rpcrdma_decode_cm_pdata);
-#endif
+

@@ -31,8 +31,10 @@ unsigned int rsx_inline = 4096;
 module_param_named(inline_size, rsx_inline, uint, 0444);
 MODULE_PARM_DESC(inline_size, "inline send and receive size in bytes (1024..65536)");
 
-/* 1 MiB of payload, one more page for an unaligned start, and the
- * RPC header around a Reply chunk's worth of pages. */
+/*
+ * 1 MiB of payload, one more page for an unaligned start, and the RPC
+ * header around a Reply chunk's worth of pages.
+ */
 unsigned int rsx_max_pages = 260;
 struct workqueue_struct *rsx_wq;
 
@@ -55,7 +57,8 @@ static void rsx_disconnected(struct rst_conn *c, int reason)
 {
 	struct rsx_xprt *x = rst_conn_priv(c);
 
-	if (READ_ONCE(x->x_closing))
+	/* our own close, or a connect that failed: nothing to tell */
+	if (READ_ONCE(x->x_closing) || READ_ONCE(x->x_conn) != c)
 		return;
 	pr_info("rdmastor: %s: connection lost (%d)\n", x->x_name, reason);
 	xprt_force_disconnect(&x->xprt);
@@ -125,10 +128,13 @@ static int rsx_conn_open(struct rsx_xprt *x)
 	mutex_lock(&x->x_conn_mutex);
 	x->x_conn = c;
 	mutex_unlock(&x->x_conn_mutex);
-	/* One credit until the server's first reply says more. */
+	/*
+	 * One credit until the server's first reply says more. xprt->cong
+	 * is left alone: RPCs waiting to be retransmitted still hold their
+	 * congestion slots and give them back when they complete.
+	 */
 	spin_lock(&x->xprt.transport_lock);
 	x->xprt.cwnd = RPC_CWNDSCALE;
-	x->xprt.cong = 0;
 	spin_unlock(&x->xprt.transport_lock);
 	return 0;
 }

@@ -25,22 +25,32 @@ nfsd_start() {
 }
 
 # What a client can ask of the server by leaving a file in the export.
-#   deleg-ready   write to deleg/file locally (recalls the client's
-#                 delegation); then deleg-done holds the write's status
-#   link-down     take the link down for 8 s
+#   deleg-ready   save nfsd's client states in deleg-states, write to
+#                 deleg/file locally (recalls the client's delegation);
+#                 then deleg-done holds the write's status
+#   link-down     lose every packet on the link for 8 s (netem). Taking
+#                 eth0 down instead also flaps rxe's port, after which
+#                 this kernel's rxe answers no more CM requests at all
+#                 (seen with every client), so the fabric fault is modelled
+#                 as total loss, which is what the client experiences
 #   restart-nfsd  stop nfsd for 5 s and start it again
 nfs_hooks() {
+	# created here, not by the client: a file the client itself wrote
+	# is not delegated to it right away
+	mkdir -p $EXPORT/deleg && echo original > $EXPORT/deleg/file
 	while [ ! -e $EXPORT/done ]; do
 		if [ -e $EXPORT/deleg-ready ]; then
 			rm -f $EXPORT/deleg-ready
 			diag "hook: local write to a file delegated to the client"
+			cat /proc/fs/nfsd/clients/*/info /proc/fs/nfsd/clients/*/states > $EXPORT/deleg-states 2>&1
 			echo server > $EXPORT/deleg/file
 			echo $? > $EXPORT/deleg-done
 		fi
 		if [ -e $EXPORT/link-down ]; then
 			rm -f $EXPORT/link-down
-			diag "hook: link down for 8 s"
-			ip link set eth0 down; sleep 8; ip link set eth0 up
+			diag "hook: link down (100% loss) for 8 s"
+			tc qdisc add dev eth0 root netem loss 100%; sleep 8
+			tc qdisc del dev eth0 root
 		fi
 		if [ -e $EXPORT/restart-nfsd ]; then
 			rm -f $EXPORT/restart-nfsd
@@ -60,7 +70,7 @@ nfs_server_main() {
 	check "nfsd filesystem" sh -c "mountpoint -q /proc/fs/nfsd || mount -t nfsd nfsd /proc/fs/nfsd"
 	check "nfsd serving over RDMA on 20049" nfsd_start
 	diag "portlist: $(paste -sd' ' /proc/fs/nfsd/portlist)"
-	[ -n "${NFS_HOOKS:-}" ] && nfs_hooks &
+	[ -n "${NFS_HOOKS:-}" ] && { nfs_hooks & }
 	check "the client finishes" wait_for "${NFS_SERVE_SECONDS:-500}" test -e $EXPORT/done
 	ok "$(grep -q pass $EXPORT/done; echo $?)" "the client reports: $(cat $EXPORT/done)"
 	check "nfsd stops" sh -c "rpc.nfsd 0 && exportfs -ua"

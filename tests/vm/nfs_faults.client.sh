@@ -2,7 +2,7 @@
 #
 # The rdmastor NFS client (NFSv4.2, hard mount) through what a server and
 # a fabric do to it: a delegation recalled over the RFC 8167 backchannel;
-# the server's link down for 8 s and nfsd restarted, each during a
+# the server's link losing every packet for 8 s and nfsd restarted, each during a
 # verifying fio run that must complete without a data error; rnic_mgr's
 # budget cut during load, which must bring the mount's MRs and window
 # down to its share; and an idle mount giving its MRs back.
@@ -25,18 +25,20 @@ check "modprobe configuration installed" rdmastor_nfs_client
 check "mount NFSv4.2 over rdmastor (hard)" nfs_mount 4.2 hard,lookupcache=positive,actimeo=1
 
 # ---- delegation recall over the backchannel ----
-deleg() {
-	mkdir -p $MNT/deleg && echo client > $MNT/deleg/file || return 1
-	sleep 1
+deleg() {	# the server created deleg/file ("original")
+	sleep 12	# nfsd hands out no delegation during its grace period (10 s)
 	exec 3< $MNT/deleg/file		# a read open: the server may delegate it
 	read -r line <&3
-	[ "$line" = client ]
+	[ "$line" = original ]
 }
 check "open a file for reading and keep it open" deleg
 bc0=$(xstat bc_calls); ret0=$(opcount DELEGRETURN)
 touch $MNT/deleg-ready
 check "the server's local write completes (recall answered)" wait_for 120 test -e $MNT/deleg-done
 ok "$([ "$(cat $MNT/deleg-done 2>/dev/null)" = 0 ]; echo $?)" "the server's write succeeded"
+ok "$(grep -q "type: deleg" $MNT/deleg-states; echo $?)" "the server had delegated the file to us"
+diag "server: $(grep -vE "^(address|name|clientid|Implementation|seconds)" $MNT/deleg-states | paste -sd' ')"
+diag "client: $(dmesg | grep -iE "rdmastor|callback|backchannel" | tail -5 | paste -sd'|')"
 diag "backchannel calls $bc0 -> $(xstat bc_calls), DELEGRETURN $ret0 -> $(opcount DELEGRETURN)"
 ok "$([ "$(xstat bc_calls)" -gt "$bc0" ]; echo $?)" "callbacks arrived over the backchannel"
 ok "$([ "$(opcount DELEGRETURN)" -gt "$ret0" ]; echo $?)" "the client returned the delegation"
@@ -45,19 +47,24 @@ exec 3<&-
 
 # ---- faults during verifying fio runs ----
 fio_fault() {	# fio_fault HOOK: a verifying run with HOOK fired 3 s in
-	fio --name=fault --directory=$MNT --size=24m --bs=64k --rw=randwrite \
+	timeout 400 fio --name=fault --directory=$MNT --size=16m --bs=64k --rw=randwrite \
 		--direct=1 --ioengine=libaio --iodepth=8 --verify=crc32c \
 		--do_verify=1 --output-format=terse > /tmp/fio.out 2>&1 &
-	local pid=$! r0
+	local pid=$! r0 dog
 	r0=$(xstat reconnects)
+	# if the run is stuck, show why while it still is
+	( sleep 150; echo "# watchdog: fio still running after 150 s"; grep "xprt:" /proc/self/mountstats
+	  echo w > /proc/sysrq-trigger; dmesg | tail -80 ) &
+	dog=$!
 	sleep 3
 	touch "$MNT/$1"
-	wait $pid || { tail -20 /tmp/fio.out; return 1; }
+	wait $pid || { kill $dog; tail -5 /tmp/fio.out; dmesg | tail -25; grep "xprt:" /proc/self/mountstats; return 1; }
+	kill $dog 2>/dev/null
 	diag "reconnects $r0 -> $(xstat reconnects)"
 	[ "$(xstat reconnects)" -gt "$r0" ] || { echo "# no reconnect happened"; return 1; }
 	rm -f $MNT/fault*
 }
-check "server link down 8 s during fio: completes, verified, reconnected" fio_fault link-down
+check "server link down (100% loss) 8 s during fio: completes, verified, reconnected" fio_fault link-down
 check "nfsd restarted during fio: completes, verified, reconnected" fio_fault restart-nfsd
 
 # ---- a share reduction during load ----
@@ -85,5 +92,6 @@ check "umount" umount $MNT
 check "rdmastor_rpcrdma unloads" modprobe -r rdmastor_rpcrdma
 [ "$tap_failed" = 0 ] && result=pass
 trap - EXIT
+diag "$(dmesg | grep -E "rdmastor|rxe|nfs" | tail -20)"
 check "tell the server" nfs_done "$result"
 tap_done
