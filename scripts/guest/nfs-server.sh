@@ -14,9 +14,12 @@ nfsd_threads() {
 
 nfsd_start() {
 	mkdir -p /run/rpcbind /var/lib/nfs/v4recovery /var/lib/nfs/rpc_pipefs &&
-	# short lease and grace: a restarted server is usable again in 10 s
+	# short lease and grace: a restarted server is usable again in 10 s,
+	# and hands out delegations 10 s after it starts (lockd's grace
+	# counts too: 50 s by default)
 	echo 10 > /proc/fs/nfsd/nfsv4leasetime &&
 	echo 10 > /proc/fs/nfsd/nfsv4gracetime &&
+	echo 10 > /proc/sys/fs/nfs/nlm_grace_period &&
 	rpcbind -w &&
 	echo "$EXPORT 192.0.2.0/24(rw,no_root_squash,insecure,no_subtree_check,fsid=0)" > /etc/exports &&
 	exportfs -ra &&

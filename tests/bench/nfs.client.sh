@@ -23,7 +23,8 @@ seq1m-read:read:1m:4 seq1m-write:write:1m:4"
 mrs_now() { rdma resource show mr 2>/dev/null | grep -c rxe0; }
 
 use_stack() {	# use_stack rdmastor|stock
-	modprobe -r rdmastor_rpcrdma rpcrdma 2>/dev/null
+	# an unmounted transport lets go of its module a moment later
+	wait_for 60 sh -c 'modprobe -r rdmastor_rpcrdma 2>/dev/null; modprobe -r rpcrdma 2>/dev/null; ! grep -qE "^(rdmastor_rpcrdma|rpcrdma) " /proc/modules' || return 1
 	if [ "$1" = rdmastor ]; then modprobe rdmastor_rpcrdma; else modprobe rpcrdma; fi
 }
 

@@ -26,7 +26,7 @@ check "mount NFSv4.2 over rdmastor (hard)" nfs_mount 4.2 hard,lookupcache=positi
 
 # ---- delegation recall over the backchannel ----
 deleg() {	# the server created deleg/file ("original")
-	sleep 12	# nfsd hands out no delegation during its grace period (10 s)
+	sleep 15	# nfsd hands out no delegation during its grace period (10 s)
 	exec 3< $MNT/deleg/file		# a read open: the server may delegate it
 	read -r line <&3
 	[ "$line" = original ]
@@ -46,7 +46,7 @@ check "the client sees the server's write" wait_for 30 sh -c "[ \"\$(cat $MNT/de
 exec 3<&-
 
 # ---- faults during verifying fio runs ----
-fio_fault() {	# fio_fault HOOK: a verifying run with HOOK fired 3 s in
+fio_fault() {	# fio_fault HOOK MIN: a verifying run with HOOK fired 3 s in, MIN reconnects
 	timeout 400 fio --name=fault --directory=$MNT --size=16m --bs=64k --rw=randwrite \
 		--direct=1 --ioengine=libaio --iodepth=8 --verify=crc32c \
 		--do_verify=1 --output-format=terse > /tmp/fio.out 2>&1 &
@@ -61,11 +61,13 @@ fio_fault() {	# fio_fault HOOK: a verifying run with HOOK fired 3 s in
 	wait $pid || { kill $dog; tail -5 /tmp/fio.out; dmesg | tail -25; grep "xprt:" /proc/self/mountstats; return 1; }
 	kill $dog 2>/dev/null
 	diag "reconnects $r0 -> $(xstat reconnects)"
-	[ "$(xstat reconnects)" -gt "$r0" ] || { echo "# no reconnect happened"; return 1; }
+	[ "$(xstat reconnects)" -ge $((r0 + $2)) ] || { echo "# no reconnect happened"; return 1; }
 	rm -f $MNT/fault*
 }
-check "server link down (100% loss) 8 s during fio: completes, verified, reconnected" fio_fault link-down
-check "nfsd restarted during fio: completes, verified, reconnected" fio_fault restart-nfsd
+# RC retransmission may ride out 8 s of loss, or the QP may fail and the
+# transport reconnect: either way the run must complete, verified
+check "server link down (100% loss) 8 s during fio: completes, verified" fio_fault link-down 0
+check "nfsd restarted during fio: completes, verified, reconnected" fio_fault restart-nfsd 1
 
 # ---- a share reduction during load ----
 budget0=$(cat $SYS/budget)
