@@ -116,6 +116,11 @@ static void rsx_finish(struct rsx_req *req)
 					   req->r_reply_bounce, req->r_reply_len);
 	}
 	spin_lock(&xprt->queue_lock);
+	if (status < 0) {
+		/* RDMA_ERROR: the RPC fails with it; there is no reply to decode */
+		rqst->rq_task->tk_status = status;
+		status = 0;
+	}
 	xprt_complete_rqst(rqst->rq_task, status);
 	xprt_unpin_rqst(rqst);
 	spin_unlock(&xprt->queue_lock);

@@ -311,10 +311,12 @@ static int rsx_buf_alloc(struct rpc_task *task)
 	struct rpc_rqst *rqst = task->tk_rqstp;
 	struct rsx_req *req;
 
-	req = kzalloc(sizeof(*req) + rqst->rq_callsize + rqst->rq_rcvsize,
+	/* the RPC layer initializes its buffers: only our header is zeroed */
+	req = kmalloc(sizeof(*req) + rqst->rq_callsize + rqst->rq_rcvsize,
 		      rpc_task_gfp_mask());
 	if (!req)
 		return -ENOMEM;
+	memset(req, 0, sizeof(*req));
 	req->r_x = rsx_of(rqst->rq_xprt);
 	req->r_rqst = rqst;
 	INIT_LIST_HEAD(&req->r_node);
