@@ -174,6 +174,9 @@ int rsx_marshal(struct rsx_xprt *x, struct rst_conn *c, struct rsx_req *req)
 	req->r_write_mr = -1;
 	req->r_reply_mr = -1;
 
+	err = rsx_fill_sparse_pages(&rqst->rq_rcv_buf, rsx_gfp());
+	if (err)
+		return err;
 	err = rst_io_begin(c);
 	if (err)
 		return err;

@@ -136,6 +136,7 @@ struct scatterlist *rsx_pages_sg(struct page **pages, unsigned int base,
 int rsx_bounce_from_xdr(struct rsx_bounce *b, const struct xdr_buf *xdr);
 unsigned int rsx_xdr_scatter(struct xdr_buf *xdr, unsigned int off,
 			     const void *src, unsigned int len);
+int rsx_fill_sparse_pages(struct xdr_buf *xdr, gfp_t gfp);
 unsigned int rsx_bounce_to_xdr(struct xdr_buf *xdr, const struct rsx_bounce *b,
 			       unsigned int len);
 

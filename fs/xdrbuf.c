@@ -164,3 +164,26 @@ unsigned int rsx_bounce_to_xdr(struct xdr_buf *xdr, const struct rsx_bounce *b,
 	}
 	return off;
 }
+
+/*
+ * XDRBUF_SPARSE_PAGES (NFSACL GETACL, for one): the upper layer leaves
+ * the page list empty and the transport provides pages for what arrives.
+ * The upper layer frees them.
+ */
+int rsx_fill_sparse_pages(struct xdr_buf *xdr, gfp_t gfp)
+{
+	struct page **pp;
+	int left;
+
+	if (!(xdr->flags & XDRBUF_SPARSE_PAGES))
+		return 0;
+	pp = xdr->pages + (xdr->page_base >> PAGE_SHIFT);
+	for (left = offset_in_page(xdr->page_base) + xdr->page_len; left > 0;
+	     left -= PAGE_SIZE, pp++) {
+		if (!*pp)
+			*pp = alloc_page(gfp);
+		if (!*pp)
+			return -ENOMEM;
+	}
+	return 0;
+}
