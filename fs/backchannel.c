@@ -146,13 +146,7 @@ int rsx_bc_send_reply(struct rpc_rqst *rqst)
 		return -ENOTCONN;
 	if (!xprt_request_get_cong(xprt, rqst))
 		return -EBADSLT;
-	memset(h, 0, offsetof(struct rpcrdma_hdr, read));
-	h->nr_write = 0;
-	h->has_reply = false;
-	h->xid = be32_to_cpu(rqst->rq_xid);
-	h->vers = RPCRDMA_VERSION;
-	h->credits = RSX_BC_SLOTS;
-	h->proc = RPCRDMA_MSG;
+	rsx_hdr_init(h, rqst->rq_xid, RSX_BC_SLOTS);
 	tx = rst_tx_get(c, 10000);
 	if (IS_ERR(tx))
 		goto drop;

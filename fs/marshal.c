@@ -64,6 +64,18 @@ static int rsx_register(struct rsx_req *req, struct rst_conn *c,
 	return 0;
 }
 
+/* An RDMA_MSG header with empty chunk lists (the lists are not cleared). */
+void rsx_hdr_init(struct rpcrdma_hdr *h, __be32 xid, u32 credits)
+{
+	h->xid = be32_to_cpu(xid);
+	h->vers = RPCRDMA_VERSION;
+	h->credits = credits;
+	h->proc = RPCRDMA_MSG;
+	h->nr_read = 0;
+	h->nr_write = 0;
+	h->has_reply = false;
+}
+
 /* The XDR pad that follows @len bytes of opaque data. */
 static unsigned int rsx_pad(unsigned int len)
 {
@@ -162,13 +174,7 @@ int rsx_marshal(struct rsx_xprt *x, struct rst_conn *c, struct rsx_req *req)
 	struct rst_tx *tx;
 	int nents = 0, len, err;
 
-	memset(h, 0, offsetof(struct rpcrdma_hdr, read));
-	h->nr_write = 0;
-	h->has_reply = false;
-	h->xid = be32_to_cpu(rqst->rq_xid);
-	h->vers = RPCRDMA_VERSION;
-	h->credits = rsx_credits;
-	h->proc = RPCRDMA_MSG;
+	rsx_hdr_init(h, rqst->rq_xid, rsx_credits);
 	req->r_conn = c;
 	req->r_nr_mrs = 0;
 	req->r_write_mr = -1;

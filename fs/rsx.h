@@ -118,6 +118,7 @@ static inline struct rsx_req *rsx_req_of(struct rpc_rqst *rqst)
 void rsx_close(struct rpc_xprt *xprt);
 
 /* marshal.c */
+void rsx_hdr_init(struct rpcrdma_hdr *h, __be32 xid, u32 credits);
 int rsx_marshal(struct rsx_xprt *x, struct rst_conn *c, struct rsx_req *req);
 void rsx_req_release(struct rsx_req *req, bool invalidate);
 void rsx_release_armed(struct rsx_xprt *x);
