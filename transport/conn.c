@@ -396,6 +396,33 @@ void rst_close(struct rst_conn *c)
 }
 EXPORT_SYMBOL_GPL(rst_close);
 
+/**
+ * rst_conn_set_accept_pdata - private data for this connection's accept
+ * @c: a server connection, from the listener's accept callback only
+ * @pdata: kept by reference until the accept is sent (static data)
+ * @len: its length
+ */
+void rst_conn_set_accept_pdata(struct rst_conn *c, const void *pdata, u8 len)
+{
+	c->c_p.private_data = pdata;
+	c->c_p.private_len = len;
+}
+EXPORT_SYMBOL_GPL(rst_conn_set_accept_pdata);
+
+/**
+ * rst_conn_addrs - the connection's local and peer addresses
+ * @c: the connection
+ * @local: out
+ * @peer: out
+ */
+void rst_conn_addrs(struct rst_conn *c, struct sockaddr_storage *local,
+		    struct sockaddr_storage *peer)
+{
+	*local = c->c_id->route.addr.src_addr;
+	*peer = c->c_id->route.addr.dst_addr;
+}
+EXPORT_SYMBOL_GPL(rst_conn_addrs);
+
 void *rst_conn_priv(struct rst_conn *c)
 {
 	return c->c_priv;

@@ -214,16 +214,7 @@ release:
 	return ERR_PTR(err);
 }
 
-/**
- * rst_mr_get - borrow an MR for one I/O
- * @c: the connection
- *
- * Takes an idle MR or allocates one within the share, waiting while the
- * connection is at its MR limit. Call within rst_io_begin()/rst_io_end().
- *
- * Return: the MR or ERR_PTR (-ENOTCONN, -EINTR, -ENOMEM, -EINVAL).
- */
-struct rst_mr *rst_mr_get(struct rst_conn *c)
+static struct rst_mr *rst_mr_take(struct rst_conn *c, bool wait)
 {
 	struct rst_mr *m = NULL;
 	bool alloc = false;
@@ -250,6 +241,8 @@ struct rst_mr *rst_mr_get(struct rst_conn *c)
 		spin_unlock_irq(&c->c_lock);
 		if (m || alloc)
 			break;
+		if (!wait)
+			return ERR_PTR(-EAGAIN);
 		err = wait_event_killable(c->c_wq,
 					  !list_empty(&c->c_mr_free) ||
 					  READ_ONCE(c->c_mr_total) < READ_ONCE(c->c_mr_limit) ||
@@ -271,7 +264,34 @@ struct rst_mr *rst_mr_get(struct rst_conn *c)
 	m->mr_state = RST_MR_IDLE;
 	return m;
 }
+
+/**
+ * rst_mr_get - borrow an MR for one I/O
+ * @c: the connection
+ *
+ * Takes an idle MR or allocates one within the share, waiting while the
+ * connection is at its MR limit. Call within rst_io_begin()/rst_io_end().
+ *
+ * Return: the MR or ERR_PTR (-ENOTCONN, -EINTR, -ENOMEM, -EINVAL).
+ */
+struct rst_mr *rst_mr_get(struct rst_conn *c)
+{
+	return rst_mr_take(c, true);
+}
 EXPORT_SYMBOL_GPL(rst_mr_get);
+
+/**
+ * rst_mr_tryget - rst_mr_get() that does not wait for the share
+ * @c: the connection
+ *
+ * Return: the MR or ERR_PTR: -EAGAIN when every MR the share covers is
+ * lent out, else as rst_mr_get().
+ */
+struct rst_mr *rst_mr_tryget(struct rst_conn *c)
+{
+	return rst_mr_take(c, false);
+}
+EXPORT_SYMBOL_GPL(rst_mr_tryget);
 
 /**
  * rst_mr_map - map an I/O's pages into an MR, with a fresh key
@@ -288,6 +308,15 @@ EXPORT_SYMBOL_GPL(rst_mr_get);
 int rst_mr_map(struct rst_mr *m, struct scatterlist *sg, int nents,
 	       enum dma_data_direction dir, u64 *addr, u32 *len, u32 *rkey)
 {
+	return rst_mr_map_off(m, sg, nents, 0, dir, addr, len, rkey);
+}
+EXPORT_SYMBOL_GPL(rst_mr_map);
+
+/* rst_mr_map() of @sg from byte @sg_off of its first entry */
+int rst_mr_map_off(struct rst_mr *m, struct scatterlist *sg, int nents,
+		   unsigned int sg_off, enum dma_data_direction dir, u64 *addr,
+		   u32 *len, u32 *rkey)
+{
 	struct rst_conn *c = m->mr_conn;
 	struct ib_mr *mr = m->mr_ib;
 	int mapped, n;
@@ -297,7 +326,7 @@ int rst_mr_map(struct rst_mr *m, struct scatterlist *sg, int nents,
 	mapped = ib_dma_map_sg(c->c_dev, sg, nents, dir);
 	if (!mapped)
 		return -EIO;
-	n = ib_map_mr_sg(mr, sg, mapped, NULL, PAGE_SIZE);
+	n = ib_map_mr_sg(mr, sg, mapped, sg_off ? &sg_off : NULL, PAGE_SIZE);
 	if (n != mapped) {
 		/* too many pages, or a gap an FRWR cannot express */
 		ib_dma_unmap_sg(c->c_dev, sg, nents, dir);
@@ -324,7 +353,6 @@ int rst_mr_map(struct rst_mr *m, struct scatterlist *sg, int nents,
 	*rkey = mr->rkey;
 	return 0;
 }
-EXPORT_SYMBOL_GPL(rst_mr_map);
 
 /**
  * rst_mr_remote_invalidated - the peer's Send-with-Invalidate named a key

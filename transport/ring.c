@@ -146,6 +146,14 @@ static void rst_tx_free(struct rst_conn *c, struct rst_tx *tx)
 {
 	unsigned long flags;
 
+	if (tx->tx_cb) {
+		rst_tx_done_fn fn = tx->tx_cb;
+
+		/* never posted: the ULP still hears of it, once */
+		tx->tx_cb = NULL;
+		fn(tx->tx_cb_arg, -ENOTCONN);
+	}
+
 	spin_lock_irqsave(&c->c_lock, flags);
 	list_add(&tx->tx_node, &c->c_tx_free);
 	spin_unlock_irqrestore(&c->c_lock, flags);
@@ -178,8 +186,28 @@ static void rst_tx_done(struct ib_cq *cq, struct ib_wc *wc)
 		complete(tx->tx_done);
 		tx->tx_done = NULL;
 	}
+	if (tx->tx_cb) {
+		rst_tx_done_fn fn = tx->tx_cb;
+
+		tx->tx_cb = NULL;
+		fn(tx->tx_cb_arg, tx->tx_status);
+	}
 	rst_tx_free(c, tx);
 }
+
+/**
+ * rst_tx_on_done - be told when a send completes
+ * @tx: a slot from rst_tx_get(), not yet posted
+ * @fn: called once from the completion context with 0 or -EIO; also if
+ *	the post fails (then before the posting call returns)
+ * @arg: passed to @fn
+ */
+void rst_tx_on_done(struct rst_tx *tx, rst_tx_done_fn fn, void *arg)
+{
+	tx->tx_cb = fn;
+	tx->tx_cb_arg = arg;
+}
+EXPORT_SYMBOL_GPL(rst_tx_on_done);
 
 static bool rst_tx_available(struct rst_conn *c)
 {

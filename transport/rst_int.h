@@ -47,6 +47,8 @@ struct rst_tx {
 	struct scatterlist *tx_rw_sg;
 	u32 tx_rw_nents;
 	struct completion *tx_done;	/* signalled on completion, if set */
+	rst_tx_done_fn tx_cb;		/* called on completion, if set */
+	void *tx_cb_arg;
 	int tx_status;
 };
 
@@ -152,5 +154,8 @@ struct ib_send_wr *rst_tx_prepare(struct rst_conn *c, struct rst_tx *tx, u32 len
 int rst_mr_pool_init(struct rst_conn *c);
 void rst_mr_pool_destroy(struct rst_conn *c);
 void rst_mr_refresh_limit(struct rst_conn *c);
+int rst_mr_map_off(struct rst_mr *m, struct scatterlist *sg, int nents,
+		   unsigned int sg_off, enum dma_data_direction dir, u64 *addr,
+		   u32 *len, u32 *rkey);
 
 #endif /* RDMASTOR_RST_INT_H */

@@ -9,6 +9,45 @@
 
 #include "rst_int.h"
 
+/*
+ * Post the RDMA WRITE of @sg chained in front of @tx's send. The
+ * context is destroyed when the send completes (rst_tx_done()).
+ */
+static int rst_rw_write_post(struct rst_conn *c, struct scatterlist *sg,
+			     u32 nents, u64 raddr, u32 rkey, struct rst_tx *tx,
+			     u32 len, bool send_inv)
+{
+	struct ib_send_wr *send;
+	int n, err;
+
+	if (len > c->c_p.msg_size) {
+		rst_tx_put(c, tx);
+		return -EINVAL;
+	}
+	if (READ_ONCE(c->c_state) == RST_DOWN) {
+		rst_tx_put(c, tx);
+		return -ENOTCONN;
+	}
+	n = rdma_rw_ctx_init(&tx->tx_rw, c->c_qp, c->c_port, sg, nents, 0,
+			     raddr, rkey, DMA_TO_DEVICE);
+	if (n < 0) {
+		rst_tx_put(c, tx);
+		return n;
+	}
+	tx->tx_rw_sg = sg;
+	tx->tx_rw_nents = nents;
+	send = rst_tx_prepare(c, tx, len, send_inv, rkey);
+	err = rdma_rw_ctx_post(&tx->tx_rw, c->c_qp, c->c_port, NULL, send);
+	if (err) {
+		rdma_rw_ctx_destroy(&tx->tx_rw, c->c_qp, c->c_port, sg, nents,
+				    DMA_TO_DEVICE);
+		tx->tx_rw_sg = NULL;
+		rst_tx_put(c, tx);
+		rst_conn_down(c, err);
+	}
+	return err;
+}
+
 /**
  * rst_rw_write_send - RDMA WRITE data to the peer, then send a reply
  * @c: the connection
@@ -31,37 +70,44 @@ int rst_rw_write_send(struct rst_conn *c, struct scatterlist *sg, u32 nents,
 		      bool send_inv)
 {
 	DECLARE_COMPLETION_ONSTACK(done);
-	struct ib_send_wr *send;
-	int n, err;
+	int err;
 
-	if (len > c->c_p.msg_size) {
-		rst_tx_put(c, tx);
-		return -EINVAL;
-	}
-	n = rdma_rw_ctx_init(&tx->tx_rw, c->c_qp, c->c_port, sg, nents, 0,
-			     raddr, rkey, DMA_TO_DEVICE);
-	if (n < 0) {
-		rst_tx_put(c, tx);
-		return n;
-	}
-	tx->tx_rw_sg = sg;
-	tx->tx_rw_nents = nents;
 	tx->tx_done = &done;
-	send = rst_tx_prepare(c, tx, len, send_inv, rkey);
-	err = rdma_rw_ctx_post(&tx->tx_rw, c->c_qp, c->c_port, NULL, send);
+	err = rst_rw_write_post(c, sg, nents, raddr, rkey, tx, len, send_inv);
 	if (err) {
-		rdma_rw_ctx_destroy(&tx->tx_rw, c->c_qp, c->c_port, sg, nents,
-				    DMA_TO_DEVICE);
-		tx->tx_rw_sg = NULL;
 		tx->tx_done = NULL;
-		rst_tx_put(c, tx);
-		rst_conn_down(c, err);
 		return err;
 	}
 	wait_for_completion(&done);
 	return tx->tx_status;
 }
 EXPORT_SYMBOL_GPL(rst_rw_write_send);
+
+/**
+ * rst_rw_write_send_async - rst_rw_write_send() without waiting
+ * @c: the connection
+ * @sg: local data (DMA-mapped here until the send completes)
+ * @nents: entries in @sg
+ * @raddr: the peer's address
+ * @rkey: the peer's key
+ * @tx: the reply's send slot, filled in; consumed
+ * @len: reply length
+ * @send_inv: send the reply with invalidate of @rkey
+ *
+ * Completion is reported through the callback set on
+ * @tx with rst_tx_on_done(), which also runs (before this returns) if
+ * nothing could be posted; @sg must stay until then.
+ *
+ * Return: 0 if posted, else an errno.
+ * Context: process or completion context; does not sleep.
+ */
+int rst_rw_write_send_async(struct rst_conn *c, struct scatterlist *sg,
+			    u32 nents, u64 raddr, u32 rkey, struct rst_tx *tx,
+			    u32 len, bool send_inv)
+{
+	return rst_rw_write_post(c, sg, nents, raddr, rkey, tx, len, send_inv);
+}
+EXPORT_SYMBOL_GPL(rst_rw_write_send_async);
 
 struct rst_read {
 	struct ib_cqe r_cqe;
@@ -118,3 +164,161 @@ int rst_rw_read(struct rst_conn *c, struct scatterlist *sg, u32 nents,
 	return err ? err : r.r_status;
 }
 EXPORT_SYMBOL_GPL(rst_rw_read);
+
+/* An unsignaled RDMA READ reports here only when it failed. */
+static void rst_read_op_rd_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rst_read_op *op = container_of(wc->wr_cqe, struct rst_read_op,
+					      op_rd_cqe);
+
+	if (wc->status != IB_WC_WR_FLUSH_ERR)
+		pr_info("rdmastor: %s: RDMA READ failed: %s\n",
+			op->op_conn->c_p.name, ib_wc_status_msg(wc->status));
+	rst_conn_down(op->op_conn, -EIO);
+}
+
+static void rst_read_op_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rst_read_op *op = container_of(wc->wr_cqe, struct rst_read_op,
+					      op_cqe);
+	struct rst_conn *c = op->op_conn;
+	int status = wc->status == IB_WC_SUCCESS ? 0 : -EIO;
+
+	if (status) {
+		if (wc->status != IB_WC_WR_FLUSH_ERR)
+			pr_info("rdmastor: %s: RDMA READ failed: %s\n",
+				c->c_p.name, ib_wc_status_msg(wc->status));
+		rst_conn_down(c, -EIO);
+	}
+	if (op->op_mr) {
+		/* the fenced LOCAL_INV completed: the key is dead */
+		if (status)
+			op->op_mr->mr_status = status;
+		else
+			op->op_mr->mr_state = RST_MR_IDLE;
+		spin_lock_irq(&c->c_lock);
+		if (!status)
+			c->c_stats.local_inv++;
+		spin_unlock_irq(&c->c_lock);
+		rst_mr_put(op->op_mr);	/* unmaps the pages */
+		op->op_mr = NULL;
+	} else {
+		rdma_rw_ctx_destroy(&op->op_rw, c->c_qp, c->c_port, op->op_sg,
+				    op->op_nents, DMA_FROM_DEVICE);
+	}
+	op->done(op, status);
+}
+
+/*
+ * Forced-MR READ: REG_MR of the local pages, the RDMA READ into them,
+ * then a fenced LOCAL_INV (it waits for the READ's data), one chain
+ * and one completion. The MR exists for this READ only.
+ */
+static int rst_read_post_mr(struct rst_conn *c, struct rst_read_op *op,
+			    u32 sg_off, u64 raddr, u32 rkey)
+{
+	struct scatterlist *sg = op->op_sg;
+	u32 nents = op->op_nents;
+	struct rst_mr *m;
+	u64 addr;
+	u32 len, key;
+	int err;
+
+	/* whole entries before the offset are skipped; the MR starts there */
+	while (nents && sg_off >= sg->length) {
+		sg_off -= sg->length;
+		sg = sg_next(sg);
+		nents--;
+	}
+	if (!nents)
+		return -EINVAL;
+	m = rst_mr_tryget(c);
+	if (IS_ERR(m))
+		return PTR_ERR(m);
+	err = rst_mr_map_off(m, sg, nents, sg_off, DMA_FROM_DEVICE, &addr,
+			     &len, &key);
+	if (err) {
+		rst_mr_put(m);
+		return err;
+	}
+	op->op_mr = m;
+	op->op_sge.addr = addr;
+	op->op_sge.length = len;
+	op->op_sge.lkey = m->mr_ib->lkey;
+	op->op_rd_wr = (struct ib_rdma_wr) {
+		.wr.wr_cqe = &op->op_rd_cqe,
+		.wr.opcode = IB_WR_RDMA_READ,
+		.wr.sg_list = &op->op_sge,
+		.wr.num_sge = 1,
+		.remote_addr = raddr,
+		.rkey = rkey,
+	};
+	op->op_inv_wr = (struct ib_send_wr) {
+		.wr_cqe = &op->op_cqe,
+		.opcode = IB_WR_LOCAL_INV,
+		.send_flags = IB_SEND_SIGNALED | IB_SEND_FENCE,
+		.ex.invalidate_rkey = m->mr_ib->lkey,
+	};
+	m->mr_reg_wr.wr.next = &op->op_rd_wr.wr;
+	op->op_rd_wr.wr.next = &op->op_inv_wr;
+	m->mr_state = RST_MR_VALID;
+	err = ib_post_send(c->c_qp, &m->mr_reg_wr.wr, NULL);
+	if (err) {
+		m->mr_status = err;
+		rst_mr_put(m);
+		op->op_mr = NULL;
+		rst_conn_down(c, err);
+		return err;
+	}
+	spin_lock_irq(&c->c_lock);
+	c->c_stats.regs++;
+	spin_unlock_irq(&c->c_lock);
+	return 0;
+}
+
+/**
+ * rst_rw_read_async - RDMA READ the peer's buffer into local pages
+ * @c: the connection
+ * @op: the ULP's, unused until @op->done runs; @op->done set
+ * @sg: local pages, kept until @op->done
+ * @nents: entries in @sg
+ * @sg_off: where in @sg the data goes
+ * @raddr: the peer's address
+ * @rkey: the peer's key
+ * @use_mr: register the sink with a per-READ MR (iWARP needs it; the
+ *	forced-MR mode tests it elsewhere); else DMA addresses
+ *
+ * Return: 0 if posted (@op->done will run), or an errno: -EAGAIN when
+ * the connection's MR share is in use (try again later), -ENOTCONN.
+ * Context: process or completion context; does not sleep unless an MR
+ * has to be allocated.
+ */
+int rst_rw_read_async(struct rst_conn *c, struct rst_read_op *op,
+		      struct scatterlist *sg, u32 nents, u32 sg_off, u64 raddr,
+		      u32 rkey, bool use_mr)
+{
+	int n, err;
+
+	if (READ_ONCE(c->c_state) == RST_DOWN)
+		return -ENOTCONN;
+	op->op_conn = c;
+	op->op_sg = sg;
+	op->op_nents = nents;
+	op->op_mr = NULL;
+	op->op_cqe.done = rst_read_op_done;
+	op->op_rd_cqe.done = rst_read_op_rd_done;
+	if (use_mr)
+		return rst_read_post_mr(c, op, sg_off, raddr, rkey);
+	n = rdma_rw_ctx_init(&op->op_rw, c->c_qp, c->c_port, sg, nents, sg_off,
+			     raddr, rkey, DMA_FROM_DEVICE);
+	if (n < 0)
+		return n;
+	err = rdma_rw_ctx_post(&op->op_rw, c->c_qp, c->c_port, &op->op_cqe, NULL);
+	if (err) {
+		rdma_rw_ctx_destroy(&op->op_rw, c->c_qp, c->c_port, sg, nents,
+				    DMA_FROM_DEVICE);
+		rst_conn_down(c, err);
+	}
+	return err;
+}
+EXPORT_SYMBOL_GPL(rst_rw_read_async);

@@ -40,6 +40,7 @@
 #include <linux/scatterlist.h>
 #include <linux/completion.h>
 #include <rdma/ib_verbs.h>
+#include <rdma/rw.h>
 
 struct rst_conn;
 struct rst_listener;
@@ -147,11 +148,49 @@ int rst_mr_remote_invalidated(struct rst_mr *m, u32 inv_rkey);
 int rst_mr_local_invalidate(struct rst_mr *m);
 void rst_mr_put(struct rst_mr *m);
 
+/* Asynchronous sends: @fn runs from the completion context, once. */
+typedef void (*rst_tx_done_fn)(void *arg, int status);
+void rst_tx_on_done(struct rst_tx *tx, rst_tx_done_fn fn, void *arg);
+struct rst_mr *rst_mr_tryget(struct rst_conn *c);
+
 /* Data movement (target side) */
 int rst_rw_write_send(struct rst_conn *c, struct scatterlist *sg, u32 nents,
 		      u64 raddr, u32 rkey, struct rst_tx *tx, u32 len,
 		      bool send_inv);
+int rst_rw_write_send_async(struct rst_conn *c, struct scatterlist *sg,
+			    u32 nents, u64 raddr, u32 rkey, struct rst_tx *tx,
+			    u32 len, bool send_inv);
 int rst_rw_read(struct rst_conn *c, struct scatterlist *sg, u32 nents,
 		u64 raddr, u32 rkey);
+
+/**
+ * struct rst_read_op - one asynchronous RDMA READ (the ULP embeds it)
+ * @done: runs once from the completion context; 0 when the data is in
+ *	the pages, else an errno (the connection is then going down)
+ *
+ * The rest is the engine's. With an MR (rst_rw_read_async() @use_mr)
+ * the sink is fast-registered for this READ only, from the connection's
+ * rnic_mgr-charged pool, and invalidated before @done runs.
+ */
+struct rst_read_op {
+	void (*done)(struct rst_read_op *op, int status);
+	struct rst_conn *op_conn;
+	struct scatterlist *op_sg;
+	u32 op_nents;
+	struct rst_mr *op_mr;
+	struct ib_cqe op_cqe;
+	struct ib_cqe op_rd_cqe;
+	struct rdma_rw_ctx op_rw;
+	struct ib_rdma_wr op_rd_wr;
+	struct ib_send_wr op_inv_wr;
+	struct ib_sge op_sge;
+};
+
+int rst_rw_read_async(struct rst_conn *c, struct rst_read_op *op,
+		      struct scatterlist *sg, u32 nents, u32 sg_off, u64 raddr,
+		      u32 rkey, bool use_mr);
+void rst_conn_addrs(struct rst_conn *c, struct sockaddr_storage *local,
+		    struct sockaddr_storage *peer);
+void rst_conn_set_accept_pdata(struct rst_conn *c, const void *pdata, u8 len);
 
 #endif /* RDMASTOR_RST_H */

@@ -45,6 +45,13 @@ wait_for() {
 	done
 }
 
+# bail REASON: a step later checks depend on failed; stop here.
+bail() {
+	diag "stopping: $*"
+	ok 1 "$*"
+	tap_done
+}
+
 # tap_done: print the plan and exit with the body's status.
 tap_done() {
 	echo "1..$tap_n"

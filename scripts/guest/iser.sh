@@ -1,0 +1,101 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Helpers for iSER guest tests: an LIO target exported with targetcli
+# over iSER, and the stock open-iscsi + ib_iser initiator logging in to
+# it. Source after lib.sh: . scripts/guest/iser.sh
+#
+# Targets are iqn.2026-11.org.rdmastor:tN; each LUN is a RAM disk
+# (rd_mcp) named tN-lM; the portal is $ISER_IP:3260 with iSER enabled.
+
+ISER_IP=${ISER_IP:-192.0.2.1}
+ISER_IQN=iqn.2026-11.org.rdmastor
+
+# targetcli asks the system D-Bus for tcmu-runner's backstores and fails
+# without one; a guest has none, so give it a private bus.
+if [ -z "${DBUS_SYSTEM_BUS_ADDRESS:-}" ]; then
+	DBUS_SYSTEM_BUS_ADDRESS=$(dbus-daemon --session --fork --print-address=1 2>/dev/null | head -n1)
+	export DBUS_SYSTEM_BUS_ADDRESS
+fi
+export HOME=${HOME:-/root}
+
+# rdmastor_iser_target: make LIO's iSER requests load rdmastor_isert.
+rdmastor_iser_target() {
+	install -m 644 "$RDMASTOR_TREE/etc/modprobe.d/rdmastor-iser.conf" /etc/modprobe.d/
+}
+
+# iser_target_create N LUNS SIZE: target N with LUNS RAM-disk LUNs of SIZE,
+# open to any initiator (no ACLs, no CHAP: test guests only), iSER portal.
+iser_target_create() {
+	local n=$1 luns=$2 size=$3 iqn=$ISER_IQN:t$1 tpg l
+	tpg=/iscsi/$iqn/tpg1
+	targetcli /iscsi create "$iqn" >/dev/null || return 1
+	for l in $(seq 0 $((luns - 1))); do
+		targetcli /backstores/ramdisk create "t$n-l$l" "$size" >/dev/null &&
+			targetcli "$tpg/luns" create "/backstores/ramdisk/t$n-l$l" >/dev/null ||
+			return 1
+	done
+	targetcli "$tpg" set attribute authentication=0 demo_mode_write_protect=0 \
+		generate_node_acls=1 cache_dynamic_acls=1 >/dev/null || return 1
+	# targetcli made a TCP portal on 0.0.0.0; serve iSER on ours only
+	targetcli "$tpg/portals" delete 0.0.0.0 3260 >/dev/null 2>&1
+	targetcli "$tpg/portals" create "$ISER_IP" 3260 >/dev/null &&
+		targetcli "$tpg/portals/$ISER_IP:3260" enable_iser true >/dev/null
+}
+
+# iser_target_clear: remove every target and backstore.
+iser_target_clear() {
+	targetcli clearconfig confirm=True >/dev/null
+}
+
+# iscsid_start: the initiator daemon (iscsiadm talks to it).
+iscsid_start() {
+	mkdir -p /etc/iscsi /run/lock/iscsi
+	[ -s /etc/iscsi/initiatorname.iscsi ] ||
+		echo "InitiatorName=iqn.2026-11.org.rdmastor:initiator" > /etc/iscsi/initiatorname.iscsi
+	modprobe ib_iser
+	modprobe sd_mod	# no udev in a guest to load it for the LUNs
+	pgrep -x iscsid >/dev/null || iscsid
+	wait_for 10 iscsiadm -m session -P0 >/dev/null 2>&1 || true
+}
+
+# iser_login N: discover and log in to target N over iSER.
+iser_login() {
+	local iqn=$ISER_IQN:t$1
+	iscsiadm -m discovery -t st -p "$ISER_IP:3260" -I iser >/dev/null || return 1
+	iscsiadm -m node -T "$iqn" -p "$ISER_IP:3260" -I iser --login >/dev/null
+}
+
+# iser_logout N: log out of target N.
+iser_logout() {
+	iscsiadm -m node -T "$ISER_IQN:t$1" -p "$ISER_IP:3260" -I iser --logout >/dev/null
+}
+
+# iser_disk N LUN: the initiator's block device for LUN of target N.
+iser_disk() {
+	local link=/dev/disk/by-path/ip-$ISER_IP:3260-iser-$ISER_IQN:t$1-lun-$2
+	[ -e "$link" ] && readlink -f "$link" && return 0
+	# without udev: find the SCSI disk through sysfs
+	local s h
+	for s in /sys/class/iscsi_session/session*; do
+		[ "$(cat "$s/targetname" 2>/dev/null)" = "$ISER_IQN:t$1" ] || continue
+		for h in "$s"/device/target*/*:*:*:"$2"/block/*; do
+			[ -e "$h" ] && echo "/dev/$(basename "$h")" && return 0
+		done
+	done
+	return 1
+}
+
+# iser_fio NAME DEV FIO-ARGS...: a fio job on DEV that verifies its data.
+iser_fio() {
+	local name=$1 dev=$2
+	shift 2
+	fio --name="$name" --filename="$dev" --direct=1 --ioengine=libaio \
+		--verify=crc32c --do_verify=1 --output-format=terse "$@" > "/tmp/fio-$name.out" 2>&1 ||
+		{ tail -20 "/tmp/fio-$name.out"; return 1; }
+}
+
+# iser_rdma_left KIND: objects of KIND (qp, cq, mr) on rxe0 that are not
+# ib_core's own (the GSI QP and its CQ stay).
+iser_rdma_left() {
+	rdma resource show "$1" 2>/dev/null | grep "rxe0" | grep -vc "comm \[ib_core\]"
+}

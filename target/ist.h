@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rdmastor_isert: an iSER target transport for LIO's iSCSI target on the
+ * rdmastor engine. Internals shared by its files.
+ *
+ * Objects:
+ *   struct ist_np    one iSCSI network portal with iSER enabled: an engine
+ *                    listener, and the connections it accepted that LIO's
+ *                    login thread has not taken yet.
+ *   struct ist_conn  one iSER connection: the engine connection (rst_conn)
+ *                    and, once LIO's login thread took it, LIO's
+ *                    iscsit_conn.
+ *   struct ist_cmd   our part of each LIO command (iscsit_priv_cmd()).
+ *
+ * Lifetime: the engine frees a server connection after ->disconnected
+ * returns. Ours (ist_disconnected()) therefore waits, for a connection
+ * LIO has taken, until LIO is done with it (->iscsit_free_conn), and
+ * frees the ist_conn then. LIO learns of a connection loss from
+ * ->iscsit_get_rx_pdu returning (full feature phase) or from
+ * ->iscsit_get_login_rx failing (login phase).
+ */
+#ifndef RDMASTOR_IST_H
+#define RDMASTOR_IST_H
+
+#include <linux/semaphore.h>
+#include <linux/workqueue.h>
+#include <target/iscsi/iscsi_transport.h>
+#include <rdmastor/rst.h>
+#include <rdmastor/iser_wire.h>
+
+/* Largest data segment in either direction: LIO's iSER default. */
+#define IST_MAX_DSL		8192
+#define IST_MSG_SIZE		ALIGN(ISER_HEADERS_LEN + IST_MAX_DSL, 64)
+/* Commands the initiator may have outstanding, plus unsolicited PDUs */
+#define IST_RECV_DEPTH		(128 + 8)
+#define IST_SEND_DEPTH		(IST_RECV_DEPTH + 8)
+/* Largest I/O moved with one RDMA READ or WRITE context (1 MiB) */
+#define IST_IO_PAGES		256
+
+struct ist_np {
+	struct iscsi_np *np;
+	struct rst_listener *lst;
+	struct mutex lock;		/* pending, and each ist_conn's binding */
+	struct list_head pending;
+	struct semaphore sem;		/* one count per connection accepted */
+};
+
+enum ist_phase { IST_LOGIN, IST_FULL };
+
+struct ist_conn {
+	struct rst_conn *rc;
+	struct ist_np *inp;
+	struct list_head node;		/* in inp->pending until LIO takes it */
+	struct iscsit_conn *conn;	/* LIO's, once bound, until free_conn */
+	bool bound;
+	bool down;			/* ->disconnected ran: nothing in flight */
+	bool send_w_inv;		/* Send-with-Invalidate the initiator's keys */
+	bool use_mr;			/* register RDMA READ sinks (forced-MR mode) */
+	enum ist_phase phase;
+	wait_queue_head_t wq;		/* down, control completions */
+	struct completion login_req;	/* one per login request received */
+	struct completion released;	/* LIO called ->iscsit_free_conn */
+
+	/* the last login request (first one: before LIO bound us) */
+	u8 login_bhs[ISER_BHS_LEN];
+	u8 *login_data;
+	u32 login_len;
+	/* the final login response, sent once LIO is in full feature phase */
+	struct rst_tx *login_final;
+	u32 login_final_len;
+
+	bool logout_posted;
+	atomic_t ctrl_pending;		/* control completions queued to ist_wq */
+	atomic_t outstanding;		/* SCSI commands not yet answered */
+	u32 max_cmdsn;			/* the highest MaxCmdSN we advertised */
+	bool max_cmdsn_set;
+	spinlock_t sn_lock;
+};
+
+struct ist_cmd {
+	struct ist_conn *ic;
+	struct iscsit_cmd *cmd;
+	bool has_read, has_write;
+	u32 read_stag, write_stag;
+	u64 read_va, write_va;
+	unsigned long flags;
+#define IST_CMD_COUNTED		0	/* in ic->outstanding */
+#define IST_CMD_CTRL_COUNTED	1	/* in ic->ctrl_pending */
+#define IST_CMD_TEXT_CONTINUE	2	/* a text response with C set was sent */
+	struct rst_read_op rd;
+	struct work_struct work;	/* control completion */
+};
+
+extern struct workqueue_struct *ist_wq;
+extern bool ist_force_mr;
+extern struct iscsit_transport ist_transport;
+
+/* portal.c */
+int ist_setup_np(struct iscsi_np *np, struct sockaddr_storage *addr);
+int ist_accept_np(struct iscsi_np *np, struct iscsit_conn *conn);
+void ist_free_np(struct iscsi_np *np);
+void ist_wait_conn(struct iscsit_conn *conn);
+void ist_free_conn(struct iscsit_conn *conn);
+
+/* login.c */
+void ist_login_recv(struct ist_conn *ic, const struct iser_pdu *p);
+int ist_get_login_rx(struct iscsit_conn *conn, struct iscsi_login *login);
+int ist_put_login_tx(struct iscsit_conn *conn, struct iscsi_login *login,
+		     u32 length);
+void ist_get_rx_pdu(struct iscsit_conn *conn);
+
+/* rx.c */
+void ist_recv(struct rst_conn *rc, const void *buf, u32 len, bool inv,
+	      u32 inv_rkey);
+void ist_protocol_error(struct ist_conn *ic, const char *what);
+
+/* tx.c */
+int ist_queue_data_in(struct iscsit_conn *conn, struct iscsit_cmd *cmd);
+int ist_queue_status(struct iscsit_conn *conn, struct iscsit_cmd *cmd);
+int ist_get_dataout(struct iscsit_conn *conn, struct iscsit_cmd *cmd,
+		    bool recovery);
+int ist_immediate_queue(struct iscsit_conn *conn, struct iscsit_cmd *cmd,
+			int state);
+int ist_response_queue(struct iscsit_conn *conn, struct iscsit_cmd *cmd,
+		       int state);
+void ist_aborted_task(struct iscsit_conn *conn, struct iscsit_cmd *cmd);
+void ist_cmd_put(struct ist_cmd *icmd, bool comp_err);
+void ist_cmd_uncount(struct ist_cmd *icmd);
+u32 ist_window(struct ist_conn *ic);
+
+#endif /* RDMASTOR_IST_H */

@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Portals and connection lifetime: the listener behind an iSER-enabled
+ * network portal, handing connections to LIO's login thread, and taking
+ * them down with LIO (->iscsit_wait_conn, ->iscsit_free_conn).
+ */
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <target/target_core_base.h>
+#include <target/target_core_fabric.h>
+
+#include "ist.h"
+
+static const u8 ist_rep_inv[ISER_CM_LEN] = { ISER_CM_ZBVA_NOT_USED };
+static const u8 ist_rep_noinv[ISER_CM_LEN] = {
+	ISER_CM_ZBVA_NOT_USED | ISER_CM_SEND_W_INV_NOT_USED };
+
+static void ist_disconnected(struct rst_conn *rc, int reason);
+
+static const struct rst_conn_ops ist_conn_ops = {
+	.recv = ist_recv,
+	.disconnected = ist_disconnected,
+};
+
+static int ist_accept(struct rst_conn *rc, const void *pdata, u8 plen, void *lpriv)
+{
+	struct ist_np *inp = lpriv;
+	struct iscsi_np *np = inp->np;
+	struct ist_conn *ic;
+	bool enabled;
+	u8 flags;
+
+	spin_lock_bh(&np->np_thread_lock);
+	enabled = np->enabled;
+	spin_unlock_bh(&np->np_thread_lock);
+	if (!enabled)
+		return -ECONNREFUSED;
+	if (iser_cm_req_decode(pdata, plen, &flags)) {
+		pr_info("rdmastor_isert: connect request with bad private data, rejected\n");
+		return -EPROTO;
+	}
+	ic = kzalloc(sizeof(*ic), GFP_KERNEL);
+	if (!ic)
+		return -ENOMEM;
+	ic->login_data = kmalloc(IST_MAX_DSL, GFP_KERNEL);
+	if (!ic->login_data) {
+		kfree(ic);
+		return -ENOMEM;
+	}
+	ic->rc = rc;
+	ic->inp = inp;
+	ic->phase = IST_LOGIN;
+	ic->use_mr = READ_ONCE(ist_force_mr) ||
+		     rdma_protocol_iwarp(rst_conn_device(rc), 1);
+	ic->send_w_inv = !(flags & ISER_CM_SEND_W_INV_NOT_SUP);
+	init_waitqueue_head(&ic->wq);
+	init_completion(&ic->login_req);
+	init_completion(&ic->released);
+	spin_lock_init(&ic->sn_lock);
+	rst_conn_set_priv(rc, ic);
+	rst_conn_set_accept_pdata(rc, ic->send_w_inv ? ist_rep_inv : ist_rep_noinv,
+				  ISER_CM_LEN);
+	mutex_lock(&inp->lock);
+	list_add_tail(&ic->node, &inp->pending);
+	mutex_unlock(&inp->lock);
+	up(&inp->sem);
+	return 0;
+}
+
+static void ist_conn_free(struct ist_conn *ic)
+{
+	kfree(ic->login_data);
+	kfree(ic);
+}
+
+/*
+ * The engine connection is down and drained: no completion runs after
+ * this. Tell LIO, then wait until it has let go of the connection.
+ */
+static void ist_disconnected(struct rst_conn *rc, int reason)
+{
+	struct ist_conn *ic = rst_conn_priv(rc);
+	struct ist_np *inp;
+	bool bound;
+
+	if (!ic)		/* the accept callback failed */
+		return;
+	inp = ic->inp;
+	mutex_lock(&inp->lock);
+	WRITE_ONCE(ic->down, true);
+	bound = ic->bound;
+	if (!bound)
+		list_del_init(&ic->node);
+	mutex_unlock(&inp->lock);
+	wake_up_all(&ic->wq);
+	complete_all(&ic->login_req);
+	if (bound)
+		wait_for_completion(&ic->released);
+	ist_conn_free(ic);
+}
+
+int ist_setup_np(struct iscsi_np *np, struct sockaddr_storage *addr)
+{
+	struct rst_conn_params p = {
+		.name = "iser-target",
+		.weight = 1,
+		.recv_depth = IST_RECV_DEPTH,
+		.send_depth = IST_SEND_DEPTH,
+		.msg_size = IST_MSG_SIZE,
+		/* an MR pool, charged to rnic_mgr, only where READ sinks need one */
+		.max_io_pages = ist_force_mr ? IST_IO_PAGES : 0,
+		.rw_pages = IST_IO_PAGES,
+		.ops = &ist_conn_ops,
+	};
+	struct ist_np *inp;
+
+	inp = kzalloc(sizeof(*inp), GFP_KERNEL);
+	if (!inp)
+		return -ENOMEM;
+	inp->np = np;
+	mutex_init(&inp->lock);
+	INIT_LIST_HEAD(&inp->pending);
+	sema_init(&inp->sem, 0);
+	memcpy(&np->np_sockaddr, addr, sizeof(*addr));
+	inp->lst = rst_listen((struct sockaddr *)addr, &p, ist_accept, inp);
+	if (IS_ERR(inp->lst)) {
+		int err = PTR_ERR(inp->lst);
+
+		pr_warn("rdmastor_isert: cannot listen on %pISpc: %d\n", addr, err);
+		kfree(inp);
+		return err;
+	}
+	np->np_context = inp;
+	pr_info("rdmastor_isert: iSER portal %pISpc%s\n", addr,
+		ist_force_mr ? " (forced-MR mode)" : "");
+	return 0;
+}
+
+int ist_accept_np(struct iscsi_np *np, struct iscsit_conn *conn)
+{
+	struct ist_np *inp = np->np_context;
+	struct sockaddr_storage local, peer;
+	struct ist_conn *ic;
+
+	for (;;) {
+		if (down_interruptible(&inp->sem))
+			return -ENODEV;
+		spin_lock_bh(&np->np_thread_lock);
+		if (np->np_thread_state >= ISCSI_NP_THREAD_RESET) {
+			spin_unlock_bh(&np->np_thread_lock);
+			return -ENODEV;
+		}
+		spin_unlock_bh(&np->np_thread_lock);
+		mutex_lock(&inp->lock);
+		ic = list_first_entry_or_null(&inp->pending, struct ist_conn, node);
+		if (ic) {
+			list_del_init(&ic->node);
+			ic->bound = true;
+			ic->conn = conn;
+		}
+		mutex_unlock(&inp->lock);
+		if (ic)
+			break;
+		/* it went down before we got to it */
+	}
+	conn->context = ic;
+	rst_conn_addrs(ic->rc, &local, &peer);
+	conn->login_family = np->np_sockaddr.ss_family;
+	conn->login_sockaddr = peer;
+	conn->local_sockaddr = local;
+	return 0;
+}
+
+void ist_free_np(struct iscsi_np *np)
+{
+	struct ist_np *inp = np->np_context;
+
+	/* every connection it accepted is taken down and freed */
+	rst_listener_destroy(inp->lst);
+	WARN_ON(!list_empty(&inp->pending));
+	np->np_context = NULL;
+	kfree(inp);
+}
+
+/*
+ * Commands waiting for unsolicited Data-Out that will never come hold
+ * an extra reference: drop it, or LIO waits for them forever.
+ */
+static void ist_drop_unsolicited_waiters(struct iscsit_conn *conn)
+{
+	struct iscsit_cmd *cmd, *tmp;
+	LIST_HEAD(drop);
+
+	spin_lock_bh(&conn->cmd_lock);
+	list_for_each_entry_safe(cmd, tmp, &conn->conn_cmd_list, i_conn_node) {
+		if ((cmd->cmd_flags & ICF_NON_IMMEDIATE_UNSOLICITED_DATA) &&
+		    cmd->write_data_done < conn->sess->sess_ops->FirstBurstLength &&
+		    cmd->write_data_done < cmd->se_cmd.data_length)
+			list_move_tail(&cmd->i_conn_node, &drop);
+	}
+	spin_unlock_bh(&conn->cmd_lock);
+	list_for_each_entry_safe(cmd, tmp, &drop, i_conn_node) {
+		list_del_init(&cmd->i_conn_node);
+		if (cmd->i_state != ISTATE_REMOVE)
+			ist_cmd_put(iscsit_priv_cmd(cmd), true);
+	}
+}
+
+/* LIO closes the connection: end it and wait until nothing is in flight. */
+void ist_wait_conn(struct iscsit_conn *conn)
+{
+	struct ist_conn *ic = conn->context;
+
+	rst_disconnect(ic->rc, 0);
+	wait_event(ic->wq, READ_ONCE(ic->down));
+	if (conn->sess) {
+		ist_drop_unsolicited_waiters(conn);
+		target_stop_cmd_counter(conn->cmd_cnt);
+		target_wait_for_cmds(conn->cmd_cnt);
+	}
+	if (ic->logout_posted)
+		wait_for_completion_timeout(&conn->conn_logout_comp,
+					    SECONDS_FOR_LOGOUT_COMP * HZ);
+	wait_event(ic->wq, !atomic_read(&ic->ctrl_pending));
+}
+
+/* LIO is done with the connection: ist_disconnected() may free it. */
+void ist_free_conn(struct iscsit_conn *conn)
+{
+	struct ist_conn *ic = conn->context;
+
+	rst_disconnect(ic->rc, 0);
+	if (ic->login_final) {
+		rst_tx_put(ic->rc, ic->login_final);
+		ic->login_final = NULL;
+	}
+	ic->conn = NULL;
+	conn->context = NULL;
+	complete(&ic->released);
+}

@@ -1,0 +1,90 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# rdmastor's iSER target under LIO, with the stock open-iscsi + ib_iser
+# initiator in the same guest (rxe0 loopback): targetcli's enable_iser
+# loads rdmastor_isert, not ib_isert; discovery and login; verified fio
+# (4 KiB random read/write, 1 MiB sequential) on two sessions and three
+# LUNs at once; ext4 on a LUN with a file workload; logout and re-login
+# with the data still there; nothing left in `rdma resource`; clean
+# unload.
+. scripts/guest/lib.sh
+. scripts/guest/iser.sh
+
+check "soft-RoCE" scripts/guest/rxe-setup single
+check "rdmastor installed" rdmastor_install
+check "modprobe configuration installed" rdmastor_iser_target
+ok "$(modprobe -R ib_isert | grep -qx rdmastor_isert; echo $?)" \
+	"the name LIO asks for (ib_isert) resolves to rdmastor_isert"
+
+check "target 1: two 64 MiB RAM-disk LUNs, iSER portal" iser_target_create 1 2 64M ||
+	bail "no target"
+check "target 2: one 64 MiB RAM-disk LUN" iser_target_create 2 1 64M || bail "no target"
+ok "$(lsmod | grep -q '^rdmastor_isert ' && ! lsmod | grep -q '^ib_isert '; echo $?)" \
+	"enable_iser loaded rdmastor_isert, not ib_isert"
+diag "$(dmesg | grep rdmastor_isert | tail -2 | paste -sd' ')"
+
+check "iscsid runs" iscsid_start
+check "discover and log in to target 1 over iSER" iser_login 1 || bail "no login"
+check "log in to target 2 (a second session)" iser_login 2 || bail "no login"
+wait_for 20 iser_disk 1 1 && wait_for 20 iser_disk 2 0 || bail "the LUNs did not appear"
+D10=$(iser_disk 1 0) D11=$(iser_disk 1 1) D20=$(iser_disk 2 0)
+diag "LUNs: $D10 $D11 $D20; $(iscsiadm -m session 2>&1 | paste -sd' ')"
+ok "$(iscsiadm -m session | grep -c '^iser:' | grep -qx 2; echo $?)" "two iSER sessions"
+
+check "4 KiB random read/write, depth 16, verified (t1 LUN 0)" \
+	iser_fio rand4k "$D10" --rw=randrw --bs=4k --iodepth=16 --size=32M --io_size=48M
+check "1 MiB sequential write then read, verified (t1 LUN 0)" \
+	iser_fio seq1m "$D10" --rw=write --bs=1M --iodepth=4 --size=64M
+check "odd sizes 512 B..256 KiB, verified (t2 LUN 0)" \
+	iser_fio mixed "$D20" --rw=randrw --bsrange=512-256k --iodepth=8 --size=32M --io_size=48M
+# both sessions and all three LUNs at once
+iser_fio par0 "$D10" --rw=randrw --bs=16k --iodepth=8 --size=16M --io_size=32M & p0=$!
+iser_fio par1 "$D11" --rw=randrw --bs=64k --iodepth=8 --size=32M --io_size=64M --offset=32M & p1=$!
+iser_fio par2 "$D20" --rw=randrw --bs=4k --iodepth=16 --size=16M --io_size=16M & p2=$!
+wait $p0; r0=$?
+wait $p1; r1=$?
+wait $p2; r2=$?
+ok "$((r0 | r1 | r2))" "three LUNs on two sessions at once, verified"
+
+check "mkfs.ext4 on t1 LUN 1" mkfs.ext4 -q -F "$D11"
+mkdir -p /mnt/iser
+check "mount it" mount "$D11" /mnt/iser || bail "no filesystem"
+files() {
+	local i
+	for i in $(seq 1 200); do
+		head -c $((i * 997)) /dev/urandom > "/mnt/iser/f$i" || return 1
+	done
+	cp -a /usr/share/doc/bash /mnt/iser/doc || return 1
+	(cd /mnt/iser && sha256sum f* > /tmp/sums) &&
+		for i in $(seq 1 100); do mv "/mnt/iser/f$i" "/mnt/iser/g$i" || return 1; done &&
+		for i in $(seq 1 100); do mv "/mnt/iser/g$i" "/mnt/iser/f$i" || return 1; done
+}
+check "file workload: 200 files, a directory tree, renames" files
+check "umount" umount /mnt/iser
+check "fsck finds the filesystem clean" fsck.ext4 -f -n "$D11"
+sha_t1=$(sha256sum "$D10" | cut -d' ' -f1)
+
+check "log out of target 1" iser_logout 1
+check "log out of target 2" iser_logout 2
+ok "$(! iscsiadm -m session >/dev/null 2>&1; echo $?)" "no session left"
+check "log in to target 1 again" iser_login 1 || bail "no re-login"
+wait_for 20 iser_disk 1 1 || bail "the LUNs did not come back"
+D10=$(iser_disk 1 0) D11=$(iser_disk 1 1)
+ok "$([ "$(sha256sum "$D10" | cut -d' ' -f1)" = "$sha_t1" ]; echo $?)" \
+	"LUN 0 reads back what it held before the logout"
+check "the filesystem on LUN 1 mounts again" mount "$D11" /mnt/iser || bail "no filesystem"
+ok "$(cd /mnt/iser && sha256sum -c --quiet /tmp/sums >/dev/null; echo $?)" \
+	"and its 200 files are intact"
+umount /mnt/iser
+check "log out" iser_logout 1
+
+check "remove the targets" iser_target_clear
+none_left() { [ "$(iser_rdma_left "$1")" = 0 ]; }
+for k in qp cq mr; do
+	ok "$(wait_for 30 none_left $k; echo $?)" "no $k left after logout ($(iser_rdma_left $k))"
+done
+rdma resource show qp 2>/dev/null | sed 's/^/# /'
+# (rmmod: modprobe -r would also try LIO's core, which configfs holds)
+check "rdmastor_isert unloads" rmmod rdmastor_isert
+check "then the engine and rnic_mgr" modprobe -r rdmastor_transport rnic_mgr
+tap_done
