@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer target: the iSER message and private-data decoders
+ * (target/iser_wire.c) on arbitrary bytes. Whatever decodes must lie
+ * within the input, and the target's receive path reads nothing else.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <rdmastor/iser_wire.h>
+
+static volatile u8 sink;
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct iser_pdu p;
+	u8 flags;
+	u32 i;
+
+	if (!iser_pdu_decode(data, (u32)size, &p)) {
+		if (p.bhs != data + ISER_HDR_LEN || p.data != data + ISER_HEADERS_LEN ||
+		    ISER_HEADERS_LEN + (size_t)p.data_len > size)
+			abort();
+		if ((p.has_write && !p.write_stag) || (p.has_read && !p.read_stag))
+			abort();
+		for (i = 0; i < p.data_len; i++)	/* ASan checks every byte */
+			sink ^= p.data[i];
+	}
+	if (!iser_cm_req_decode(data, (u32)size, &flags) &&
+	    (flags & ~(ISER_CM_ZBVA_NOT_SUP | ISER_CM_SEND_W_INV_NOT_SUP)))
+		abort();
+	return 0;
+}
