@@ -72,9 +72,9 @@ struct ist_conn {
 	bool logout_posted;
 	atomic_t ctrl_pending;		/* control completions queued to ist_wq */
 	atomic_t outstanding;		/* SCSI commands not yet answered */
-	u32 max_cmdsn;			/* the highest MaxCmdSN we advertised */
-	bool max_cmdsn_set;
-	spinlock_t sn_lock;
+	u32 window_adv;			/* MaxCmdSN - ExpCmdSN + 1, last sent */
+	unsigned long share_checked;	/* jiffies of the last share refresh */
+	struct list_head all;		/* stats.c */
 };
 
 struct ist_cmd {
@@ -101,6 +101,12 @@ int ist_accept_np(struct iscsi_np *np, struct iscsit_conn *conn);
 void ist_free_np(struct iscsi_np *np);
 void ist_wait_conn(struct iscsit_conn *conn);
 void ist_free_conn(struct iscsit_conn *conn);
+
+/* stats.c */
+void ist_stats_add(struct ist_conn *ic);
+void ist_stats_del(struct ist_conn *ic);
+void ist_stats_init(void);
+void ist_stats_exit(void);
 
 /* login.c */
 void ist_login_recv(struct ist_conn *ic, const struct iser_pdu *p);

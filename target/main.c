@@ -49,6 +49,7 @@ static int __init ist_init(void)
 	ist_wq = alloc_workqueue("rdmastor_isert", WQ_UNBOUND, 0);
 	if (!ist_wq)
 		return -ENOMEM;
+	ist_stats_init();
 	iscsit_register_transport(&ist_transport);
 	return 0;
 }
@@ -56,6 +57,7 @@ static int __init ist_init(void)
 static void __exit ist_exit(void)
 {
 	iscsit_unregister_transport(&ist_transport);
+	ist_stats_exit();
 	destroy_workqueue(ist_wq);
 }
 

@@ -56,10 +56,10 @@ static int ist_accept(struct rst_conn *rc, const void *pdata, u8 plen, void *lpr
 	init_waitqueue_head(&ic->wq);
 	init_completion(&ic->login_req);
 	init_completion(&ic->released);
-	spin_lock_init(&ic->sn_lock);
 	rst_conn_set_priv(rc, ic);
 	rst_conn_set_accept_pdata(rc, ic->send_w_inv ? ist_rep_inv : ist_rep_noinv,
 				  ISER_CM_LEN);
+	ist_stats_add(ic);
 	mutex_lock(&inp->lock);
 	list_add_tail(&ic->node, &inp->pending);
 	mutex_unlock(&inp->lock);
@@ -69,6 +69,7 @@ static int ist_accept(struct rst_conn *rc, const void *pdata, u8 plen, void *lpr
 
 static void ist_conn_free(struct ist_conn *ic)
 {
+	ist_stats_del(ic);
 	kfree(ic->login_data);
 	kfree(ic);
 }

@@ -54,12 +54,21 @@ static void ist_clamp_maxcmdsn(struct ist_conn *ic, u8 *bhs)
 	u32 out = atomic_read(&ic->outstanding);
 	u32 max;
 
-	if (win == U32_MAX)
+	if (win == U32_MAX) {
+		WRITE_ONCE(ic->window_adv, lio_max - exp + 1);
 		return;
+	}
+	/* the share binds: free entries may have come since the last look */
+	if (out + 1 >= win && time_after(jiffies, READ_ONCE(ic->share_checked) + HZ / 10)) {
+		WRITE_ONCE(ic->share_checked, jiffies);
+		rst_refresh_share(ic->rc);
+		win = ist_window(ic);
+	}
 	max = exp - 1 + (win > out ? win - out : 0);
 	if ((s32)(max - lio_max) > 0)
 		max = lio_max;
 	put_unaligned_be32(max, bhs + 32);
+	WRITE_ONCE(ic->window_adv, max - exp + 1);
 }
 
 static u8 *ist_tx_bhs(struct rst_tx *tx)

@@ -69,6 +69,19 @@ static const struct rnic_consumer_ops rst_rnic_ops = {
 	.removed = rst_removed,
 };
 
+/**
+ * rst_refresh_share - re-read what the rnic_mgr share covers
+ * @c: the connection
+ *
+ * For a ULP whose window binds at its MR limit without waiting in the
+ * engine (target side): entries may have come free since the last look.
+ */
+void rst_refresh_share(struct rst_conn *c)
+{
+	rst_mr_refresh_limit(c);
+}
+EXPORT_SYMBOL_GPL(rst_refresh_share);
+
 /* Re-read what the share (and borrowable free entries) covers. */
 void rst_mr_refresh_limit(struct rst_conn *c)
 {

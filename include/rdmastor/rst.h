@@ -152,6 +152,7 @@ void rst_mr_put(struct rst_mr *m);
 typedef void (*rst_tx_done_fn)(void *arg, int status);
 void rst_tx_on_done(struct rst_tx *tx, rst_tx_done_fn fn, void *arg);
 struct rst_mr *rst_mr_tryget(struct rst_conn *c);
+void rst_refresh_share(struct rst_conn *c);
 
 /* Data movement (target side) */
 int rst_rw_write_send(struct rst_conn *c, struct scatterlist *sg, u32 nents,

@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# rdmastor's iSER target in forced-MR mode (what iWARP needs, forced on
+# rxe): every RDMA READ sink is registered for that READ only, charged
+# to rnic_mgr, and invalidated before the command runs. A budget cut
+# under load brings the session's MRs and the command window it grants
+# (MaxCmdSN) down within the share; restoring it opens the window again;
+# an idle session holds no MR; data stays verified throughout.
+. scripts/guest/lib.sh
+. scripts/guest/iser.sh
+SYS=/sys/kernel/rnic_mgr/devices/rxe0
+STATS=/sys/kernel/debug/rdmastor_isert/conns
+
+# cstat FIELD: the first full-feature connection's counter
+cstat() { awk -v k="$1" '$2 == "full" { for (i = 1; i < NF; i++) if ($i == k) { print $(i + 1); exit } }' $STATS; }
+cle() { [ "$(cstat "$1")" -le "$2" ]; }
+cgt() { [ "$(cstat "$1")" -gt "$2" ]; }
+
+check "soft-RoCE" scripts/guest/rxe-setup single
+check "rdmastor installed" rdmastor_install
+check "modprobe configuration installed" rdmastor_iser_target
+check "load rdmastor_isert with force_mr=1" modprobe rdmastor_isert force_mr=1
+check "target: one 128 MiB LUN over iSER" iser_target_create 1 1 128M || bail "no target"
+check "iscsid runs" iscsid_start
+check "log in" iser_login 1 || bail "no login"
+wait_for 20 iser_disk 1 0 || bail "no LUN"
+D=$(iser_disk 1 0)
+diag "$(cat $STATS)"
+ok "$([ "$(cstat mode)" = mr ]; echo $?)" "the session is in MR mode"
+
+check "4 KiB and 256 KiB writes, verified" \
+	iser_fio w4k "$D" --rw=randwrite --bsrange=4k-256k --iodepth=16 --size=64M --io_size=64M
+diag "$(cat $STATS)"
+ok "$(cgt regs 0 && [ "$(cstat regs)" = "$(cstat local_inv)" ]; echo $?)" \
+	"every READ sink was registered and invalidated ($(cstat regs) = $(cstat local_inv))"
+ok "$(grep -q "^iser-target" $SYS/table; echo $?)" \
+	"the session is an rnic_mgr consumer"
+
+budget0=$(cat $SYS/budget)
+iser_fio share "$D" --rw=randwrite --bs=64k --iodepth=32 --size=64M \
+	--time_based --runtime=25 & load=$!
+check "the load holds several MRs" wait_for 15 cgt mrs 2
+diag "before: $(cat $STATS)"
+# two MRs' worth of entries (each covers 256 pages)
+echo 600 > $SYS/budget
+check "MRs fall within the share in 2 s" wait_for 2 cle mrs 2
+check "the window follows the share" wait_for 2 cle window 2
+check "the MaxCmdSN granted shrinks to the window" wait_for 10 cle window_adv 2
+diag "budget 600: $(cat $STATS)"
+sleep 3
+ok "$(cle mrs 2; echo $?)" "MRs stay within the share under load ($(cstat mrs))"
+echo "$budget0" > $SYS/budget
+check "the window opens again when the budget is restored" wait_for 10 cgt window 2
+check "the MaxCmdSN granted grows with it" wait_for 15 cgt window_adv 2
+wait $load; r=$?
+ok "$r" "the run completes, verified"
+check "an idle session gives its MRs back" wait_for 10 cle mrs 0
+diag "$(cat $STATS)"
+
+check "log out" iser_logout 1
+check "remove the target" iser_target_clear
+none_left() { [ "$(iser_rdma_left "$1")" = 0 ]; }
+for k in qp cq mr; do
+	ok "$(wait_for 30 none_left $k; echo $?)" "no $k left ($(iser_rdma_left $k))"
+done
+check "rdmastor_isert unloads" rmmod rdmastor_isert
+check "then the engine and rnic_mgr" modprobe -r rdmastor_transport rnic_mgr
+tap_done
