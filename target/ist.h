@@ -22,7 +22,6 @@
 #ifndef RDMASTOR_IST_H
 #define RDMASTOR_IST_H
 
-#include <linux/semaphore.h>
 #include <linux/workqueue.h>
 #include <target/iscsi/iscsi_transport.h>
 #include <rdmastor/rst.h>
@@ -42,7 +41,7 @@ struct ist_np {
 	struct rst_listener *lst;
 	struct mutex lock;		/* pending, and each ist_conn's binding */
 	struct list_head pending;
-	struct semaphore sem;		/* one count per connection accepted */
+	wait_queue_head_t wq;		/* LIO's login thread waits for pending */
 };
 
 enum ist_phase { IST_LOGIN, IST_FULL };

@@ -63,7 +63,7 @@ static int ist_accept(struct rst_conn *rc, const void *pdata, u8 plen, void *lpr
 	mutex_lock(&inp->lock);
 	list_add_tail(&ic->node, &inp->pending);
 	mutex_unlock(&inp->lock);
-	up(&inp->sem);
+	wake_up(&inp->wq);
 	return 0;
 }
 
@@ -121,7 +121,7 @@ int ist_setup_np(struct iscsi_np *np, struct sockaddr_storage *addr)
 	inp->np = np;
 	mutex_init(&inp->lock);
 	INIT_LIST_HEAD(&inp->pending);
-	sema_init(&inp->sem, 0);
+	init_waitqueue_head(&inp->wq);
 	memcpy(&np->np_sockaddr, addr, sizeof(*addr));
 	inp->lst = rst_listen((struct sockaddr *)addr, &p, ist_accept, inp);
 	if (IS_ERR(inp->lst)) {
@@ -144,7 +144,8 @@ int ist_accept_np(struct iscsi_np *np, struct iscsit_conn *conn)
 	struct ist_conn *ic;
 
 	for (;;) {
-		if (down_interruptible(&inp->sem))
+		/* LIO signals its login thread to stop it */
+		if (wait_event_interruptible(inp->wq, !list_empty(&inp->pending)))
 			return -ENODEV;
 		spin_lock_bh(&np->np_thread_lock);
 		if (np->np_thread_state >= ISCSI_NP_THREAD_RESET) {

@@ -9,7 +9,8 @@
 #include <string.h>
 #include <rdmastor/iser_wire.h>
 
-static volatile u8 sink;
+/* global, so the loop reading every data byte is not optimised away */
+u8 iser_fuzz_sink;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -24,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if ((p.has_write && !p.write_stag) || (p.has_read && !p.read_stag))
 			abort();
 		for (i = 0; i < p.data_len; i++)	/* ASan checks every byte */
-			sink ^= p.data[i];
+			iser_fuzz_sink ^= p.data[i];
 	}
 	if (!iser_cm_req_decode(data, (u32)size, &flags) &&
 	    (flags & ~(ISER_CM_ZBVA_NOT_SUP | ISER_CM_SEND_W_INV_NOT_SUP)))
