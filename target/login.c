@@ -74,9 +74,15 @@ int ist_get_login_rx(struct iscsit_conn *conn, struct iscsi_login *login)
 	return 0;
 }
 
+static void ist_login_sent(void *arg, int status)
+{
+	complete(arg);
+}
+
 int ist_put_login_tx(struct iscsit_conn *conn, struct iscsi_login *login,
 		     u32 length)
 {
+	DECLARE_COMPLETION_ONSTACK(sent);
 	struct ist_conn *ic = conn->context;
 	struct rst_tx *tx;
 	u8 *buf;
@@ -98,7 +104,19 @@ int ist_put_login_tx(struct iscsit_conn *conn, struct iscsi_login *login,
 		ic->login_final_len = len;
 		return 0;
 	}
-	return rst_tx_post(ic->rc, tx, len, NULL, false, 0);
+	if (!login->login_failed)
+		return rst_tx_post(ic->rc, tx, len, NULL, false, 0);
+	/*
+	 * A login reject: LIO closes the connection as soon as we return;
+	 * let the reject reach the initiator first.
+	 */
+	rst_tx_on_done(tx, ist_login_sent, &sent);
+	rst_tx_post(ic->rc, tx, len, NULL, false, 0);
+	if (!wait_for_completion_timeout(&sent, 5 * HZ)) {
+		rst_disconnect(ic->rc, -ETIMEDOUT);	/* flushes the send */
+		wait_for_completion(&sent);
+	}
+	return 0;
 }
 
 /*

@@ -38,6 +38,7 @@ struct rst_conn *rst_conn_alloc(const struct rst_conn_params *p)
 	init_completion(&c->c_down_done);
 	INIT_LIST_HEAD(&c->c_tx_free);
 	INIT_LIST_HEAD(&c->c_mr_free);
+	INIT_LIST_HEAD(&c->c_mr_dead);
 	INIT_LIST_HEAD(&c->c_lnode);
 	/* One credit until the ULP learns the peer's (private data, replies). */
 	c->c_peer_credits = 1;

@@ -21,11 +21,30 @@
 
 #include "rst_int.h"
 
-static void rst_mr_free(struct rst_conn *c, struct rst_mr *m)
+static void rst_mr_dereg(struct rst_conn *c, struct rst_mr *m)
 {
 	ib_dereg_mr(m->mr_ib);
-	kfree(m);
+	m->mr_ib = NULL;
 	rnic_release(c->c_rc, c->c_p.max_io_pages, 1);
+}
+
+static void rst_mr_free(struct rst_conn *c, struct rst_mr *m)
+{
+	rst_mr_dereg(c, m);
+	kfree(m);
+}
+
+/*
+ * An MR in an unknown state: deregister it now (its key dies with it),
+ * but keep the structure until the QP is drained: a REG_MR or LOCAL_INV
+ * of it may still be queued, and its flush completion points here.
+ */
+static void rst_mr_bury(struct rst_conn *c, struct rst_mr *m)
+{
+	rst_mr_dereg(c, m);
+	spin_lock_irq(&c->c_lock);
+	list_add(&m->mr_node, &c->c_mr_dead);
+	spin_unlock_irq(&c->c_lock);
 }
 
 /* rnic_mgr wants us down to @entries and @keys. */
@@ -170,6 +189,10 @@ void rst_mr_pool_destroy(struct rst_conn *c)
 	spin_unlock_irq(&c->c_lock);
 	list_for_each_entry_safe(m, tmp, &idle, mr_node)
 		rst_mr_free(c, m);
+	/* the QP is drained: no completion can reach these any more */
+	list_for_each_entry_safe(m, tmp, &c->c_mr_dead, mr_node)
+		kfree(m);
+	INIT_LIST_HEAD(&c->c_mr_dead);
 	WARN(busy, "rdmastor: %s: %u MRs still lent out at teardown\n",
 	     c->c_p.name, busy);
 	rnic_unregister(c->c_rc);
@@ -453,7 +476,9 @@ void rst_mr_put(struct rst_mr *m)
 		c->c_mr_idle++;
 	}
 	spin_unlock_irq(&c->c_lock);
-	if (drop)
+	if (drop && unknown)
+		rst_mr_bury(c, m);
+	else if (drop)
 		rst_mr_free(c, m);
 	wake_up_all(&c->c_wq);
 }

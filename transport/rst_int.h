@@ -103,6 +103,7 @@ struct rst_conn {
 
 	struct rnic_consumer *c_rc;
 	struct list_head c_mr_free;
+	struct list_head c_mr_dead;	/* deregistered, freed after the drain */
 	u32 c_mr_total;			/* allocated (or being allocated) */
 	u32 c_mr_idle;			/* in c_mr_free */
 	u32 c_mr_limit;			/* what the share covers */

@@ -99,3 +99,24 @@ iser_fio() {
 iser_rdma_left() {
 	rdma resource show "$1" 2>/dev/null | grep "rxe0" | grep -vc "comm \[ib_core\]"
 }
+
+# iser_slow_lun_create N: add to target N a LUN on a 64 MiB device-mapper
+# delay device ("slow", no delay until scripts/guest/iser-hooks slow-on).
+iser_slow_lun_create() {
+	local iqn=$ISER_IQN:t$1
+	modprobe dm_delay &&
+		truncate -s 64M /tmp/slow.img && losetup /dev/loop0 /tmp/slow.img &&
+		dmsetup create slow --table "0 $(blockdev --getsz /dev/loop0) delay /dev/loop0 0 0" &&
+		targetcli /backstores/block create slow /dev/mapper/slow >/dev/null &&
+		targetcli "/iscsi/$iqn/tpg1/luns" create /backstores/block/slow >/dev/null
+}
+
+# hook CMD: run CMD on the target guest (scripts/guest/hookd there);
+# its output becomes TAP comments, its status ours.
+hook() {
+	local out rc
+	out=$(exec 5<>"/dev/tcp/$ISER_IP/7000" && echo "$1" >&5 && cat <&5) || return 1
+	rc=$(echo "$out" | tail -n1)
+	echo "$out" | sed '$d' | sed 's/^/# target: /'
+	return "${rc:-1}"
+}

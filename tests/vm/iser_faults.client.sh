@@ -1,0 +1,72 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Initiator guest of iser_faults (stock open-iscsi + ib_iser) against
+# rdmastor's iSER target in the other guest:
+# - the link down (100% loss) for 8 s during a verifying fio run, and
+#   the target restarted during another: the session recovers and the
+#   runs complete with their data verified;
+# - a LUN reset (sg_reset) is answered and the LUN still verifies;
+# - a command stuck in the target's backend (6 s, with a 3 s SCSI
+#   timeout) is aborted by the initiator (ABORT TASK), the target
+#   reports the abort, and the LUN works afterwards.
+. scripts/guest/lib.sh
+. scripts/guest/iser.sh
+
+check "soft-RoCE on the virtio NIC" scripts/guest/rxe-setup pair 2
+check "target reachable" wait_for 60 ping -c1 -W1 "$ISER_IP"
+check "hookd on the target answers" wait_for 120 hook tmr-log || bail "no target"
+check "iscsid runs" iscsid_start
+iscsiadm -m discovery -t st -p "$ISER_IP:3260" -I iser >/dev/null
+# recover from a lost connection for up to 60 s before failing I/O
+iscsiadm -m node -T "$ISER_IQN:t1" -p "$ISER_IP:3260" -I iser -o update \
+	-n node.session.timeo.replacement_timeout -v 60
+check "log in" iser_login 1 || bail "no login"
+wait_for 20 iser_disk 1 1 || bail "no LUNs"
+D0=$(iser_disk 1 0) D1=$(iser_disk 1 1)
+diag "LUNs $D0 $D1"
+
+# fio_fault WHAT: a verifying fio run on LUN 0 with WHAT happening 4 s in
+fio_fault() {
+	local pid rc
+	iser_fio "fault-$1" "$D0" --rw=randrw --bs=16k --iodepth=16 --size=64M \
+		--io_size=256M & pid=$!
+	sleep 4
+	case "$1" in
+	link-down)
+		tc qdisc add dev eth0 root netem loss 100% && sleep 8 &&
+			tc qdisc del dev eth0 root ;;
+	restart-target)
+		hook restart-target ;;
+	esac
+	wait $pid; rc=$?
+	diag "$(dmesg | grep -iE 'connection.*(error|fail)|recover|iser' | tail -4 | paste -sd'|')"
+	return $rc
+}
+check "link down 8 s during fio: the run completes, verified" fio_fault link-down
+check "target restarted during fio: the run completes, verified" fio_fault restart-target
+wait_for 30 iser_disk 1 0 || bail "LUN gone after the restart"
+D0=$(iser_disk 1 0) D1=$(iser_disk 1 1)
+
+check "LUN reset (sg_reset -d) is answered" sg_reset -d "$D0"
+check "LUN 0 verifies after the reset" \
+	iser_fio after-reset "$D0" --rw=randrw --bs=4k --iodepth=8 --size=16M --io_size=16M
+
+# abort: the slow LUN holds reads for 6 s; the SCSI timeout is 3 s
+echo 3 > "/sys/block/$(basename "$D1")/device/timeout"
+check "the target delays the slow LUN" hook slow-on
+dd if="$D1" of=/dev/null bs=4k count=1 iflag=direct 2>/dev/null & dd=$!
+abort_seen() { hook tmr-log 2>/dev/null | grep -q ABORT_TASK; }
+check "the initiator aborts the stuck command (ABORT TASK at the target)" \
+	wait_for 40 abort_seen
+hook slow-off
+wait $dd
+diag "$(dmesg | grep -iE 'abort|reset' | tail -4 | paste -sd'|')"
+hook tmr-log
+check "the slow LUN verifies afterwards" \
+	iser_fio after-abort "$D1" --rw=randrw --bs=4k --iodepth=4 --size=8M --io_size=8M
+
+check "log out" iser_logout 1
+hook done
+none_left() { [ "$(iser_rdma_left "$1")" = 0 ]; }
+ok "$(wait_for 30 none_left qp; echo $?)" "no QP left on the initiator side"
+tap_done

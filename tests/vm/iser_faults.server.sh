@@ -1,0 +1,35 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Target guest of iser_faults: LIO with rdmastor_isert exporting a RAM
+# LUN and a "slow" LUN (device-mapper delay, for task management), and
+# hookd, through which the initiator guest restarts the target or slows
+# the disk. When the initiator is done: nothing of the target left in
+# `rdma resource`, and rdmastor_isert unloads.
+. scripts/guest/lib.sh
+. scripts/guest/iser.sh
+
+check "soft-RoCE on the virtio NIC" scripts/guest/rxe-setup pair 1
+check "rdmastor installed" rdmastor_install
+check "modprobe configuration installed" rdmastor_iser_target
+# LUN 0 is a file, not a RAM disk: its data must outlive a target restart
+check "target: a 128 MiB file LUN over iSER" iser_target_create 1 0 0 &&
+	truncate -s 128M /tmp/lun0.img &&
+	targetcli /backstores/fileio create lun0 /tmp/lun0.img >/dev/null &&
+	targetcli "/iscsi/$ISER_IQN:t1/tpg1/luns" create /backstores/fileio/lun0 >/dev/null ||
+	bail "no target"
+check "and a slow LUN (dm-delay)" iser_slow_lun_create 1 || bail "no slow LUN"
+scripts/guest/hookd "$ISER_IP" 7000 scripts/guest/iser-hooks & hookd=$!
+check "hookd listens" wait_for 10 sh -c "ss -ltn | grep -q ':7000 '"
+check "the initiator finishes (up to 500 s)" wait_for 500 test -e /tmp/iser-done
+kill $hookd
+diag "$(dmesg | grep -E 'ABORT_TASK|LUN_RESET|rdmastor_isert' | tail -8 | paste -sd'|')"
+check "remove the target" iser_target_clear
+none_left() { [ "$(iser_rdma_left "$1")" = 0 ]; }
+for k in qp cq mr; do
+	ok "$(wait_for 30 none_left $k; echo $?)" "no $k left ($(iser_rdma_left $k))"
+done
+dmsetup remove slow
+losetup -d /dev/loop0
+check "rdmastor_isert unloads" rmmod rdmastor_isert
+check "then the engine and rnic_mgr" modprobe -r rdmastor_transport rnic_mgr
+tap_done
