@@ -104,9 +104,11 @@ iser_rdma_left() {
 # delay device ("slow", no delay until scripts/guest/iser-hooks slow-on).
 iser_slow_lun_create() {
 	local iqn=$ISER_IQN:t$1
-	modprobe dm_delay &&
-		truncate -s 64M /tmp/slow.img && losetup /dev/loop0 /tmp/slow.img &&
-		dmsetup create slow --table "0 $(blockdev --getsz /dev/loop0) delay /dev/loop0 0 0" &&
+	local loop
+	modprobe dm_delay && modprobe loop && truncate -s 64M /tmp/slow.img &&
+		loop=$(losetup -f --show /tmp/slow.img) && echo "$loop" > /tmp/slow.loop &&
+		dmsetup create --noudevsync slow --table "0 $(blockdev --getsz "$loop") delay $loop 0 0" &&
+		dmsetup mknodes slow &&
 		targetcli /backstores/block create slow /dev/mapper/slow >/dev/null &&
 		targetcli "/iscsi/$iqn/tpg1/luns" create /backstores/block/slow >/dev/null
 }

@@ -6,7 +6,7 @@
 #   the target restarted during another: the session recovers and the
 #   runs complete with their data verified;
 # - a LUN reset (sg_reset) is answered and the LUN still verifies;
-# - a command stuck in the target's backend (6 s, with a 3 s SCSI
+# - a command stuck in the target's backend (10 s, with a 3 s SCSI
 #   timeout) is aborted by the initiator (ABORT TASK), the target
 #   reports the abort, and the LUN works afterwards.
 . scripts/guest/lib.sh
@@ -51,7 +51,8 @@ check "LUN reset (sg_reset -d) is answered" sg_reset -d "$D0"
 check "LUN 0 verifies after the reset" \
 	iser_fio after-reset "$D0" --rw=randrw --bs=4k --iodepth=8 --size=16M --io_size=16M
 
-# abort: the slow LUN holds reads for 6 s; the SCSI timeout is 3 s
+# abort: the slow LUN holds reads for 10 s; with a 3 s SCSI timeout
+# libiscsi pings the target at the first timeout and aborts at the second
 echo 3 > "/sys/block/$(basename "$D1")/device/timeout"
 check "the target delays the slow LUN" hook slow-on
 dd if="$D1" of=/dev/null bs=4k count=1 iflag=direct 2>/dev/null & dd=$!

@@ -29,7 +29,7 @@ for k in qp cq mr; do
 	ok "$(wait_for 30 none_left $k; echo $?)" "no $k left ($(iser_rdma_left $k))"
 done
 dmsetup remove slow
-losetup -d /dev/loop0
+losetup -d "$(cat /tmp/slow.loop)"
 check "rdmastor_isert unloads" rmmod rdmastor_isert
 check "then the engine and rnic_mgr" modprobe -r rdmastor_transport rnic_mgr
 tap_done
