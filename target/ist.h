@@ -88,6 +88,10 @@ struct ist_cmd {
 #define IST_CMD_TEXT_CONTINUE	2	/* a text response with C set was sent */
 	struct rst_read_op rd;
 	struct work_struct work;	/* control completion */
+	/* all the WRITE data came as immediate data: used in place */
+	struct scatterlist imm_sg;
+	struct rst_rx *rx_hold;
+	void *imm_copy;			/* ... or a copy, if the ring is short */
 };
 
 extern struct workqueue_struct *ist_wq;
@@ -129,6 +133,7 @@ int ist_immediate_queue(struct iscsit_conn *conn, struct iscsit_cmd *cmd,
 int ist_response_queue(struct iscsit_conn *conn, struct iscsit_cmd *cmd,
 		       int state);
 void ist_aborted_task(struct iscsit_conn *conn, struct iscsit_cmd *cmd);
+void ist_unmap_cmd(struct iscsit_conn *conn, struct iscsit_cmd *cmd);
 void ist_cmd_put(struct ist_cmd *icmd, bool comp_err);
 void ist_cmd_uncount(struct ist_cmd *icmd);
 u32 ist_window(struct ist_conn *ic);

@@ -111,6 +111,8 @@ int ist_setup_np(struct iscsi_np *np, struct sockaddr_storage *addr)
 		/* an MR pool, charged to rnic_mgr, only where READ sinks need one */
 		.max_io_pages = ist_force_mr ? IST_IO_PAGES : 0,
 		.rw_pages = IST_IO_PAGES,
+		/* immediate data sector-aligned: the backend may take it in place */
+		.rx_align_off = ISER_HEADERS_LEN,
 		.ops = &ist_conn_ops,
 	};
 	struct ist_np *inp;

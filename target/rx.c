@@ -63,6 +63,13 @@ static int ist_rx_scsi_cmd(struct ist_conn *ic, struct iscsit_conn *conn,
 		set_bit(IST_CMD_COUNTED, &icmd->flags);
 		atomic_inc(&ic->outstanding);
 	}
+	/*
+	 * All the data is immediate: the backend takes it from the receive
+	 * buffer, which is held until the command is released (no copy).
+	 */
+	if (cmd->immediate_data && cmd->first_burst_len == cmd->se_cmd.data_length &&
+	    cmd->first_burst_len <= p->data_len)
+		cmd->se_cmd.se_cmd_flags |= SCF_PASSTHROUGH_SG_TO_MEM_NOALLOC;
 	rc = iscsit_process_scsi_cmd(conn, cmd, hdr);
 	if (rc < 0)
 		return 0;
@@ -81,8 +88,22 @@ static int ist_rx_scsi_cmd(struct ist_conn *ic, struct iscsit_conn *conn,
 		ist_protocol_error(ic, "immediate data shorter than declared");
 		return 0;
 	}
-	sg_copy_from_buffer(cmd->se_cmd.t_data_sg, cmd->se_cmd.t_data_nents,
-			    p->data, imm_len);
+	if (cmd->se_cmd.se_cmd_flags & SCF_PASSTHROUGH_SG_TO_MEM_NOALLOC) {
+		sg_init_one(&icmd->imm_sg, p->data, imm_len);
+		cmd->se_cmd.t_data_sg = &icmd->imm_sg;
+		cmd->se_cmd.t_data_nents = 1;
+		icmd->rx_hold = rst_rx_hold(ic->rc);
+		if (!icmd->rx_hold) {
+			/* half the ring is held: a private copy instead */
+			icmd->imm_copy = kmemdup(p->data, imm_len, GFP_KERNEL);
+			if (!icmd->imm_copy)
+				return -ENOMEM;
+			sg_init_one(&icmd->imm_sg, icmd->imm_copy, imm_len);
+		}
+	} else {
+		sg_copy_from_buffer(cmd->se_cmd.t_data_sg, cmd->se_cmd.t_data_nents,
+				    p->data, imm_len);
+	}
 	cmd->write_data_done += imm_len;
 	if (cmd->write_data_done == cmd->se_cmd.data_length) {
 		spin_lock_bh(&cmd->istate_lock);

@@ -97,6 +97,22 @@ static u32 ist_inv_rkey(struct ist_cmd *icmd)
 	return 0;
 }
 
+/* Repost the receive buffer a command's immediate data was used from. */
+static void ist_cmd_release_rx(struct ist_cmd *icmd)
+{
+	struct rst_rx *rx = xchg(&icmd->rx_hold, NULL);
+
+	if (rx)
+		rst_rx_release(icmd->ic->rc, rx);
+	kfree(xchg(&icmd->imm_copy, NULL));
+}
+
+/* LIO frees the command (every path ends here). */
+void ist_unmap_cmd(struct iscsit_conn *conn, struct iscsit_cmd *cmd)
+{
+	ist_cmd_release_rx(iscsit_priv_cmd(cmd));
+}
+
 /**
  * ist_cmd_put - release our hold on a command
  * @icmd: the command
@@ -108,6 +124,7 @@ void ist_cmd_put(struct ist_cmd *icmd, bool comp_err)
 	struct iscsit_conn *conn = cmd->conn;
 
 	ist_cmd_uncount(icmd);
+	ist_cmd_release_rx(icmd);
 	spin_lock_bh(&conn->cmd_lock);
 	if (!list_empty(&cmd->i_conn_node))
 		list_del_init(&cmd->i_conn_node);
@@ -482,4 +499,5 @@ void ist_aborted_task(struct iscsit_conn *conn, struct iscsit_cmd *cmd)
 	spin_unlock_bh(&conn->cmd_lock);
 	if (cmd->data_direction == DMA_TO_DEVICE)
 		iscsit_stop_dataout_timer(cmd);
+	/* the buffer goes back when LIO frees the command (ist_unmap_cmd()) */
 }

@@ -16,37 +16,47 @@
 static void rst_rx_done(struct ib_cq *cq, struct ib_wc *wc);
 static void rst_tx_done(struct ib_cq *cq, struct ib_wc *wc);
 
+/*
+ * A message buffer, DMA-mapped. With @align_off, the buffer starts @pad
+ * bytes into its allocation so that byte @align_off of every message
+ * lands on a 512-byte boundary (a ULP's data behind its headers, handed
+ * to a block device in place).
+ */
 static void *rst_buf_map(struct rst_conn *c, struct ib_sge *sge,
-			 enum dma_data_direction dir)
+			 enum dma_data_direction dir, u32 align_off, u32 *pad)
 {
-	void *buf = kmalloc(c->c_p.msg_size, GFP_KERNEL);
+	u32 extra = align_off ? 511 : 0;
+	void *buf = kmalloc(c->c_p.msg_size + extra, GFP_KERNEL);
 	u64 dma;
 
 	if (!buf)
 		return NULL;
-	dma = ib_dma_map_single(c->c_dev, buf, c->c_p.msg_size, dir);
+	*pad = align_off ? (512 - ((uintptr_t)buf + align_off) % 512) % 512 : 0;
+	dma = ib_dma_map_single(c->c_dev, buf, c->c_p.msg_size + extra, dir);
 	if (ib_dma_mapping_error(c->c_dev, dma)) {
 		kfree(buf);
 		return NULL;
 	}
-	sge->addr = dma;
+	sge->addr = dma + *pad;
 	sge->length = c->c_p.msg_size;
 	sge->lkey = c->c_pd->local_dma_lkey;
-	return buf;
+	return buf + *pad;
 }
 
 static void rst_buf_unmap(struct rst_conn *c, void *buf, struct ib_sge *sge,
-			  enum dma_data_direction dir)
+			  enum dma_data_direction dir, u32 align_off, u32 pad)
 {
+	u32 extra = align_off ? 511 : 0;
+
 	if (!buf)
 		return;
-	ib_dma_unmap_single(c->c_dev, sge->addr, c->c_p.msg_size, dir);
-	kfree(buf);
+	ib_dma_unmap_single(c->c_dev, sge->addr - pad, c->c_p.msg_size + extra, dir);
+	kfree(buf - pad);
 }
 
 int rst_rings_create(struct rst_conn *c)
 {
-	u32 i;
+	u32 i, pad;
 
 	c->c_rx = kcalloc(c->c_p.recv_depth, sizeof(*c->c_rx), GFP_KERNEL);
 	c->c_tx = kcalloc(c->c_p.send_depth, sizeof(*c->c_tx), GFP_KERNEL);
@@ -56,7 +66,8 @@ int rst_rings_create(struct rst_conn *c)
 		struct rst_rx *rx = &c->c_rx[i];
 
 		rx->rx_conn = c;
-		rx->rx_buf = rst_buf_map(c, &rx->rx_sge, DMA_FROM_DEVICE);
+		rx->rx_buf = rst_buf_map(c, &rx->rx_sge, DMA_FROM_DEVICE,
+					 c->c_p.rx_align_off, &rx->rx_pad);
 		if (!rx->rx_buf)
 			return -ENOMEM;
 		rx->rx_cqe.done = rst_rx_done;
@@ -68,7 +79,7 @@ int rst_rings_create(struct rst_conn *c)
 		struct rst_tx *tx = &c->c_tx[i];
 
 		tx->tx_conn = c;
-		tx->tx_buf = rst_buf_map(c, &tx->tx_sge, DMA_TO_DEVICE);
+		tx->tx_buf = rst_buf_map(c, &tx->tx_sge, DMA_TO_DEVICE, 0, &pad);
 		if (!tx->tx_buf)
 			return -ENOMEM;
 		tx->tx_cqe.done = rst_tx_done;
@@ -88,11 +99,12 @@ void rst_rings_destroy(struct rst_conn *c)
 	if (c->c_rx)
 		for (i = 0; i < c->c_p.recv_depth; i++)
 			rst_buf_unmap(c, c->c_rx[i].rx_buf, &c->c_rx[i].rx_sge,
-				      DMA_FROM_DEVICE);
+				      DMA_FROM_DEVICE, c->c_p.rx_align_off,
+				      c->c_rx[i].rx_pad);
 	if (c->c_tx)
 		for (i = 0; i < c->c_p.send_depth; i++)
 			rst_buf_unmap(c, c->c_tx[i].tx_buf, &c->c_tx[i].tx_sge,
-				      DMA_TO_DEVICE);
+				      DMA_TO_DEVICE, 0, 0);
 	kfree(c->c_rx);
 	kfree(c->c_tx);
 	c->c_rx = NULL;
@@ -134,13 +146,59 @@ static void rst_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	ib_dma_sync_single_for_cpu(c->c_dev, rx->rx_sge.addr, wc->byte_len,
 				   DMA_FROM_DEVICE);
 	inv = wc->wc_flags & IB_WC_WITH_INVALIDATE;
+	rx->rx_held = false;
+	c->c_rx_cur = rx;
 	c->c_p.ops->recv(c, rx->rx_buf, wc->byte_len, inv,
 			 inv ? wc->ex.invalidate_rkey : 0);
+	c->c_rx_cur = NULL;
+	if (rx->rx_held)
+		return;		/* reposted by rst_rx_release() */
 	if (READ_ONCE(c->c_state) == RST_DOWN)
 		return;		/* the drain flushes whatever is still posted */
 	if (rst_rx_post(c, rx))
 		rst_conn_down(c, -EIO);
 }
+
+/**
+ * rst_rx_hold - keep the message being received past ->recv
+ * @c: the connection, from within its ->recv only
+ *
+ * The buffer ->recv was given stays valid and is not reposted until
+ * rst_rx_release(); the ring has one buffer fewer meanwhile. At most
+ * half the ring is held at once, so the peer can always be heard.
+ *
+ * Return: the handle for rst_rx_release(), or NULL if half the ring is
+ * already held (the caller copies what it needs instead).
+ */
+struct rst_rx *rst_rx_hold(struct rst_conn *c)
+{
+	struct rst_rx *rx = c->c_rx_cur;
+
+	if (atomic_inc_return(&c->c_rx_held_nr) > c->c_p.recv_depth / 2) {
+		atomic_dec(&c->c_rx_held_nr);
+		return NULL;
+	}
+	rx->rx_held = true;
+	return rx;
+}
+EXPORT_SYMBOL_GPL(rst_rx_hold);
+
+/**
+ * rst_rx_release - repost a held receive buffer
+ * @c: the connection
+ * @rx: from rst_rx_hold()
+ *
+ * Context: any; before the connection is freed.
+ */
+void rst_rx_release(struct rst_conn *c, struct rst_rx *rx)
+{
+	atomic_dec(&c->c_rx_held_nr);
+	if (READ_ONCE(c->c_state) == RST_DOWN)
+		return;
+	if (rst_rx_post(c, rx))
+		rst_conn_down(c, -EIO);
+}
+EXPORT_SYMBOL_GPL(rst_rx_release);
 
 static void rst_tx_free(struct rst_conn *c, struct rst_tx *tx)
 {

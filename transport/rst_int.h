@@ -33,6 +33,8 @@ struct rst_rx {
 	struct ib_sge rx_sge;
 	void *rx_buf;
 	struct rst_conn *rx_conn;
+	u32 rx_pad;		/* rx_buf is this far into its allocation */
+	bool rx_held;		/* rst_rx_hold(): reposted by rst_rx_release() */
 };
 
 struct rst_tx {
@@ -98,6 +100,8 @@ struct rst_conn {
 	u8 c_peer_plen;
 
 	struct rst_rx *c_rx;
+	struct rst_rx *c_rx_cur;	/* the one ->recv is looking at */
+	atomic_t c_rx_held_nr;		/* held by the ULP (rst_rx_hold()) */
 	struct rst_tx *c_tx;
 	struct list_head c_tx_free;
 

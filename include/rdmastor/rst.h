@@ -73,6 +73,8 @@ struct rst_conn_ops {
  *	rnic_mgr minimum; 0 for a side that never registers memory
  * @rw_pages: pages of the largest RDMA READ or WRITE this side issues
  *	(target side; sizes the send queue), else 0
+ * @rx_align_off: if set, receive buffers are placed so that this byte of
+ *	every message is 512-byte aligned (data behind the ULP's headers)
  * @private_data: rdma_cm private data of the connect or accept
  * @private_len: its length
  * @ops: callbacks
@@ -86,6 +88,7 @@ struct rst_conn_params {
 	u32 msg_size;
 	u32 max_io_pages;
 	u32 rw_pages;
+	u32 rx_align_off;
 	const void *private_data;
 	u8 private_len;
 	const struct rst_conn_ops *ops;
@@ -125,6 +128,9 @@ bool rst_conn_up(struct rst_conn *c);
 void rst_conn_stats(struct rst_conn *c, struct rst_stats *s);
 
 /* Messages */
+struct rst_rx;
+struct rst_rx *rst_rx_hold(struct rst_conn *c);
+void rst_rx_release(struct rst_conn *c, struct rst_rx *rx);
 struct rst_tx *rst_tx_get(struct rst_conn *c, unsigned int timeout_ms);
 void *rst_tx_buf(struct rst_tx *tx);
 int rst_tx_post(struct rst_conn *c, struct rst_tx *tx, u32 len,
