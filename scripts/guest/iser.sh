@@ -122,3 +122,17 @@ hook() {
 	echo "$out" | sed '$d' | sed 's/^/# target: /'
 	return "${rc:-1}"
 }
+
+# iser_check_gone: after the last logout and the target's removal, no QP,
+# CQ or MR is left on rxe0 and rdmastor's modules unload (TAP checks).
+iser_check_gone() {
+	local k
+	for k in qp cq mr; do
+		ok "$(wait_for 30 iser_none_left $k; echo $?)" "no $k left ($(iser_rdma_left $k))"
+	done
+	# rmmod: modprobe -r would also try LIO's core, which configfs holds
+	check "rdmastor_isert unloads" rmmod rdmastor_isert
+	check "then the engine and rnic_mgr" modprobe -r rdmastor_transport rnic_mgr
+}
+
+iser_none_left() { [ "$(iser_rdma_left "$1")" = 0 ]; }

@@ -34,13 +34,7 @@ run_job() {	# run_job NAME RW BS DEPTH
 		--bs="$3" --iodepth="$4" --direct=1 --ioengine=libaio --time_based \
 		--runtime="$RUNTIME" --ramp_time=2 --output-format=json > /tmp/fio.json 2>/tmp/fio.err ||
 		{ cat /tmp/fio.err; return 1; }
-	/usr/bin/python3 - <<'PY'
-import json
-j = json.load(open("/tmp/fio.json"))["jobs"][0]
-d = j["read"] if j["read"]["io_bytes"] else j["write"]
-p99 = d["clat_ns"]["percentile"].get("99.000000", 0) / 1000
-print("%.1f %d %.1f %.1f" % (d["iops"], d["bw"], d["lat_ns"]["mean"] / 1000, p99))
-PY
+	scripts/guest/fio-summary /tmp/fio.json
 }
 
 check "soft-RoCE on the virtio NIC" scripts/guest/rxe-setup pair 2

@@ -68,6 +68,5 @@ check "the slow LUN verifies afterwards" \
 
 check "log out" iser_logout 1
 hook done
-none_left() { [ "$(iser_rdma_left "$1")" = 0 ]; }
-ok "$(wait_for 30 none_left qp; echo $?)" "no QP left on the initiator side"
+ok "$(wait_for 30 iser_none_left qp; echo $?)" "no QP left on the initiator side"
 tap_done

@@ -24,12 +24,7 @@ check "the initiator finishes (up to 500 s)" wait_for 500 test -e /tmp/iser-done
 kill $hookd
 diag "$(dmesg | grep -E 'ABORT_TASK|LUN_RESET|rdmastor_isert' | tail -8 | paste -sd'|')"
 check "remove the target" iser_target_clear
-none_left() { [ "$(iser_rdma_left "$1")" = 0 ]; }
-for k in qp cq mr; do
-	ok "$(wait_for 30 none_left $k; echo $?)" "no $k left ($(iser_rdma_left $k))"
-done
 dmsetup remove slow
 losetup -d "$(cat /tmp/slow.loop)"
-check "rdmastor_isert unloads" rmmod rdmastor_isert
-check "then the engine and rnic_mgr" modprobe -r rdmastor_transport rnic_mgr
+iser_check_gone
 tap_done

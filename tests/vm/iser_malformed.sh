@@ -35,10 +35,5 @@ check "and verifies data" iser_fio after "$(iser_disk 1 0)" --rw=randrw --bs=4k 
 	--iodepth=8 --size=16M --io_size=16M
 check "log out" iser_logout 1
 check "remove the target" iser_target_clear
-none_left() { [ "$(iser_rdma_left "$1")" = 0 ]; }
-for k in qp cq mr; do
-	ok "$(wait_for 30 none_left $k; echo $?)" "no $k left ($(iser_rdma_left $k))"
-done
-check "rdmastor_isert unloads" rmmod rdmastor_isert
-check "then the engine and rnic_mgr" modprobe -r rdmastor_transport rnic_mgr
+iser_check_gone
 tap_done

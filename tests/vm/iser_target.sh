@@ -79,12 +79,5 @@ umount /mnt/iser
 check "log out" iser_logout 1
 
 check "remove the targets" iser_target_clear
-none_left() { [ "$(iser_rdma_left "$1")" = 0 ]; }
-for k in qp cq mr; do
-	ok "$(wait_for 30 none_left $k; echo $?)" "no $k left after logout ($(iser_rdma_left $k))"
-done
-rdma resource show qp 2>/dev/null | sed 's/^/# /'
-# (rmmod: modprobe -r would also try LIO's core, which configfs holds)
-check "rdmastor_isert unloads" rmmod rdmastor_isert
-check "then the engine and rnic_mgr" modprobe -r rdmastor_transport rnic_mgr
+iser_check_gone
 tap_done
