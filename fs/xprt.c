@@ -445,9 +445,10 @@ static void rsx_print_stats(struct rpc_xprt *xprt, struct seq_file *seq)
 		   s.write_chunks, s.reply_chunks, s.rdma_errors, s.bad_replies,
 		   s.unknown_xids, s.local_inv_replies, s.bc_calls, s.bc_dropped,
 		   s.reconnects);
-	seq_printf(seq, "%u %u %u %u %llu %llu %llu %llu %llu\n", e.mrs,
+	seq_printf(seq, "%u %u %u %u %llu %llu %llu %llu %llu %llu %llu\n", e.mrs,
 		   e.mrs_peak, e.mr_limit, e.window, e.regs, e.remote_inv,
-		   e.local_inv, e.mr_freed_unknown, s.abandoned);
+		   e.local_inv, e.mr_freed_unknown, s.abandoned, e.sends,
+		   e.sends_signaled);
 }
 
 static const struct rpc_xprt_ops rsx_ops = {

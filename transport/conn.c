@@ -37,6 +37,8 @@ struct rst_conn *rst_conn_alloc(const struct rst_conn_params *p)
 	init_waitqueue_head(&c->c_wq);
 	init_completion(&c->c_down_done);
 	INIT_LIST_HEAD(&c->c_tx_free);
+	spin_lock_init(&c->c_post_lock);
+	INIT_LIST_HEAD(&c->c_tx_posted);
 	INIT_LIST_HEAD(&c->c_mr_free);
 	INIT_LIST_HEAD(&c->c_mr_dead);
 	INIT_LIST_HEAD(&c->c_lnode);
@@ -464,6 +466,10 @@ void rst_conn_stats(struct rst_conn *c, struct rst_stats *s)
 	s->mr_limit = c->c_mr_limit;
 	s->outstanding = c->c_outstanding;
 	spin_unlock_irq(&c->c_lock);
+	spin_lock_bh(&c->c_post_lock);
+	s->sends = c->c_sends;
+	s->sends_signaled = c->c_sends_signaled;
+	spin_unlock_bh(&c->c_post_lock);
 	s->window = rst_window(c);
 }
 EXPORT_SYMBOL_GPL(rst_conn_stats);

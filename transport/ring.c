@@ -7,6 +7,16 @@
  * Receive: recv_depth buffers, all posted; each completion hands the
  * message to the ULP and reposts the buffer. Send: send_depth slots on a
  * free list; a slot returns to it when its send completes.
+ *
+ * Most sends are unsignaled: a send queue completes in order, so one
+ * signaled completion retires every send posted before it. Only every
+ * rst_tx_batch()-th send, and every send somebody waits for (a
+ * completion, a callback, an RDMA WRITE context to destroy), asks for a
+ * completion; the others save a completion and a wakeup of the
+ * completion queue's work each. A send that fails or is flushed
+ * completes whether it asked to or not. Since at most batch - 1 slots
+ * wait behind the last signaled send and batch <= send_depth, a sender
+ * waiting for a slot always has a completion coming.
  */
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -110,6 +120,7 @@ void rst_rings_destroy(struct rst_conn *c)
 	c->c_rx = NULL;
 	c->c_tx = NULL;
 	INIT_LIST_HEAD(&c->c_tx_free);
+	INIT_LIST_HEAD(&c->c_tx_posted);
 }
 
 static int rst_rx_post(struct rst_conn *c, struct rst_rx *rx)
@@ -218,11 +229,32 @@ static void rst_tx_free(struct rst_conn *c, struct rst_tx *tx)
 	wake_up_all(&c->c_wq);
 }
 
+/*
+ * @tx has completed, and so has every send posted before it (those still
+ * listed were unsignaled and succeeded): give them back to the free list.
+ */
+static void rst_tx_retire_before(struct rst_conn *c, struct rst_tx *tx)
+{
+	unsigned long flags;
+	LIST_HEAD(done);
+
+	spin_lock_bh(&c->c_post_lock);
+	list_cut_before(&done, &c->c_tx_posted, &tx->tx_node);
+	list_del_init(&tx->tx_node);
+	spin_unlock_bh(&c->c_post_lock);
+	if (list_empty(&done))
+		return;
+	spin_lock_irqsave(&c->c_lock, flags);
+	list_splice(&done, &c->c_tx_free);
+	spin_unlock_irqrestore(&c->c_lock, flags);
+}
+
 static void rst_tx_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct rst_tx *tx = container_of(wc->wr_cqe, struct rst_tx, tx_cqe);
 	struct rst_conn *c = tx->tx_conn;
 
+	rst_tx_retire_before(c, tx);
 	if (wc->status != IB_WC_SUCCESS) {
 		if (wc->status != IB_WC_WR_FLUSH_ERR)
 			pr_info("rdmastor: %s: send failed: %s\n", c->c_p.name,
@@ -319,17 +351,54 @@ void rst_tx_put(struct rst_conn *c, struct rst_tx *tx)
 }
 EXPORT_SYMBOL_GPL(rst_tx_put);
 
-/* Fill in the send; the caller posts it (possibly behind other WRs). */
+/*
+ * Fill in the send; the caller posts it, possibly behind other WRs, with
+ * rst_tx_post_chain().
+ */
 struct ib_send_wr *rst_tx_prepare(struct rst_conn *c, struct rst_tx *tx, u32 len,
 				  bool send_inv, u32 inv_rkey)
 {
 	tx->tx_sge.length = len;
 	tx->tx_wr.next = NULL;
-	tx->tx_wr.send_flags = IB_SEND_SIGNALED;
+	tx->tx_wr.send_flags = 0;
 	tx->tx_wr.opcode = send_inv ? IB_WR_SEND_WITH_INV : IB_WR_SEND;
 	tx->tx_wr.ex.invalidate_rkey = send_inv ? inv_rkey : 0;
 	ib_dma_sync_single_for_device(c->c_dev, tx->tx_sge.addr, len, DMA_TO_DEVICE);
 	return &tx->tx_wr;
+}
+
+static u32 rst_tx_batch(struct rst_conn *c)
+{
+	return max_t(u32, c->c_p.send_depth / 4, 1);
+}
+
+/*
+ * Post @first, a chain of WRs that ends with @tx's send, and list @tx in
+ * send queue order. The send is signaled if somebody waits for it or it
+ * ends a batch. Return: 0 or the verbs error (@tx then not posted).
+ */
+int rst_tx_post_chain(struct rst_conn *c, struct rst_tx *tx,
+		      struct ib_send_wr *first)
+{
+	bool wanted = tx->tx_cb || tx->tx_done || tx->tx_rw_sg;
+	int err;
+
+	spin_lock_bh(&c->c_post_lock);
+	if (wanted || ++c->c_tx_unsignaled >= rst_tx_batch(c)) {
+		tx->tx_wr.send_flags |= IB_SEND_SIGNALED;
+		c->c_tx_unsignaled = 0;
+	}
+	list_add_tail(&tx->tx_node, &c->c_tx_posted);
+	err = ib_post_send(c->c_qp, first, NULL);
+	if (err) {
+		list_del_init(&tx->tx_node);
+	} else {
+		c->c_sends++;
+		if (tx->tx_wr.send_flags & IB_SEND_SIGNALED)
+			c->c_sends_signaled++;
+	}
+	spin_unlock_bh(&c->c_post_lock);
+	return err;
 }
 
 /**
@@ -370,7 +439,7 @@ int rst_tx_post_mrs(struct rst_conn *c, struct rst_tx *tx, u32 len,
 		/* From here the peer may hold a valid key. */
 		mrs[i]->mr_state = RST_MR_VALID;
 	}
-	err = ib_post_send(c->c_qp, first, NULL);
+	err = rst_tx_post_chain(c, tx, first);
 	if (err) {
 		for (i = 0; i < nr_mrs; i++)
 			mrs[i]->mr_status = err;	/* state unknown: freed on put */

@@ -5,7 +5,9 @@
  * Locking: c_lock (a spinlock) protects the state, the send ring's free
  * list, the MR pool and the window counters. Waiters sleep on c_wq,
  * which is woken whenever a send slot, an MR or window room frees up and
- * when the connection goes down.
+ * when the connection goes down. c_post_lock (taken with bottom halves
+ * off, never inside c_lock) is held across every ib_post_send() of a
+ * send slot, so that c_tx_posted lists the slots in send queue order.
  */
 #ifndef RDMASTOR_RST_INT_H
 #define RDMASTOR_RST_INT_H
@@ -104,6 +106,10 @@ struct rst_conn {
 	atomic_t c_rx_held_nr;		/* held by the ULP (rst_rx_hold()) */
 	struct rst_tx *c_tx;
 	struct list_head c_tx_free;
+	spinlock_t c_post_lock;
+	struct list_head c_tx_posted;	/* posted, not yet retired, in order */
+	u32 c_tx_unsignaled;		/* posted unsignaled since the last signaled */
+	u64 c_sends, c_sends_signaled;	/* under c_post_lock too */
 
 	struct rnic_consumer *c_rc;
 	struct list_head c_mr_free;
@@ -152,6 +158,8 @@ int rst_listener_cm_event(struct rst_listener *l, struct rdma_cm_id *id,
 int rst_rings_create(struct rst_conn *c);
 void rst_rings_destroy(struct rst_conn *c);
 int rst_rx_post_all(struct rst_conn *c);
+int rst_tx_post_chain(struct rst_conn *c, struct rst_tx *tx,
+		      struct ib_send_wr *first);
 struct ib_send_wr *rst_tx_prepare(struct rst_conn *c, struct rst_tx *tx, u32 len,
 				  bool send_inv, u32 inv_rkey);
 

@@ -37,7 +37,8 @@ static int rst_rw_write_post(struct rst_conn *c, struct scatterlist *sg,
 	tx->tx_rw_sg = sg;
 	tx->tx_rw_nents = nents;
 	send = rst_tx_prepare(c, tx, len, send_inv, rkey);
-	err = rdma_rw_ctx_post(&tx->tx_rw, c->c_qp, c->c_port, NULL, send);
+	err = rst_tx_post_chain(c, tx, rdma_rw_ctx_wrs(&tx->tx_rw, c->c_qp,
+						       c->c_port, NULL, send));
 	if (err) {
 		rdma_rw_ctx_destroy(&tx->tx_rw, c->c_qp, c->c_port, sg, nents,
 				    DMA_TO_DEVICE);

@@ -103,10 +103,12 @@ struct rst_conn_params {
  * @regs: registrations posted; @remote_inv, @local_inv: invalidations
  * @mr_freed_unknown: MRs freed because their state was unknown
  * @shrinks: shrink requests from rnic_mgr
+ * @sends: messages posted; @sends_signaled: how many asked for a completion
  */
 struct rst_stats {
 	u32 mrs, mrs_peak, mr_limit, window, outstanding;
 	u64 regs, remote_inv, local_inv, mr_freed_unknown, shrinks;
+	u64 sends, sends_signaled;
 };
 
 /* Connections */

@@ -3,17 +3,20 @@
 # Helpers for NFS client test bodies: mount the server guest's export
 # over RDMA and tell the server when we are done. Source after lib.sh.
 SERVER=192.0.2.1
+SERVER6=2001:db8::1
 MNT=/mnt/nfs
 
 # nfs_mount VERS [OPTIONS]: mount, retrying while the server comes up.
+# NFS_PROTO=rdma6 mounts over IPv6 (SERVER6).
 nfs_mount() {
-	local vers=$1 opts=${2:+,$2} path=/ i
+	local vers=$1 opts=${2:+,$2} path=/ proto=${NFS_PROTO:-rdma} host=$SERVER i
 	# v4 sees the export as the pseudo-root (fsid=0); v3 by its path
 	[ "${vers%%.*}" = 3 ] && path=/export
+	[ "$proto" = rdma6 ] && host="[$SERVER6]"
 	mkdir -p $MNT
 	for i in $(seq 60); do
-		timeout 120 mount -t nfs -o vers=$vers,proto=rdma,port=20049$opts \
-			$SERVER:$path $MNT 2>/tmp/mnt.err && return 0
+		timeout 120 mount -t nfs -o vers=$vers,proto=$proto,port=20049$opts \
+			$host:$path $MNT 2>/tmp/mnt.err && return 0
 		sleep 1
 	done
 	cat /tmp/mnt.err
@@ -38,7 +41,8 @@ xstat() {
 		split("port bind connects connect_time idle sends recvs bad_xids req_u bklog_u " \
 		      "inline_calls read_chunks long_calls inline_replies write_chunks reply_chunks " \
 		      "rdma_errors bad_replies unknown_xids local_inv_replies bc_calls bc_dropped reconnects " \
-		      "mrs mrs_peak mr_limit window regs remote_inv local_inv freed_unknown abandoned", n, " ")
+		      "mrs mrs_peak mr_limit window regs remote_inv local_inv freed_unknown abandoned " \
+		      "sends sends_signaled", n, " ")
 		for (i = 1; i in n; i++) if (n[i] == k) { print $(i + 2); exit }
 	}' /proc/self/mountstats
 }

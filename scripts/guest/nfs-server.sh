@@ -2,7 +2,7 @@
 #
 # The NFS/RDMA server every NFS test and benchmark runs against: the
 # stock kernel NFS server with the stock svcrdma, exporting a tmpfs on
-# port 20049 of the virtio NIC's rxe0 (NFSv3 and v4.x: fsid=0 makes the
+# port 20049 of the virtio NIC's rxe0, IPv4 and IPv6 (NFSv3 and v4.x: fsid=0 makes the
 # export the v4 pseudo-root). Serves until the client leaves a "done"
 # file in the export and reports its content. Source it after lib.sh
 # and call nfs_server_main.
@@ -21,7 +21,8 @@ nfsd_start() {
 	echo 10 > /proc/fs/nfsd/nfsv4gracetime &&
 	echo 10 > /proc/sys/fs/nfs/nlm_grace_period &&
 	rpcbind -w &&
-	echo "$EXPORT 192.0.2.0/24(rw,no_root_squash,insecure,no_subtree_check,fsid=0)" > /etc/exports &&
+	local o="rw,no_root_squash,insecure,no_subtree_check,fsid=0"
+	echo "$EXPORT 192.0.2.0/24($o) 2001:db8::/64($o)" > /etc/exports &&
 	exportfs -ra &&
 	rpc.mountd &&
 	nfsd_threads

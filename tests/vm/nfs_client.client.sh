@@ -92,12 +92,35 @@ for vers in 3 4.0 4.1 4.2; do
 		ok "$([ "$(xstat regs)" = "$(( $(xstat remote_inv) + $(xstat local_inv) + $(xstat freed_unknown) ))" ]; echo $?)" \
 			"every registration ended invalid (regs $(xstat regs) = remote $(xstat remote_inv) + local $(xstat local_inv) + freed $(xstat freed_unknown); abandoned RPCs $(xstat abandoned))"
 		ok "$([ "$(xstat bad_replies)" = 0 ]; echo $?)" "no bad reply from the stock server"
+		ok "$([ "$(xstat sends)" -gt 100 ] && [ $(( $(xstat sends_signaled) * 8 )) -le "$(xstat sends)" ]; echo $?)" \
+			"few Sends ask for a completion ($(xstat sends_signaled) of $(xstat sends))"
 		ok "$([ "$(rdma_left qp)" -ge 1 ]; echo $?)" "the mount's QP shows in rdma resource ($(rdma_left qp))"
 		diag "$(rdma resource show qp; rdma resource show cq; rdma resource show mr | head -3)"
 	fi
 	rm -rf $MNT/r4k* $MNT/s1m* $MNT/s128k* $MNT/r1m* $MNT/r64k* $MNT/mm* $MNT/big* $MNT/tree
 	check "umount NFSv$vers" umount $MNT
 done
+
+# IPv6: proto=rdma6 asks for netid rdma6, which the same transport serves.
+NFS_PROTO=rdma6
+if check "mount NFSv4.2 over IPv6 (proto=rdma6)" nfs_mount 4.2; then
+	diag "$(grep " $MNT " /proc/mounts)"
+	ok "$(grep " $MNT " /proc/mounts | grep -q "proto=rdma6,.*addr=$SERVER6"; echo $?)" \
+		"the mount is proto=rdma6 to $SERVER6"
+	ok "$(rdma resource show cm_id | grep -q "dst-addr $SERVER6:20049"; echo $?)" \
+		"its connection runs to [$SERVER6]:20049"
+	check "IPv6: 4 KiB random read/write, O_DIRECT, verified" \
+		fio_verify r4k --size=1m --bs=4k --rw=randrw --direct=1 --ioengine=libaio --iodepth=8
+	check "IPv6: 1 MiB sequential, O_DIRECT, verified" \
+		fio_verify s1m --size=4m --bs=1m --rw=write --direct=1 --ioengine=psync
+	ok "$([ "$(xstat read_chunks)" -gt 0 ] && [ "$(xstat write_chunks)" -gt 0 ] && [ "$(xstat bad_replies)" = 0 ]; echo $?)" \
+		"IPv6: data went by Read and Write chunks, no bad reply"
+	check "rnic_mgr lists the mount as nfs-$SERVER6" \
+		grep -q "^nfs-$SERVER6\\." /sys/kernel/rnic_mgr/devices/rxe0/table
+	rm -f $MNT/r4k* $MNT/s1m*
+	check "umount (IPv6)" umount $MNT
+fi
+unset NFS_PROTO
 
 # Long calls: NFS marks the bulk data of WRITE and SYMLINK, so those go
 # by Read chunk; a call that is large for another reason is a long call.
