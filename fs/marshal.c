@@ -41,7 +41,7 @@ static int rsx_register(struct rsx_req *req, struct rst_conn *c,
 		kfree(sg);
 		return -EINVAL;
 	}
-	m = rst_mr_get(c);
+	m = rst_mr_get_sg(c, sg, nents);
 	if (IS_ERR(m)) {
 		kfree(sg);
 		return PTR_ERR(m);

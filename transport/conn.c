@@ -39,7 +39,8 @@ struct rst_conn *rst_conn_alloc(const struct rst_conn_params *p)
 	INIT_LIST_HEAD(&c->c_tx_free);
 	spin_lock_init(&c->c_post_lock);
 	INIT_LIST_HEAD(&c->c_tx_posted);
-	INIT_LIST_HEAD(&c->c_mr_free);
+	INIT_LIST_HEAD(&c->c_mr_free[RST_MR_SMALL]);
+	INIT_LIST_HEAD(&c->c_mr_free[RST_MR_LARGE]);
 	INIT_LIST_HEAD(&c->c_mr_dead);
 	INIT_LIST_HEAD(&c->c_lnode);
 	/* One credit until the ULP learns the peer's (private data, replies). */
@@ -463,6 +464,7 @@ void rst_conn_stats(struct rst_conn *c, struct rst_stats *s)
 	spin_lock_irq(&c->c_lock);
 	*s = c->c_stats;
 	s->mrs = c->c_mr_total;
+	s->mr_entries = c->c_mr_entries;
 	s->mr_limit = c->c_mr_limit;
 	s->outstanding = c->c_outstanding;
 	spin_unlock_irq(&c->c_lock);

@@ -3,10 +3,20 @@
  * Per-I/O fast registration (principle 2) and the MR pool behind it.
  *
  * MRs are allocated lazily, each charged to the connection's rnic_mgr
- * consumer for its full capacity (max_io_pages entries and one key)
- * until it is freed, and never beyond c_mr_limit: what the share
- * covers. A shrink lowers the limit at once and frees idle MRs; a busy
- * MR over the limit is freed when its I/O puts it back.
+ * consumer for its capacity (entries, and one key) until it is freed,
+ * and never beyond what the share covers. A shrink lowers the limits at
+ * once and frees idle MRs; a busy MR over them is freed when its I/O
+ * puts it back.
+ *
+ * Size classes: a connection with small_io_pages has two pools, MRs of
+ * small_io_pages and of max_io_pages. An I/O that fits takes a small
+ * one, so a share of E entries lets E / small_io_pages small I/Os run
+ * at once, not E / max_io_pages: what a 4 KiB I/O holds of the NIC's
+ * translation table is not what a 1 MiB one needs. A small I/O may use
+ * an idle large MR; a large I/O that finds no room frees idle small MRs
+ * to make some. c_mr_limit (the window's bound) counts small MRs; the
+ * entries held never exceed the share's (c_ent_limit), except that one
+ * MR of any size is always allowed: rnic_mgr guarantees max_io_pages.
  *
  * An MR lent to an I/O goes IDLE -> MAPPED (rst_mr_map: DMA-mapped,
  * key rotated, REG_MR prepared) -> VALID (posted in front of the
@@ -21,11 +31,62 @@
 
 #include "rst_int.h"
 
+/* Pages of the MRs of size class @cls. */
+static u32 rst_cls_pages(const struct rst_conn *c, int cls)
+{
+	return cls == RST_MR_SMALL ? c->c_p.small_io_pages : c->c_p.max_io_pages;
+}
+
 static void rst_mr_dereg(struct rst_conn *c, struct rst_mr *m)
 {
 	ib_dereg_mr(m->mr_ib);
 	m->mr_ib = NULL;
-	rnic_release(c->c_rc, c->c_p.max_io_pages, 1);
+	rnic_release(c->c_rc, rst_cls_pages(c, m->mr_cls), 1);
+}
+
+/* Entries the window counts per MR: the smallest class there is. */
+static u32 rst_unit_pages(const struct rst_conn *c)
+{
+	return c->c_p.small_io_pages ?: c->c_p.max_io_pages;
+}
+
+static void rst_set_limits(struct rst_conn *c, u64 entries, u64 keys)
+{
+	c->c_mr_limit = rst_mr_limit_calc(entries, keys, rst_unit_pages(c),
+					  c->c_p.send_depth);
+	c->c_ent_limit = min_t(u64, entries, U32_MAX);
+}
+
+/* Under c_lock. */
+static bool rst_over_limits(const struct rst_conn *c)
+{
+	return rst_mr_over_calc(c->c_mr_total, c->c_mr_limit, c->c_mr_entries,
+				c->c_ent_limit);
+}
+
+/*
+ * Is there room for one more MR of @pages? Exact under c_lock; also read
+ * without it by waiters, who then take the lock to act on it.
+ */
+static bool rst_mr_room(const struct rst_conn *c, u32 pages)
+{
+	return rst_mr_room_calc(READ_ONCE(c->c_mr_total), READ_ONCE(c->c_mr_limit),
+				READ_ONCE(c->c_mr_entries),
+				READ_ONCE(c->c_ent_limit), pages);
+}
+
+/* Take @m off its idle list. Under c_lock. */
+static void rst_mr_unidle(struct rst_conn *c, struct rst_mr *m)
+{
+	list_del(&m->mr_node);
+	c->c_mr_idle--;
+}
+
+/* Count @m as freed (the caller frees it outside the lock). Under c_lock. */
+static void rst_mr_uncount(struct rst_conn *c, struct rst_mr *m)
+{
+	c->c_mr_total--;
+	c->c_mr_entries -= rst_cls_pages(c, m->mr_cls);
 }
 
 static void rst_mr_free(struct rst_conn *c, struct rst_mr *m)
@@ -54,16 +115,20 @@ static void rst_shrink(struct rnic_consumer *rc, u64 entries, u64 keys, void *pr
 	struct rst_mr *m, *tmp;
 	LIST_HEAD(victims);
 
+	int cls;
+
 	spin_lock_irq(&c->c_lock);
 	c->c_stats.shrinks++;
-	c->c_mr_limit = rst_mr_limit_calc(entries, keys, c->c_p.max_io_pages,
-					  c->c_p.send_depth);
-	list_for_each_entry_safe(m, tmp, &c->c_mr_free, mr_node) {
-		if (c->c_mr_total <= c->c_mr_limit)
-			break;
-		list_move(&m->mr_node, &victims);
-		c->c_mr_idle--;
-		c->c_mr_total--;
+	rst_set_limits(c, entries, keys);
+	/* large ones first: they give back the most */
+	for (cls = RST_MR_LARGE; cls >= RST_MR_SMALL; cls--) {
+		list_for_each_entry_safe(m, tmp, &c->c_mr_free[cls], mr_node) {
+			if (!rst_over_limits(c))
+				break;
+			rst_mr_unidle(c, m);
+			rst_mr_uncount(c, m);
+			list_add(&m->mr_node, &victims);
+		}
 	}
 	spin_unlock_irq(&c->c_lock);
 	list_for_each_entry_safe(m, tmp, &victims, mr_node)
@@ -110,15 +175,28 @@ void rst_mr_refresh_limit(struct rst_conn *c)
 		return;
 	rnic_entitlement(c->c_rc, &entries, &keys);
 	spin_lock_irq(&c->c_lock);
-	c->c_mr_limit = rst_mr_limit_calc(entries, keys, c->c_p.max_io_pages,
-					  c->c_p.send_depth);
+	rst_set_limits(c, entries, keys);
 	spin_unlock_irq(&c->c_lock);
 	wake_up_all(&c->c_wq);
 }
 
+/* Move the idle MRs of class @cls to @list, counted as freed. Under c_lock. */
+static void rst_mr_take_idle(struct rst_conn *c, int cls, struct list_head *list)
+{
+	struct rst_mr *m, *tmp;
+
+	list_for_each_entry_safe(m, tmp, &c->c_mr_free[cls], mr_node) {
+		rst_mr_unidle(c, m);
+		rst_mr_uncount(c, m);
+		list_add(&m->mr_node, list);
+	}
+}
+
 /*
- * Nobody hoards: a connection that started no I/O for a whole period
- * gives back every idle MR, so an idle mount or session holds none.
+ * Nobody hoards: a connection that asked for no MR of a size class for a
+ * whole period gives back that class's idle MRs, so an idle mount or
+ * session holds none, and one that moved from small I/O to large (or
+ * back) does not keep the MRs of the old size.
  */
 static void rst_mr_idle_work(struct work_struct *work)
 {
@@ -126,17 +204,19 @@ static void rst_mr_idle_work(struct work_struct *work)
 					  c_idle_work);
 	struct rst_mr *m, *tmp;
 	LIST_HEAD(idle);
+	int cls;
 
 	spin_lock_irq(&c->c_lock);
-	if (c->c_mr_gets == c->c_mr_gets_seen && c->c_mr_idle) {
-		list_splice_init(&c->c_mr_free, &idle);
-		c->c_mr_total -= c->c_mr_idle;
-		c->c_mr_idle = 0;
+	for (cls = RST_MR_SMALL; cls <= RST_MR_LARGE; cls++) {
+		if (c->c_mr_gets[cls] == c->c_mr_gets_seen[cls])
+			rst_mr_take_idle(c, cls, &idle);
+		c->c_mr_gets_seen[cls] = c->c_mr_gets[cls];
 	}
-	c->c_mr_gets_seen = c->c_mr_gets;
 	spin_unlock_irq(&c->c_lock);
 	list_for_each_entry_safe(m, tmp, &idle, mr_node)
 		rst_mr_free(c, m);
+	/* a share lowered without a shrink (we held less) shows here */
+	rst_mr_refresh_limit(c);
 	if (READ_ONCE(c->c_state) != RST_DOWN)
 		queue_delayed_work(rst_wq, &c->c_idle_work,
 				   msecs_to_jiffies(max(rst_mr_idle_ms, 10U)));
@@ -155,6 +235,8 @@ int rst_mr_pool_init(struct rst_conn *c)
 
 	if (!c->c_p.max_io_pages)
 		return 0;	/* this side registers nothing */
+	if (c->c_p.small_io_pages >= c->c_p.max_io_pages)
+		c->c_p.small_io_pages = 0;	/* one class */
 	if (c->c_p.max_io_pages > c->c_dev->attrs.max_fast_reg_page_list_len)
 		return -EINVAL;
 	c->c_rc = rnic_register(c->c_dev, &desc);
@@ -182,9 +264,8 @@ void rst_mr_pool_destroy(struct rst_conn *c)
 	cancel_delayed_work_sync(&c->c_idle_work);
 	/* rst_shrink() may run concurrently until rnic_unregister(). */
 	spin_lock_irq(&c->c_lock);
-	list_splice_init(&c->c_mr_free, &idle);
-	c->c_mr_total -= c->c_mr_idle;
-	c->c_mr_idle = 0;
+	rst_mr_take_idle(c, RST_MR_SMALL, &idle);
+	rst_mr_take_idle(c, RST_MR_LARGE, &idle);
 	busy = c->c_mr_total;
 	spin_unlock_irq(&c->c_lock);
 	list_for_each_entry_safe(m, tmp, &idle, mr_node)
@@ -221,12 +302,39 @@ static void rst_mr_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 	complete(&m->mr_inv_done);
 }
 
-static struct rst_mr *rst_mr_alloc(struct rst_conn *c)
+/* Free every idle MR now (their entries are wanted). */
+static void rst_mr_free_idle(struct rst_conn *c)
 {
+	struct rst_mr *m, *tmp;
+	LIST_HEAD(idle);
+
+	spin_lock_irq(&c->c_lock);
+	rst_mr_take_idle(c, RST_MR_SMALL, &idle);
+	rst_mr_take_idle(c, RST_MR_LARGE, &idle);
+	spin_unlock_irq(&c->c_lock);
+	list_for_each_entry_safe(m, tmp, &idle, mr_node)
+		rst_mr_free(c, m);
+}
+
+/*
+ * Charge and allocate an MR of class @cls (already counted in c_mr_total
+ * and c_mr_entries). rnic_mgr only calls ->shrink on a consumer holding
+ * more than its share, so a share that fell below our limits without
+ * that is first noticed here: re-read it, give back our idle MRs (whose
+ * entries we may be waiting for), then wait our turn.
+ */
+static struct rst_mr *rst_mr_alloc(struct rst_conn *c, int cls)
+{
+	u32 pages = rst_cls_pages(c, cls);
 	struct rst_mr *m;
 	int err;
 
-	err = rnic_acquire(c->c_rc, c->c_p.max_io_pages, 1, 0);
+	err = rnic_acquire(c->c_rc, pages, 1, RNIC_NOWAIT);
+	if (err == -EAGAIN) {
+		rst_mr_refresh_limit(c);
+		rst_mr_free_idle(c);
+		err = rnic_acquire(c->c_rc, pages, 1, 0);
+	}
 	if (err)
 		return ERR_PTR(err);
 	m = kzalloc(sizeof(*m), GFP_KERNEL);
@@ -234,63 +342,112 @@ static struct rst_mr *rst_mr_alloc(struct rst_conn *c)
 		err = -ENOMEM;
 		goto release;
 	}
-	m->mr_ib = ib_alloc_mr(c->c_pd, IB_MR_TYPE_MEM_REG, c->c_p.max_io_pages);
+	m->mr_ib = ib_alloc_mr(c->c_pd, IB_MR_TYPE_MEM_REG, pages);
 	if (IS_ERR(m->mr_ib)) {
 		err = PTR_ERR(m->mr_ib);
 		kfree(m);
 		goto release;
 	}
 	m->mr_conn = c;
+	m->mr_cls = cls;
 	m->mr_reg_cqe.done = rst_mr_reg_done;
 	m->mr_inv_cqe.done = rst_mr_inv_done;
 	init_completion(&m->mr_inv_done);
 	return m;
 release:
-	rnic_release(c->c_rc, c->c_p.max_io_pages, 1);
+	rnic_release(c->c_rc, pages, 1);
 	return ERR_PTR(err);
 }
 
-static struct rst_mr *rst_mr_take(struct rst_conn *c, bool wait)
+/*
+ * Under c_lock: an idle MR for an I/O of class @cls, room to allocate
+ * one (*@alloc set, counted already), or an idle small MR to free to
+ * make room for a large one (*@victim set, uncounted). NULL otherwise.
+ */
+static struct rst_mr *rst_mr_pick(struct rst_conn *c, int cls, bool *alloc,
+				  struct rst_mr **victim)
 {
-	struct rst_mr *m = NULL;
+	u32 pages = rst_cls_pages(c, cls);
+	struct rst_mr *m;
+
+	m = list_first_entry_or_null(&c->c_mr_free[cls], struct rst_mr, mr_node);
+	if (!m && cls == RST_MR_SMALL)	/* a large MR serves a small I/O */
+		m = list_first_entry_or_null(&c->c_mr_free[RST_MR_LARGE],
+					     struct rst_mr, mr_node);
+	if (m) {
+		rst_mr_unidle(c, m);
+		return m;
+	}
+	if (rst_mr_room(c, pages)) {
+		c->c_mr_total++;
+		c->c_mr_entries += pages;
+		c->c_stats.mrs_peak = max(c->c_stats.mrs_peak, c->c_mr_total);
+		*alloc = true;
+		return NULL;
+	}
+	m = list_first_entry_or_null(&c->c_mr_free[RST_MR_SMALL], struct rst_mr,
+				     mr_node);
+	if (cls == RST_MR_LARGE && m) {
+		rst_mr_unidle(c, m);
+		rst_mr_uncount(c, m);
+		*victim = m;
+	}
+	return NULL;
+}
+
+/*
+ * Would rst_mr_pick() make progress for class @cls now? Exactly its
+ * conditions, so that a waiter never spins: an idle MR of either class
+ * (a large one to use, or a small one to use or free), or room.
+ */
+static bool rst_mr_may_pick(struct rst_conn *c, int cls)
+{
+	return !list_empty(&c->c_mr_free[RST_MR_LARGE]) ||
+	       !list_empty(&c->c_mr_free[RST_MR_SMALL]) ||
+	       rst_mr_room(c, rst_cls_pages(c, cls)) ||
+	       READ_ONCE(c->c_state) == RST_DOWN;
+}
+
+static struct rst_mr *rst_mr_take(struct rst_conn *c, u32 pages, bool wait)
+{
+	int cls = rst_mr_small_calc(c->c_p.small_io_pages, pages) ?
+		  RST_MR_SMALL : RST_MR_LARGE;
+	struct rst_mr *m = NULL, *victim;
 	bool alloc = false;
 	int err;
 
 	if (!c->c_rc)
 		return ERR_PTR(-EINVAL);
+	if (pages > c->c_p.max_io_pages)
+		return ERR_PTR(-EINVAL);
 	for (;;) {
+		victim = NULL;
 		spin_lock_irq(&c->c_lock);
 		if (c->c_state == RST_DOWN) {
 			spin_unlock_irq(&c->c_lock);
 			return ERR_PTR(-ENOTCONN);
 		}
-		c->c_mr_gets++;
-		m = list_first_entry_or_null(&c->c_mr_free, struct rst_mr, mr_node);
-		if (m) {
-			list_del(&m->mr_node);
-			c->c_mr_idle--;
-		} else if (c->c_mr_total < c->c_mr_limit) {
-			c->c_mr_total++;
-			c->c_stats.mrs_peak = max(c->c_stats.mrs_peak, c->c_mr_total);
-			alloc = true;
-		}
+		c->c_mr_gets[cls]++;
+		m = rst_mr_pick(c, cls, &alloc, &victim);
 		spin_unlock_irq(&c->c_lock);
 		if (m || alloc)
 			break;
+		if (victim) {
+			rst_mr_free(c, victim);
+			continue;	/* its entries are free: try again */
+		}
 		if (!wait)
 			return ERR_PTR(-EAGAIN);
-		err = wait_event_killable(c->c_wq,
-					  !list_empty(&c->c_mr_free) ||
-					  READ_ONCE(c->c_mr_total) < READ_ONCE(c->c_mr_limit) ||
-					  READ_ONCE(c->c_state) == RST_DOWN);
+		err = wait_event_killable(c->c_wq, rst_mr_may_pick(c, cls));
 		if (err)
 			return ERR_PTR(err);
 	}
 	if (alloc) {
-		m = rst_mr_alloc(c);
+		m = rst_mr_alloc(c, cls);
 		if (IS_ERR(m)) {
 			spin_lock_irq(&c->c_lock);
 			c->c_mr_total--;
+			c->c_mr_entries -= rst_cls_pages(c, cls);
 			spin_unlock_irq(&c->c_lock);
 			wake_up_all(&c->c_wq);
 			return m;
@@ -312,9 +469,31 @@ static struct rst_mr *rst_mr_take(struct rst_conn *c, bool wait)
  */
 struct rst_mr *rst_mr_get(struct rst_conn *c)
 {
-	return rst_mr_take(c, true);
+	return rst_mr_take(c, c->c_p.max_io_pages, true);
 }
 EXPORT_SYMBOL_GPL(rst_mr_get);
+
+/**
+ * rst_mr_get_sg - rst_mr_get() for an I/O of these pages
+ * @c: the connection
+ * @sg: what will be mapped
+ * @nents: entries in @sg
+ *
+ * With size classes (small_io_pages), an I/O that fits a small MR gets
+ * one and is charged only that.
+ */
+struct rst_mr *rst_mr_get_sg(struct rst_conn *c, struct scatterlist *sg,
+			     int nents)
+{
+	struct scatterlist *s;
+	u32 pages = 0;
+	int i;
+
+	for_each_sg(sg, s, nents, i)
+		pages += DIV_ROUND_UP(s->offset + s->length, PAGE_SIZE);
+	return rst_mr_take(c, pages, true);
+}
+EXPORT_SYMBOL_GPL(rst_mr_get_sg);
 
 /**
  * rst_mr_tryget - rst_mr_get() that does not wait for the share
@@ -325,7 +504,7 @@ EXPORT_SYMBOL_GPL(rst_mr_get);
  */
 struct rst_mr *rst_mr_tryget(struct rst_conn *c)
 {
-	return rst_mr_take(c, false);
+	return rst_mr_take(c, c->c_p.max_io_pages, false);
 }
 EXPORT_SYMBOL_GPL(rst_mr_tryget);
 
@@ -466,13 +645,13 @@ void rst_mr_put(struct rst_mr *m)
 		m->mr_sg = NULL;
 	}
 	spin_lock_irq(&c->c_lock);
-	drop = unknown || c->c_mr_total > c->c_mr_limit;
+	drop = unknown || rst_over_limits(c);
 	if (drop) {
-		c->c_mr_total--;
+		rst_mr_uncount(c, m);
 		if (unknown)
 			c->c_stats.mr_freed_unknown++;
 	} else {
-		list_add(&m->mr_node, &c->c_mr_free);
+		list_add(&m->mr_node, &c->c_mr_free[m->mr_cls]);
 		c->c_mr_idle++;
 	}
 	spin_unlock_irq(&c->c_lock);

@@ -56,6 +56,9 @@ struct rst_tx {
 	int tx_status;
 };
 
+/* MR size classes (rst_conn_params.small_io_pages) */
+enum { RST_MR_SMALL, RST_MR_LARGE, RST_MR_CLASSES };
+
 /* struct rst_mr states */
 enum { RST_MR_IDLE, RST_MR_MAPPED, RST_MR_VALID };
 
@@ -63,6 +66,7 @@ struct rst_mr {
 	struct list_head mr_node;
 	struct ib_mr *mr_ib;
 	struct rst_conn *mr_conn;
+	int mr_cls;			/* size class: RST_MR_SMALL or _LARGE */
 	struct scatterlist *mr_sg;
 	int mr_nents;
 	enum dma_data_direction mr_dir;
@@ -112,13 +116,15 @@ struct rst_conn {
 	u64 c_sends, c_sends_signaled;	/* under c_post_lock too */
 
 	struct rnic_consumer *c_rc;
-	struct list_head c_mr_free;
+	struct list_head c_mr_free[RST_MR_CLASSES];	/* idle, by size class */
 	struct list_head c_mr_dead;	/* deregistered, freed after the drain */
 	u32 c_mr_total;			/* allocated (or being allocated) */
 	u32 c_mr_idle;			/* in c_mr_free */
-	u32 c_mr_limit;			/* what the share covers */
-	u64 c_mr_gets;			/* rst_mr_get() calls, ever */
-	u64 c_mr_gets_seen;		/* ... as of the idle reaper's last look */
+	u32 c_mr_limit;			/* MRs the share covers (smallest class) */
+	u32 c_mr_entries;		/* entries charged for c_mr_total */
+	u32 c_ent_limit;		/* entries the share covers */
+	u64 c_mr_gets[RST_MR_CLASSES];	/* MRs asked for, ever, by class */
+	u64 c_mr_gets_seen[RST_MR_CLASSES];	/* ... as of the idle reaper's last look */
 	struct delayed_work c_idle_work;
 
 	u32 c_peer_credits;

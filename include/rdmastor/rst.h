@@ -71,6 +71,9 @@ struct rst_conn_ops {
  * @msg_size: size of every send and receive buffer
  * @max_io_pages: pages of the largest I/O: the size of each MR and the
  *	rnic_mgr minimum; 0 for a side that never registers memory
+ * @small_io_pages: if set (and below @max_io_pages), a second MR size
+ *	class: I/Os of at most this many pages that ask with
+ *	rst_mr_get_sg() get, and are charged for, an MR of this size
  * @rw_pages: pages of the largest RDMA READ or WRITE this side issues
  *	(target side; sizes the send queue), else 0
  * @rx_align_off: if set, receive buffers are placed so that this byte of
@@ -87,6 +90,7 @@ struct rst_conn_params {
 	u32 send_depth;
 	u32 msg_size;
 	u32 max_io_pages;
+	u32 small_io_pages;
 	u32 rw_pages;
 	u32 rx_align_off;
 	const void *private_data;
@@ -98,6 +102,7 @@ struct rst_conn_params {
 /**
  * struct rst_stats - counters of a connection
  * @mrs: MRs allocated now; @mrs_peak: most ever
+ * @mr_entries: rnic_mgr entries the MRs are charged now
  * @mr_limit: MRs the share allows now
  * @window: rst_window() now; @outstanding: I/Os in the window
  * @regs: registrations posted; @remote_inv, @local_inv: invalidations
@@ -109,6 +114,7 @@ struct rst_stats {
 	u32 mrs, mrs_peak, mr_limit, window, outstanding;
 	u64 regs, remote_inv, local_inv, mr_freed_unknown, shrinks;
 	u64 sends, sends_signaled;
+	u32 mr_entries;
 };
 
 /* Connections */
@@ -150,6 +156,8 @@ void rst_io_end(struct rst_conn *c);
 
 /* Per-I/O fast registration (initiator side) */
 struct rst_mr *rst_mr_get(struct rst_conn *c);
+struct rst_mr *rst_mr_get_sg(struct rst_conn *c, struct scatterlist *sg,
+			     int nents);
 int rst_mr_map(struct rst_mr *m, struct scatterlist *sg, int nents,
 	       enum dma_data_direction dir, u64 *addr, u32 *len, u32 *rkey);
 int rst_mr_remote_invalidated(struct rst_mr *m, u32 inv_rkey);

@@ -4,9 +4,11 @@
  * that user-space tests check it.
  *
  * An I/O needs one receive buffer for its reply, one peer credit and
- * one MR. Every MR is allocated with the capacity of the largest I/O
- * and rnic_mgr charges that capacity until the MR is freed, so the MRs
- * a share covers are entries / mr_pages whatever the current I/O size.
+ * one MR. rnic_mgr charges an MR its capacity until it is freed. With
+ * one size class, every MR has the capacity of the largest I/O and the
+ * MRs a share covers are entries / mr_pages whatever the I/O size; with
+ * two, the window counts small MRs and a large one also needs room in
+ * the entries (rst_mr_room_calc()).
  */
 #ifndef RDMASTOR_RST_WINDOW_H
 #define RDMASTOR_RST_WINDOW_H
@@ -47,6 +49,48 @@ static inline u32 rst_window_calc(u32 peer_credits, u32 ring, u32 mr_limit)
 	if (mr_limit)
 		w = min(w, mr_limit);
 	return w;
+}
+
+/**
+ * rst_mr_room_calc - may a connection allocate one more MR?
+ * @total: MRs it has (lent out or idle)
+ * @limit: MRs the share covers, counted in the smallest size class
+ * @entries: entries those MRs are charged
+ * @ent_limit: entries the share covers
+ * @pages: entries the new MR would be charged
+ *
+ * The first MR is always allowed, whatever its size: rnic_mgr guarantees
+ * every consumer one maximum-size I/O.
+ */
+static inline bool rst_mr_room_calc(u32 total, u32 limit, u32 entries,
+				    u32 ent_limit, u32 pages)
+{
+	return total < limit && (!total || (u64)entries + pages <= ent_limit);
+}
+
+/**
+ * rst_mr_over_calc - does a connection hold more than its share?
+ * @total: MRs it has
+ * @limit: see rst_mr_room_calc()
+ * @entries: see rst_mr_room_calc()
+ * @ent_limit: see rst_mr_room_calc()
+ *
+ * Return: true if an MR put back should be freed, not kept idle.
+ */
+static inline bool rst_mr_over_calc(u32 total, u32 limit, u32 entries,
+				    u32 ent_limit)
+{
+	return total > limit || (total > 1 && entries > ent_limit);
+}
+
+/**
+ * rst_mr_small_calc - does an I/O of @pages fit the small size class?
+ * @small: pages of a small MR, 0 when there is one class only
+ * @pages: pages the I/O maps
+ */
+static inline bool rst_mr_small_calc(u32 small, u32 pages)
+{
+	return small && pages <= small;
 }
 
 #endif /* RDMASTOR_RST_WINDOW_H */

@@ -42,7 +42,7 @@ xstat() {
 		      "inline_calls read_chunks long_calls inline_replies write_chunks reply_chunks " \
 		      "rdma_errors bad_replies unknown_xids local_inv_replies bc_calls bc_dropped reconnects " \
 		      "mrs mrs_peak mr_limit window regs remote_inv local_inv freed_unknown abandoned " \
-		      "sends sends_signaled", n, " ")
+		      "sends sends_signaled mr_entries", n, " ")
 		for (i = 1; i in n; i++) if (n[i] == k) { print $(i + 2); exit }
 	}' /proc/self/mountstats
 }

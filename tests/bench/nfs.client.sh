@@ -21,6 +21,10 @@ seq128k-read:read:128k:4 seq128k-write:write:128k:4
 seq1m-read:read:1m:4 seq1m-write:write:1m:4"
 
 mrs_now() { rdma resource show mr 2>/dev/null | grep -c rxe0; }
+# CPU time the client guest spent busy, in USER_HZ ticks (user, nice,
+# system, irq, softirq, steal of all CPUs): per I/O, what a client costs
+# its host whoever the bottleneck is
+busy_ticks() { awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9; exit }' /proc/stat; }
 
 use_stack() {	# use_stack rdmastor|stock
 	# an unmounted transport lets go of its module a moment later
@@ -46,7 +50,7 @@ for bs in 4k 128k 1m; do
 	check "bench file bench.$bs" dd if=/dev/urandom of=$MNT/bench.$bs bs=1M count=64 status=none
 done
 umount $MNT
-echo "round,stack,job,iops,bw_kib,lat_mean_us,lat_p99_us,mrs_idle,mrs_load" > "$CSV"
+echo "round,stack,job,iops,bw_kib,lat_mean_us,lat_p99_us,mrs_idle,mrs_load,cpu_us_io" > "$CSV"
 for round in $(seq "$ROUNDS"); do
 	for stack in rdmastor stock; do
 		check "round $round: $stack client loaded" use_stack $stack || continue
@@ -56,10 +60,15 @@ for round in $(seq "$ROUNDS"); do
 			sleep 3
 			idle=$(mrs_now)
 			( sleep $((RUNTIME / 2 + 2)); mrs_now > /tmp/mrs_load ) &
+			( sleep 2; busy_ticks > /tmp/busy0 ) &	# fio's ramp is over
 			r=$(run_job "$name" "$rw" "$bs" "$depth") || { echo "# $name failed: $r"; continue; }
+			b1=$(busy_ticks)
 			wait
-			echo "$round,$stack,$name,${r// /,},$idle,$(cat /tmp/mrs_load)" >> "$CSV"
-			diag "round $round $stack $name: iops bw_kib lat_us p99_us = $r; MRs idle $idle, loaded $(cat /tmp/mrs_load)"
+			# ticks of 10 ms over the I/Os of the measured RUNTIME seconds
+			cpu=$(awk -v b0="$(cat /tmp/busy0)" -v b1="$b1" -v iops="${r%% *}" -v t="$RUNTIME" \
+				'BEGIN { printf "%.0f", (b1 - b0) * 10000 / (iops * t) }')
+			echo "$round,$stack,$name,${r// /,},$idle,$(cat /tmp/mrs_load),$cpu" >> "$CSV"
+			diag "round $round $stack $name: iops bw_kib lat_us p99_us = $r; MRs idle $idle, loaded $(cat /tmp/mrs_load); client CPU $cpu us/IO"
 		done
 		umount $MNT
 	done

@@ -25,6 +25,46 @@ static void test_window(void)
 	tap_ok(rst_window_calc(0, 32, 8) == 0, "no credit, no I/O");
 }
 
+/*
+ * The MR pool's decisions (rst_mr_room_calc() and friends) driven the way
+ * transport/frwr.c drives them: a share of 600 entries, MRs of 16 and 260
+ * pages, the window counting small ones.
+ */
+static void test_size_classes(void)
+{
+	const u32 small = 16, large = 260, ents = 600;
+	u32 limit = rst_mr_limit_calc(ents, 1000, small, 64);
+	u32 total = 0, entries = 0, n;
+
+	tap_ok(limit == 37, "600 entries cover 37 small MRs (the window's bound)");
+	tap_ok(rst_mr_small_calc(16, 1) && rst_mr_small_calc(16, 16), "4 KiB and 64 KiB I/Os are small");
+	tap_ok(!rst_mr_small_calc(16, 17) && !rst_mr_small_calc(0, 1),
+	       "17 pages are large; without a small class everything is");
+	for (n = 0; rst_mr_room_calc(total, limit, entries, ents, small); n++) {
+		total++;
+		entries += small;
+	}
+	tap_ok(n == 37 && entries == 592, "small MRs fill the share: %u MRs, %u entries", n, entries);
+	tap_ok(!rst_mr_room_calc(total, limit, entries, ents, large), "no room for a large MR then");
+	total = 0;
+	entries = 0;
+	for (n = 0; rst_mr_room_calc(total, limit, entries, ents, large); n++) {
+		total++;
+		entries += large;
+	}
+	tap_ok(n == 2 && entries == 520, "large MRs: two fit 600 entries");
+	tap_ok(rst_mr_room_calc(2, limit, 520, ents, small) && !rst_mr_room_calc(2, limit, 520, ents, 81),
+	       "the 80 entries left take a small MR, not more");
+	tap_ok(rst_mr_room_calc(0, 1, 0, 100, large), "the first MR is allowed beyond a tiny share");
+	tap_ok(!rst_mr_room_calc(1, 1, large, 100, small), "but nothing after it");
+	tap_ok(!rst_mr_over_calc(1, 1, large, 100), "one MR over the entries is not over the share");
+	tap_ok(rst_mr_over_calc(2, limit, 2 * large, 300), "two that exceed the entries are");
+	tap_ok(rst_mr_over_calc(38, limit, 38 * small, ents), "more MRs than the limit are");
+	tap_ok(!rst_mr_over_calc(37, limit, 592, ents), "a share filled exactly is not");
+	tap_ok(!rst_mr_room_calc(5, 100, 0xfffffff0U, 0xffffffffU, large),
+	       "entry sums do not wrap");
+}
+
 static struct rtp_msg sample(void)
 {
 	struct rtp_msg m = {
@@ -111,6 +151,7 @@ static void test_codec(void)
 int main(void)
 {
 	test_window();
+	test_size_classes();
 	test_codec();
 	return tap_done();
 }

@@ -4,8 +4,9 @@
 # a fabric do to it: a delegation recalled over the RFC 8167 backchannel;
 # the server's link losing every packet for 8 s and nfsd restarted, each during a
 # verifying fio run that must complete without a data error; rnic_mgr's
-# budget cut during load, which must bring the mount's MRs and window
-# down to its share; and an idle mount giving its MRs back.
+# budget cut during load, which must bring the entries the mount's MRs
+# hold down to its share, for large and small I/O (small I/O takes small
+# MRs and keeps its window); and an idle mount giving its MRs back.
 . scripts/guest/lib.sh
 . scripts/guest/nfs-client.sh
 SYS=/sys/kernel/rnic_mgr/devices/rxe0
@@ -70,22 +71,40 @@ check "server link down (100% loss) 8 s during fio: completes, verified" fio_fau
 check "nfsd restarted during fio: completes, verified, reconnected" fio_fault restart-nfsd 1
 
 # ---- a share reduction during load ----
+# Chunks of up to 64 KiB take small MRs (16 pages); larger ones 260-page
+# MRs. A budget of 600 entries covers two large MRs but 37 small ones.
 budget0=$(cat $SYS/budget)
-fio --name=share --directory=$MNT --size=32m --bs=64k --rw=randwrite --direct=1 \
-	--ioengine=libaio --iodepth=16 --time_based --runtime=20 --verify=crc32c \
-	--do_verify=1 --output-format=terse > /tmp/fio.out 2>&1 &
-load=$!
-check "the load holds several MRs" wait_for 15 xgt mrs 3
-diag "before: MRs $(xstat mrs), limit $(xstat mr_limit), window $(xstat window)"
-# two MRs' worth of entries (each MR covers 260 pages)
+share_load() {	# share_load BS DEPTH SECONDS: verifying random writes, in the background
+	fio --name=share --directory=$MNT --size=32m --bs=$1 --rw=randwrite --direct=1 \
+		--ioengine=libaio --iodepth=$2 --time_based --runtime=$3 --verify=crc32c \
+		--do_verify=1 --output-format=terse > /tmp/fio.out 2>&1 &
+	load=$!
+}
+share_load 1m 8 20
+check "1 MiB load: the load holds several MRs" wait_for 15 xgt mrs 3
+diag "before: MRs $(xstat mrs) ($(xstat mr_entries) entries), limit $(xstat mr_limit), window $(xstat window)"
+w0=$(xstat window)
 echo 600 > $SYS/budget
-check "MRs fall within the share in 2 s" wait_for 2 xle mrs 2
+check "1 MiB load: MRs fall within the share in 3 s" wait_for 3 xle mr_entries 600
 sleep 1
-diag "budget 600: MRs $(xstat mrs), limit $(xstat mr_limit), window $(xstat window)"
-ok "$(le "$(xstat window)" 2; echo $?)" "the window fell with them ($(xstat window) <= 2)"
-ok "$(le "$(xstat mrs)" 2; echo $?)" "MRs stay within the share under load ($(xstat mrs))"
+diag "budget 600: MRs $(xstat mrs) ($(xstat mr_entries) entries), limit $(xstat mr_limit), window $(xstat window)"
+ok "$([ "$(xstat window)" -lt "$w0" ] && le "$(xstat window)" 37; echo $?)" \
+	"1 MiB load: the window fell with the share ($w0 -> $(xstat window))"
+ok "$(le "$(xstat mr_entries)" 600; echo $?)" "1 MiB load: entries held stay within the share ($(xstat mr_entries))"
+check "1 MiB load: the run completes, verified" wait $load || tail -5 /tmp/fio.out
+# the same budget, small I/O: many small MRs, the window stays open
+share_load 64k 16 12
+check "64 KiB load: more MRs than two large ones would be" wait_for 10 xgt mrs 4
+sleep 2
+diag "64 KiB load, budget 600: MRs $(xstat mrs) ($(xstat mr_entries) entries), limit $(xstat mr_limit), window $(xstat window)"
+ok "$(le "$(xstat mr_entries)" 600; echo $?)" "64 KiB load: entries held stay within the share ($(xstat mr_entries))"
+ok "$([ "$(xstat window)" -ge 16 ]; echo $?)" "64 KiB load: the window covers the load's depth ($(xstat window) >= 16)"
+check "64 KiB load: the run completes, verified" wait $load || tail -5 /tmp/fio.out
+share_load 1m 8 12
+check "1 MiB load again: it holds MRs" wait_for 10 xgt mrs 0
+ok "$(le "$(xstat mr_entries)" 600; echo $?)" "1 MiB after 64 KiB: entries within the share ($(xstat mrs) MRs, $(xstat mr_entries) entries)"
 echo "$budget0" > $SYS/budget
-check "the window grows back when the budget is restored" wait_for 10 xgt window 2
+check "the window grows back when the budget is restored" wait_for 10 xgt mr_limit 37
 check "the run completes, verified" wait $load || tail -5 /tmp/fio.out
 rm -f $MNT/share*
 check "an idle mount gives its MRs back" wait_for 10 xle mrs 0
