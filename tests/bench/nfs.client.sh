@@ -3,7 +3,7 @@
 # NFS benchmark, client half: the same fio jobs through rdmastor's
 # RPC-over-RDMA client and through the stock rpcrdma client, against the
 # same server guest and files, in one boot, interleaved (rdmastor, stock,
-# rdmastor, stock...) for ROUNDS rounds. The two register the same SUNRPC
+# rdmastor, stock...) for ROUNDS (5) rounds. The two register the same SUNRPC
 # transport, so each round loads one and unloads the other. Results go
 # to $RDMASTOR_OUT/nfs.csv; scripts/bench-plot nfs makes the table and plot.
 #
@@ -11,7 +11,7 @@
 # 16; 128 KiB and 1 MiB sequential read and write at depth 4.
 . scripts/guest/lib.sh
 . scripts/guest/nfs-client.sh
-ROUNDS=${ROUNDS:-3}
+ROUNDS=${ROUNDS:-5}
 RUNTIME=${RUNTIME:-10}
 CSV=$RDMASTOR_OUT/nfs.csv
 result=fail
@@ -60,9 +60,13 @@ for round in $(seq "$ROUNDS"); do
 			sleep 3
 			idle=$(mrs_now)
 			( sleep $((RUNTIME / 2 + 2)); mrs_now > /tmp/mrs_load ) &
-			( sleep 2; busy_ticks > /tmp/busy0 ) &	# fio's ramp is over
+			# fio's ramp is over: mark the phase for the host's
+			# per-guest CPU accounting (scripts/vm/qemu-cpu)
+			( sleep 2; busy_ticks > /tmp/busy0
+			  echo "$round $stack $name start" > "$RDMASTOR_OUT/phase" ) &
 			r=$(run_job "$name" "$rw" "$bs" "$depth") || { echo "# $name failed: $r"; continue; }
 			b1=$(busy_ticks)
+			echo "$round $stack $name end" > "$RDMASTOR_OUT/phase"
 			wait
 			# ticks of 10 ms over the I/Os of the measured RUNTIME seconds
 			cpu=$(awk -v b0="$(cat /tmp/busy0)" -v b1="$b1" -v iops="${r%% *}" -v t="$RUNTIME" \
