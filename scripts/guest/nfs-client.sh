@@ -34,10 +34,12 @@ rdmastor_nfs_client() {
 	install -m 644 "$RDMASTOR_TREE/etc/modprobe.d/rdmastor-nfs.conf" /etc/modprobe.d/
 }
 
-# xstat FIELD: one of rdmastor's counters from the mount's xprt line in
-# /proc/self/mountstats (fs/xprt.c rsx_print_stats).
+# xstat FIELD [MOUNTPOINT]: one of rdmastor's counters from the mount's
+# xprt line in /proc/self/mountstats (fs/xprt.c rsx_print_stats); the
+# first rdma mount's unless MOUNTPOINT says which.
 xstat() {
-	awk -v k="$1" '$1 == "xprt:" && $2 == "rdma" {
+	awk -v k="$1" -v m="${2:-}" '$1 == "device" { in_m = (m == "" || $5 == m) }
+	in_m && $1 == "xprt:" && $2 == "rdma" {
 		split("port bind connects connect_time idle sends recvs bad_xids req_u bklog_u " \
 		      "inline_calls read_chunks long_calls inline_replies write_chunks reply_chunks " \
 		      "rdma_errors bad_replies unknown_xids local_inv_replies bc_calls bc_dropped reconnects " \

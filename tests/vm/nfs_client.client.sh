@@ -6,7 +6,8 @@
 # and O_DIRECT, 4 KiB to 1 MiB), a source tree unpacks byte for byte,
 # many creates/renames/removes, mmap writes, a file larger than the
 # memory the writer may use; every way the protocol can carry data is
-# used; after umount nothing of rdmastor is left and it unloads.
+# used; IPv6 and nconnect; after umount nothing of rdmastor is left and
+# it unloads.
 . scripts/guest/lib.sh
 . scripts/guest/nfs-client.sh
 result=fail
@@ -121,6 +122,28 @@ if check "mount NFSv4.2 over IPv6 (proto=rdma6)" nfs_mount 4.2; then
 	check "umount (IPv6)" umount $MNT
 fi
 unset NFS_PROTO
+
+# nconnect: the NFS client opens several transports to one server and
+# spreads RPCs over them; each is a connection and rnic_mgr consumer of
+# its own. NFSv3: this kernel's NFSv4 client honours nconnect over TCP
+# only (fs/nfs/nfs4client.c), whichever RDMA transport is loaded.
+xprt_sends() {	# the Sends of each rdma transport of the mount, one per line
+	awk '$1 == "xprt:" && $2 == "rdma" { print $8 }' /proc/self/mountstats
+}
+if check "mount NFSv3 with nconnect=2" nfs_mount 3 nolock,nconnect=2; then
+	check "nconnect=2: 4 KiB random read/write, O_DIRECT, depth 16, verified" \
+		fio_verify r4k --size=2m --bs=4k --rw=randrw --direct=1 --ioengine=libaio --iodepth=16
+	check "nconnect=2: 1 MiB sequential, O_DIRECT, depth 4, verified" \
+		fio_verify s1m --size=8m --bs=1m --rw=write --direct=1 --ioengine=libaio --iodepth=4
+	diag "transports' Sends: $(xprt_sends | paste -sd' ')"
+	ok "$([ "$(xprt_sends | wc -l)" = 2 ]; echo $?)" "the mount has two rdma transports"
+	ok "$([ "$(xprt_sends | awk '$1 > 50' | wc -l)" = 2 ]; echo $?)" "both carried RPCs"
+	ok "$([ "$(rdma_left qp)" = 2 ]; echo $?)" "two QPs of rdmastor ($(rdma_left qp))"
+	ok "$([ "$(grep -c "^nfs-$SERVER\\." /sys/kernel/rnic_mgr/devices/rxe0/table)" = 2 ]; echo $?)" \
+		"rnic_mgr lists two consumers nfs-$SERVER"
+	rm -f $MNT/r4k* $MNT/s1m*
+	check "umount (nconnect=2)" umount $MNT
+fi
 
 # Long calls: NFS marks the bulk data of WRITE and SYMLINK, so those go
 # by Read chunk; a call that is large for another reason is a long call.

@@ -3,10 +3,12 @@
 # The rdmastor NFS client (NFSv4.2, hard mount) through what a server and
 # a fabric do to it: a delegation recalled over the RFC 8167 backchannel;
 # the server's link losing every packet for 8 s and nfsd restarted, each during a
-# verifying fio run that must complete without a data error; rnic_mgr's
+# verifying fio run that must complete without a data error; a soft mount
+# through the same outage, whose writer must get EIO, not hang; rnic_mgr's
 # budget cut during load, which must bring the entries the mount's MRs
 # hold down to its share, for large and small I/O (small I/O takes small
-# MRs and keeps its window); and an idle mount giving its MRs back.
+# MRs and keeps its window); an idle mount giving its MRs back; and
+# nothing of rdmastor left on the device after umount.
 . scripts/guest/lib.sh
 . scripts/guest/nfs-client.sh
 SYS=/sys/kernel/rnic_mgr/devices/rxe0
@@ -70,6 +72,42 @@ fio_fault() {	# fio_fault HOOK MIN: a verifying run with HOOK fired 3 s in, MIN 
 check "server link down (100% loss) 8 s during fio: completes, verified" fio_fault link-down 0
 check "nfsd restarted during fio: completes, verified, reconnected" fio_fault restart-nfsd 1
 
+# ---- a soft mount through the same outage: errors, not a hang ----
+# NFSv3, its own transport. A writer is streaming O_DIRECT writes (each
+# RPC's data registered for it) when the link starts losing everything
+# for 8 s; the RPCs time out after about 3 s (timeo=10, retrans=1): the
+# writer must get EIO instead of hanging, whatever the RPCs had
+# registered must be invalidated and given back (checked when all is
+# unmounted), and the mount must work again once the link is back.
+SOFT=/mnt/soft
+soft_mount() { local MNT=$SOFT; nfs_mount 3 nolock,soft,timeo=10,retrans=1; }
+soft_outage() {
+	local pid rc
+	timeout 120 dd if=/dev/zero of=$SOFT/lost bs=64k count=4096 oflag=direct \
+		status=none 2>/tmp/dd.err &
+	pid=$!
+	sleep 2
+	touch $MNT/link-down
+	wait $pid
+	rc=$?
+	diag "dd through the outage: exit $rc, $(head -c 200 /tmp/dd.err);" \
+		"reconnects $(xstat reconnects $SOFT), abandoned RPCs $(xstat abandoned $SOFT)"
+	# 124: timeout killed it (a hang); 0: the outage was not seen
+	[ $rc != 0 ] && [ $rc != 124 ] && grep -q "Input/output error" /tmp/dd.err
+}
+soft_works() {	# write, read back, compare
+	dd if=/dev/urandom of=/tmp/soft.src bs=64k count=16 status=none &&
+		dd if=/tmp/soft.src of=$SOFT/back bs=64k oflag=direct status=none &&
+		cmp /tmp/soft.src $SOFT/back
+}
+if check "mount NFSv3 soft (timeo=10, retrans=1)" soft_mount; then
+	check "soft mount: data goes through before the outage" soft_works
+	check "soft mount, link lost under a writer: EIO, no hang" soft_outage
+	check "soft mount: works again once the link is back" wait_for 90 soft_works
+	rm -f $SOFT/lost $SOFT/back
+	check "umount the soft mount" umount $SOFT
+fi
+
 # ---- a share reduction during load ----
 # Chunks of up to 64 KiB take small MRs (16 pages); larger ones 260-page
 # MRs. A budget of 600 entries covers two large MRs but 37 small ones.
@@ -110,6 +148,10 @@ rm -f $MNT/share*
 check "an idle mount gives its MRs back" wait_for 10 xle mrs 0
 ok "$([ "$(xstat bad_replies)" = 0 ]; echo $?)" "no bad reply"
 check "umount" umount $MNT
+none_left() { [ "$(rdma_left "$1")" = 0 ]; }
+for kind in qp cq mr; do
+	check "no $kind of rdmastor left after umount" wait_for 30 none_left $kind
+done
 check "rdmastor_rpcrdma unloads" modprobe -r rdmastor_rpcrdma
 [ "$tap_failed" = 0 ] && result=pass
 trap - EXIT
