@@ -239,6 +239,7 @@ int rsx_marshal(struct rsx_xprt *x, struct rst_conn *c, struct rsx_req *req)
 	spin_lock(&x->x_lock);
 	list_add_tail(&req->r_node, &x->x_armed);
 	req->r_armed = true;
+	req->r_replied = false;
 	spin_unlock(&x->x_lock);
 	err = rst_tx_post_mrs(c, tx, len, req->r_mrs, req->r_nr_mrs, false, 0);
 	if (err)

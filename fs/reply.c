@@ -131,6 +131,29 @@ void rsx_done_work(struct work_struct *work)
 	rsx_finish(container_of(work, struct rsx_req, r_done_work));
 }
 
+/*
+ * Take the reply for @req, once per arming: until rsx_finish() disarms
+ * it (possibly later, in rsx_wq), a second reply with the same xid would
+ * find the RPC as the first did, pin it a second time, and queue work
+ * that is already queued, so the pin would never be dropped.
+ */
+static bool rsx_claim_reply(struct rsx_xprt *x, struct rsx_req *req,
+			    struct rst_conn *c, const char **why)
+{
+	bool mine;
+
+	spin_lock(&x->x_lock);
+	mine = req->r_armed && req->r_conn == c && !req->r_replied;
+	if (mine)
+		req->r_replied = true;
+	else if (req->r_armed && req->r_conn == c)
+		*why = "duplicate reply";
+	else
+		*why = "reply to a call not sent on this connection";
+	spin_unlock(&x->x_lock);
+	return mine;
+}
+
 static void rsx_update_window(struct rsx_xprt *x, struct rst_conn *c, u32 credits)
 {
 	struct rpc_xprt *xprt = &x->xprt;
@@ -168,10 +191,8 @@ static void rsx_reply(struct rsx_xprt *x, struct rst_conn *c,
 	xprt_pin_rqst(rqst);
 	spin_unlock(&xprt->queue_lock);
 	req = rsx_req_of(rqst);
-	if (req->r_conn != c || !req->r_armed) {
-		why = "reply to a call not sent on this connection";
+	if (!rsx_claim_reply(x, req, c, &why))
 		goto bad;
-	}
 	req->r_reply_len = 0;
 	switch (h->proc) {
 	case RPCRDMA_MSG:

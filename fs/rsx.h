@@ -14,8 +14,10 @@
  *   send_request: take a window slot, register the chunks' memory (at
  *     most RSX_MAX_MRS MRs), build the header and inline payload, post.
  *     The req is then "armed": on x_armed, holding its slot and MRs.
- *   the reply (->recv): look the RPC up by xid and pin it, check the
- *     reply against the chunks we offered, copy the inline part, disarm,
+ *   the reply (->recv): look the RPC up by xid and pin it, claim it
+ *     (r_replied, under x_lock: a second reply to the same arming is a
+ *     protocol error), check the reply against the chunks we offered,
+ *     copy the inline part, disarm,
  *     invalidate (remote or local; local waits, so it runs in rsx_wq),
  *     put the MRs back, copy a Reply chunk out of its bounce pages, and
  *     only then complete the RPC.
@@ -86,6 +88,7 @@ struct rsx_req {
 	struct rpc_rqst *r_rqst;
 	struct list_head r_node;		/* on x_armed while armed */
 	bool r_armed;
+	bool r_replied;				/* a reply was taken while armed */
 	struct rst_conn *r_conn;		/* what r_mrs belong to */
 	unsigned int r_nr_mrs;
 	struct rst_mr *r_mrs[RSX_MAX_MRS];

@@ -133,8 +133,12 @@ static int rsx_conn_open(struct rsx_xprt *x)
 		peer.send_size = RPCRDMA_CM_MIN_INLINE;
 		peer.recv_size = RPCRDMA_CM_MIN_INLINE;
 	}
+	/*
+	 * RFC 8166 3.3.3: a reply comes inline only if it fits both what we
+	 * receive and what the server may send; beyond that, a Reply chunk.
+	 */
 	x->x_inline_send = min(rsx_inline, peer.recv_size);
-	x->x_inline_recv = rsx_inline;
+	x->x_inline_recv = min(rsx_inline, peer.send_size);
 	mutex_lock(&x->x_conn_mutex);
 	x->x_conn = c;
 	mutex_unlock(&x->x_conn_mutex);
@@ -281,7 +285,7 @@ static struct rpc_xprt *rsx_setup(struct xprt_create *args)
 	spin_lock_init(&x->x_lock);
 	INIT_LIST_HEAD(&x->x_armed);
 	x->x_inline_send = RPCRDMA_CM_MIN_INLINE;
-	x->x_inline_recv = rsx_inline;
+	x->x_inline_recv = RPCRDMA_CM_MIN_INLINE;
 
 	xprt->timeout = &rsx_timeout;
 	xprt->connect_timeout = xprt->timeout->to_initval;

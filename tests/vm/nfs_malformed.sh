@@ -42,6 +42,43 @@ ok "$(grep -q "RDMA_ERROR ERR_CHUNK" /tmp/k; echo $?)" "rdmaerr: the RPC fails w
 check "good: the mount fails (the server is not NFS)" attempt good
 ok "$(! grep -q "bad reply" /tmp/k; echo $?)" "good: a well-formed reply is not a protocol error"
 diag "replies sent by the test server: $(cat $P/replies)"
+
+# rpc_call PROC WANT: one RPC of the test program (procedure 1: room for
+# a 2800-byte reply; 2: 8 KiB) through rdmastor's client to the test
+# server; it must return (a hang is a failure) with result WANT.
+rpc_call() {
+	(echo "$1" > $P/call) &
+	local pid=$!
+	wait_for 90 sh -c "! kill -0 $pid" || { echo "# call $1 did not return"; return 1; }
+	wait $pid
+	[ "$(cat $P/call_result)" = "$2" ] || { echo "# call $1: $(cat $P/call_result), wanted $2"; return 1; }
+}
+# Inline reply size (RFC 8166 3.3.3, RFC 8797): a reply that does not fit
+# what the server may send inline needs a Reply chunk, or it ends in
+# ERR_CHUNK. The test server ("big") answers 2000 bytes as a correct
+# server would: inline if it fits its send size, else by the Reply chunk.
+echo big > $P/mode
+check "big reply, 4 KiB server send size: inline, the call succeeds" rpc_call 1 ok
+e0=$(cat $P/err_chunk) c0=$(cat $P/chunk_replies)
+echo 1024 > $P/send_size
+check "1 KiB server send size: the client offers a Reply chunk, the call succeeds" rpc_call 1 ok
+ok "$([ "$(cat $P/chunk_replies)" -gt "$c0" ] && [ "$(cat $P/err_chunk)" = "$e0" ]; echo $?)" \
+	"the reply went by Reply chunk, no ERR_CHUNK"
+echo 4096 > $P/send_size
+echo 1 > $P/no_pdata
+check "no private data (1 KiB default): the call succeeds" rpc_call 1 ok
+ok "$([ "$(cat $P/err_chunk)" = "$e0" ]; echo $?)" "no ERR_CHUNK without private data either"
+echo 0 > $P/no_pdata
+# A duplicated reply to a call whose keys are invalidated locally: the
+# second is a protocol error, the call completes once, nothing hangs.
+dmesg -C
+echo 1 > $P/dup
+check "every reply sent twice: the call returns and succeeds" rpc_call 2 ok
+check "a second call too" rpc_call 2 ok
+echo 0 > $P/dup
+dmesg > /tmp/k
+diag "$(grep rdmastor /tmp/k | tail -2 | paste -sd'|')"
+ok "$(grep -q "bad reply (duplicate reply" /tmp/k; echo $?)" "the duplicate is a protocol error"
 check "unload the test server" rmmod rpcrdma_evil
 # failed mounts let go of their transports asynchronously
 check "unload rdmastor" wait_for 60 modprobe -r rdmastor_rpcrdma rdmastor_transport rnic_mgr
