@@ -474,7 +474,7 @@ static void rnic_reap_work(struct work_struct *work)
 		struct rnic_consumer *c = rnic_of(p->cons[i]);
 
 		if (c->rc_shrink_ms && !c->rc_late_counted &&
-		    now - c->rc_shrink_ms > rnic_revoke_deadline_ms) {
+		    now - c->rc_shrink_ms > READ_ONCE(rnic_revoke_deadline_ms)) {
 			c->rc_late++;
 			c->rc_late_counted = true;
 			trace_rnic_shrink_late(rd->rd_name, c->rc_name,
@@ -484,7 +484,7 @@ static void rnic_reap_work(struct work_struct *work)
 	}
 	spin_unlock(&rd->rd_lock);
 	queue_delayed_work(system_wq, &rd->rd_reap_work,
-			   msecs_to_jiffies(rnic_reap_interval_ms));
+			   msecs_to_jiffies(READ_ONCE(rnic_reap_interval_ms)));
 }
 
 /**
@@ -496,7 +496,7 @@ void rnic_dev_start(struct rnic_dev *rd)
 	INIT_WORK(&rd->rd_notify_work, rnic_notify_work);
 	INIT_DELAYED_WORK(&rd->rd_reap_work, rnic_reap_work);
 	queue_delayed_work(system_wq, &rd->rd_reap_work,
-			   msecs_to_jiffies(rnic_reap_interval_ms));
+			   msecs_to_jiffies(READ_ONCE(rnic_reap_interval_ms)));
 }
 
 /* Make room in the pool's arrays for one more consumer (cons mutex). */
@@ -586,10 +586,15 @@ struct rnic_consumer *rnic_register(struct ib_device *ibdev,
 	spin_unlock(&rd->rd_lock);
 	if (err)
 		goto out_unlock;
-	mutex_unlock(&rd->rd_cons_mutex);
-
-	/* From here the kobject owns c and its device reference. */
+	/*
+	 * Published under rd_cons_mutex: device removal sets rd_dead under
+	 * it before it removes the consumers/ directory, so the directory
+	 * is still there. From here the kobject owns c and its device
+	 * reference, whether or not the directory could be made.
+	 */
 	err = rnic_sysfs_add_consumer(c);
+	c->rc_published = !err;
+	mutex_unlock(&rd->rd_cons_mutex);
 	if (err)
 		pr_warn("rnic_mgr: %s: no sysfs entry for consumer %s: %d\n",
 			rd->rd_name, c->rc_name, err);
@@ -703,7 +708,10 @@ int rnic_dev_set_budget(struct rnic_dev *rd, enum rnp_res r, u64 budget)
 	}
 	spin_unlock(&rd->rd_lock);
 	mutex_unlock(&rd->rd_cons_mutex);
-	if (err == -EINVAL)
+	if (err == -EINVAL && budget > RNP_MAX_BUDGET)
+		pr_warn("rnic_mgr: %s: %s budget %llu refused: above the most the arbiter handles (%llu)\n",
+			rd->rd_name, r == RNP_ENTRIES ? "entry" : "key", budget, RNP_MAX_BUDGET);
+	else if (err == -EINVAL)
 		pr_warn("rnic_mgr: %s: %s budget %llu refused: below the consumers' guaranteed minimums (%llu)\n",
 			rd->rd_name, r == RNP_ENTRIES ? "entry" : "key", budget, mins);
 	else if (!err)

@@ -12,32 +12,75 @@
 #include "rnic_mgr.h"
 
 /*
+ * Writable parameters are bounded: a value outside [min, max] is refused
+ * with -EINVAL, at load and at run time (a reaper period of 0 would
+ * requeue the reaper with no delay: a busy loop on rd_lock).
+ */
+struct rnic_uint_param {
+	unsigned int *val;
+	unsigned int min, max;
+};
+
+static int rnic_uint_param_set(const char *buf, const struct kernel_param *kp)
+{
+	const struct rnic_uint_param *p = kp->arg;
+	unsigned int v;
+	int err;
+
+	err = kstrtouint(buf, 0, &v);
+	if (err)
+		return err;
+	if (v < p->min || v > p->max)
+		return -EINVAL;
+	WRITE_ONCE(*p->val, v);
+	return 0;
+}
+
+static int rnic_uint_param_get(char *buf, const struct kernel_param *kp)
+{
+	const struct rnic_uint_param *p = kp->arg;
+
+	return sysfs_emit(buf, "%u\n", READ_ONCE(*p->val));
+}
+
+static const struct kernel_param_ops rnic_uint_param_ops = {
+	.set = rnic_uint_param_set,
+	.get = rnic_uint_param_get,
+};
+
+#define RNIC_UINT_PARAM(_name, _var, _min, _max, _desc)			\
+	static struct rnic_uint_param _var##_param = {			\
+		.val = &(_var), .min = (_min), .max = (_max),		\
+	};								\
+	module_param_cb(_name, &rnic_uint_param_ops, &_var##_param, 0644); \
+	MODULE_PARM_DESC(_name, _desc " (" #_min ".." #_max ")")
+
+/*
  * rxe and most NICs report no useful limit on translation entries, so
  * the default budget is configuration: 256 Ki entries map 1 GiB in 4 KiB
  * pages. Change a device's budget at run time in sysfs.
  */
 unsigned int rnic_default_entries = 262144;
-module_param_named(default_entries, rnic_default_entries, uint, 0644);
-MODULE_PARM_DESC(default_entries, "budget of translation entries for each new device");
+RNIC_UINT_PARAM(default_entries, rnic_default_entries, 1, UINT_MAX,
+		"budget of translation entries for each new device");
 
 unsigned int rnic_default_keys = 4096;
-module_param_named(default_keys, rnic_default_keys, uint, 0644);
-MODULE_PARM_DESC(default_keys, "budget of MR keys for each new device");
+RNIC_UINT_PARAM(default_keys, rnic_default_keys, 1, UINT_MAX,
+		"budget of MR keys for each new device");
 
 unsigned int rnic_revoke_deadline_ms = 1000;
-module_param_named(revoke_deadline_ms, rnic_revoke_deadline_ms, uint, 0644);
-MODULE_PARM_DESC(revoke_deadline_ms, "time a consumer has to reach a shrink target before it is counted late");
+RNIC_UINT_PARAM(revoke_deadline_ms, rnic_revoke_deadline_ms, 1, 3600000,
+		"time a consumer has to reach a shrink target before it is counted late");
 
 unsigned int rnic_reap_interval_ms = 100;
-module_param_named(reap_interval_ms, rnic_reap_interval_ms, uint, 0644);
-MODULE_PARM_DESC(reap_interval_ms, "period of the reaper that keeps the free reserve");
+RNIC_UINT_PARAM(reap_interval_ms, rnic_reap_interval_ms, 1, 60000,
+		"period of the reaper that keeps the free reserve");
 
 static int __init rnic_mgr_init(void)
 {
 	int err;
 
-	if (!rnic_reap_interval_ms)
-		rnic_reap_interval_ms = 1;
+	rnic_fault_init();
 	err = rnic_sysfs_init();
 	if (err)
 		goto out;
@@ -50,6 +93,7 @@ static int __init rnic_mgr_init(void)
 out_sysfs:
 	rnic_sysfs_exit();
 out:
+	rnic_fault_exit();
 	return err;
 }
 
@@ -57,6 +101,7 @@ static void __exit rnic_mgr_exit(void)
 {
 	rnic_client_exit();
 	rnic_sysfs_exit();
+	rnic_fault_exit();
 	pr_info("rnic_mgr: unloaded\n");
 }
 

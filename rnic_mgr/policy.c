@@ -65,11 +65,12 @@ void rnp_pool_init(struct rnp_pool *p, u64 entries, u64 keys,
  * rebalances and enforces, and consumers shrink. Lowering it below the
  * sum of the guaranteed minimums is not.
  *
- * Return: 0, or -EINVAL if @budget < the sum of the minimums.
+ * Return: 0, or -EINVAL if @budget < the sum of the minimums or above
+ * RNP_MAX_BUDGET.
  */
 int rnp_set_budget(struct rnp_pool *p, enum rnp_res r, u64 budget)
 {
-	if (budget < p->r[r].min_total)
+	if (budget < p->r[r].min_total || budget > RNP_MAX_BUDGET)
 		return -EINVAL;
 	p->r[r].budget = budget;
 	p->r[r].reserve = rnp_reserve_for(p, budget);
@@ -286,7 +287,8 @@ void rnp_note_demand(struct rnp_pool *p, struct rnp_cons *c, const u64 *n,
 
 	for (r = 0; r < RNP_NR_RES; r++) {
 		struct rnp_res_state *s = &c->r[r];
-		u64 d = s->held + s->want + n[r];
+		/* no more than the arithmetic holds (RNP_MAX_BUDGET) */
+		u64 d = min(s->held + s->want + min(n[r], RNP_MAX_BUDGET), RNP_MAX_BUDGET);
 
 		if (!n[r])
 			continue;

@@ -92,6 +92,7 @@ struct rnic_dev {
  * @rc_waiters: queued rnic_waiters, FIFO (rd_lock)
  * @rc_notify: RNP_NOTIFY_* flags not yet delivered (rd_lock)
  * @rc_in_pool: counted in the pool (false once the device died)
+ * @rc_published: its sysfs directory exists (the add succeeded)
  * @rc_shrink_ms: when the pending shrink was asked, or 0 (rd_lock)
  * @rc_late_counted: the pending shrink was already counted late
  * @rc_waits: acquires that had to wait
@@ -115,6 +116,7 @@ struct rnic_consumer {
 	struct list_head rc_waiters;
 	unsigned int rc_notify;
 	bool rc_in_pool;
+	bool rc_published;
 	u64 rc_shrink_ms;
 	bool rc_late_counted;
 
@@ -148,5 +150,9 @@ void rnic_consumer_release_kobj(struct rnic_consumer *c);
 int rnic_client_init(void);
 void rnic_client_exit(void);
 struct rnic_dev *rnic_dev_get(struct ib_device *ibdev);
+
+void rnic_fault_init(void);
+void rnic_fault_exit(void);
+bool rnic_fault_consumer_sysfs(void);
 
 #endif /* RNIC_MGR_H */

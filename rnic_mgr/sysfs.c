@@ -354,10 +354,16 @@ static const struct kobj_type rnic_cons_ktype = {
  *	also keeps the device reference taken at register
  *
  * Return: 0 or a negative errno (the consumer still works, unseen).
+ * Context: process, under rd_cons_mutex (the device is not dead).
  */
 int rnic_sysfs_add_consumer(struct rnic_consumer *c)
 {
 	c->rc_kobj.kset = c->rc_dev->rd_cons_kset;
+	if (rnic_fault_consumer_sysfs()) {
+		/* what a failed kobject_init_and_add() leaves */
+		kobject_init(&c->rc_kobj, &rnic_cons_ktype);
+		return -ENOMEM;
+	}
 	return kobject_init_and_add(&c->rc_kobj, &rnic_cons_ktype, NULL, "%s.%llu",
 				    c->rc_name, c->rc_id);
 }
@@ -368,7 +374,9 @@ int rnic_sysfs_add_consumer(struct rnic_consumer *c)
  */
 void rnic_consumer_release_kobj(struct rnic_consumer *c)
 {
-	kobject_del(&c->rc_kobj);
+	/* a failed add already left the kset: never del what was not added */
+	if (c->rc_published)
+		kobject_del(&c->rc_kobj);
 	kobject_put(&c->rc_kobj);
 }
 

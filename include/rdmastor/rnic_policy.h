@@ -42,6 +42,13 @@ enum rnp_res {
 #define RNP_MAX_WEIGHT		10000
 /* Fixed-point scale of the water level in rnp_rebalance(). */
 #define RNP_LEVEL_SHIFT		16
+/*
+ * Largest budget (and demand) the fair-share arithmetic holds: water
+ * levels are amounts shifted left by RNP_LEVEL_SHIFT, and sums run over
+ * up to 2^20 consumers, all in 64 bits. 2^40 entries map 4 PiB in 4 KiB
+ * pages, far beyond any NIC's translation table.
+ */
+#define RNP_MAX_BUDGET		(1ULL << 40)
 
 /**
  * struct rnp_params - tunables of a pool

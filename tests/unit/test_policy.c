@@ -371,6 +371,45 @@ static void test_random_ops(void)
 	upool_free(&u);
 }
 
+/*
+ * Budgets near the top of the range: water levels are amounts shifted
+ * by RNP_LEVEL_SHIFT, so a budget of 2^48 or more would wrap and give
+ * shares above the budget. Such budgets are refused; at the largest
+ * accepted one, hungry consumers' shares stay within it and keep their
+ * weights.
+ */
+static void test_huge_budget(void)
+{
+	struct upool u;
+	u64 sum = 0;
+	unsigned int i;
+
+	upool_init(&u, 1000, 100, 8);
+	tap_ok(rnp_set_budget(&u.p, E, 1ULL << 48) == -EINVAL,
+	       "huge budget: 2^48 entries refused");
+	tap_ok(rnp_set_budget(&u.p, E, RNP_MAX_BUDGET + 1) == -EINVAL,
+	       "huge budget: one above RNP_MAX_BUDGET refused");
+	tap_ok(rnp_set_budget(&u.p, E, RNP_MAX_BUDGET) == 0,
+	       "huge budget: RNP_MAX_BUDGET accepted");
+	for (i = 0; i < 3; i++)
+		upool_add(&u, &cons[i], 1u << i, 64, 1, 0);
+	/* each asks for more than the budget: all hungry */
+	for (i = 0; i < 3; i++)
+		upool_acquire(&u, &cons[i], U64_MAX / 2, 0, 0);
+	upool_acquire(&u, &cons[0], U64_MAX / 2, 0, 0);
+	rnp_rebalance(&u.p, 0);
+	for (i = 0; i < 3; i++)
+		sum += cons[i].r[E].share;
+	tap_ok(sum <= RNP_MAX_BUDGET, "huge budget: shares sum to %llu, within the budget",
+	       (unsigned long long)sum);
+	tap_ok(cons[2].r[E].share / 4 - cons[0].r[E].share < cons[0].r[E].share / 1000 + 1 ||
+	       cons[0].r[E].share - cons[2].r[E].share / 4 < cons[0].r[E].share / 1000 + 1,
+	       "huge budget: weights 1:4 hold (%llu vs %llu)",
+	       (unsigned long long)cons[0].r[E].share, (unsigned long long)cons[2].r[E].share);
+	tap_ok(!upool_check(&u), "huge budget: invariants hold");
+	upool_free(&u);
+}
+
 int main(void)
 {
 	test_lone_consumer();
@@ -382,5 +421,6 @@ int main(void)
 	test_decay_hysteresis_waiters();
 	test_model();
 	test_random_ops();
+	test_huge_budget();
 	return tap_done();
 }

@@ -37,6 +37,55 @@ exec 3<&-
 
 check "re-add rxe0" rdma link add rxe0 type rxe netdev dummy0
 check "rxe0 listed again" wait_for 10 test -d $sysdev/rxe0
+
+# Writable parameters are bounded: out-of-range values are refused and
+# change nothing (reap_interval_ms=0 made the reaper busy-loop).
+P=/sys/module/rnic_mgr/parameters
+refused() {	# refused PARAM VALUE: the write fails, the value stays
+	local was
+	was=$(cat $P/$1)
+	! (echo "$2" > $P/$1) 2>/dev/null && [ "$(cat $P/$1)" = "$was" ]
+}
+check "reap_interval_ms=0 refused" refused reap_interval_ms 0
+check "reap_interval_ms=60001 refused" refused reap_interval_ms 60001
+check "revoke_deadline_ms=0 refused" refused revoke_deadline_ms 0
+check "default_entries=0 refused" refused default_entries 0
+check "default_keys=junk refused" refused default_keys junk
+check "reap_interval_ms=250 accepted" sh -c "echo 250 > $P/reap_interval_ms && grep -qx 250 $P/reap_interval_ms"
+echo 100 > $P/reap_interval_ms
+check "a bad value at load fails the load" sh -c "modprobe -r rnic_mgr && ! modprobe rnic_mgr reap_interval_ms=0 2>/dev/null && modprobe rnic_mgr"
+check "rxe0 listed after reload" wait_for 10 test -d $sysdev/rxe0
+# Budgets the fair-share arithmetic cannot hold (2^48 and up wrap it).
+check "a budget of 2^48 entries refused" sh -c "! echo 281474976710656 > $sysdev/rxe0/budget 2>/dev/null"
+check "a budget of 2^40 entries accepted" sh -c "echo 1099511627776 > $sysdev/rxe0/budget"
+echo 262144 > $sysdev/rxe0/budget
+
+F=/sys/kernel/debug/rnic_mgr
+CTL=/sys/kernel/debug/rnic_test/ctl
+check "load the test consumer" insmod "$(rdmastor_testmod rnic_test_consumer)"
+# A consumer registering while its device is removed: publishing it must
+# not race the removal of the device's directory.
+echo 2000 > $F/consumer_sysfs_delay_ms
+(echo start racer rxe0 saturate 1 64 64 1 0 0 0 0 0 > $CTL) 2>/dev/null &
+racer=$!
+sleep 0.5
+check "remove rxe0 while a consumer registers" rdma link delete rxe0
+wait $racer
+echo 0 > $F/consumer_sysfs_delay_ms
+check "rxe0 leaves sysfs" wait_for 10 test ! -e $sysdev/rxe0
+check "the racing consumer stops" sh -c "echo stopall > $CTL"
+check "re-add rxe0 for the next check" rdma link add rxe0 type rxe netdev dummy0
+check "rxe0 listed" wait_for 10 test -d $sysdev/rxe0
+# A consumer whose sysfs directory could not be made still works, unseen,
+# and unregisters without touching sysfs (it WARNed and put the kset twice).
+check "fault: the next consumer directory fails" sh -c "echo 1 > $F/fail_consumer_sysfs"
+check "a consumer registers anyway" sh -c "echo start unseen rxe0 saturate 1 64 64 1 0 0 0 0 0 > $CTL"
+check "it has no directory" sh -c "! ls $sysdev/rxe0/consumers | grep -q '^unseen'"
+check "it gets entries" wait_for 10 sh -c "grep -q 'unseen' /sys/kernel/debug/rnic_test/stats && [ \$(cat $sysdev/rxe0/granted) -gt 0 ]"
+check "it unregisters cleanly" sh -c "echo stop unseen > $CTL"
+check "a later consumer is listed again" sh -c "echo start seen rxe0 saturate 1 64 64 1 0 0 0 0 0 > $CTL && ls $sysdev/rxe0/consumers | grep -q '^seen'"
+check "and unregisters" sh -c "echo stop seen > $CTL"
+check "unload the test consumer" rmmod rnic_test_consumer
 check "unload with rxe0 present" modprobe -r rnic_mgr
 check "rxe still works after unload" test -e /sys/class/infiniband/rxe0
 check "load/unload 20 times" bash -c 'for i in $(seq 20); do modprobe rnic_mgr && modprobe -r rnic_mgr || exit 1; done'

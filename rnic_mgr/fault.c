@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fault injection for tests, in debugfs (/sys/kernel/debug/rnic_mgr/):
+ * rare error paths made to happen on demand, so that each has a test.
+ *
+ *   fail_consumer_sysfs      the next N consumer directories fail to
+ *                            appear (as if kobject_add() had failed)
+ *   consumer_sysfs_delay_ms  sleep this long before publishing a new
+ *                            consumer's directory: widens the window
+ *                            against a concurrent device removal
+ */
+#include <linux/debugfs.h>
+#include <linux/delay.h>
+
+#include "rnic_mgr.h"
+
+static struct dentry *rnic_fault_dir;
+static atomic_t rnic_fail_consumer_sysfs = ATOMIC_INIT(0);
+static u32 rnic_consumer_sysfs_delay_ms;
+
+/**
+ * rnic_fault_consumer_sysfs - should this consumer's sysfs add fail?
+ *
+ * Sleeps first if consumer_sysfs_delay_ms is set.
+ *
+ * Return: true once for each count written to fail_consumer_sysfs.
+ * Context: process, may sleep.
+ */
+bool rnic_fault_consumer_sysfs(void)
+{
+	u32 delay = READ_ONCE(rnic_consumer_sysfs_delay_ms);
+
+	if (delay)
+		msleep(delay);
+	return atomic_add_unless(&rnic_fail_consumer_sysfs, -1, 0);
+}
+
+/**
+ * rnic_fault_init - create the debugfs switches (none if debugfs is off)
+ */
+void rnic_fault_init(void)
+{
+	rnic_fault_dir = debugfs_create_dir("rnic_mgr", NULL);
+	debugfs_create_atomic_t("fail_consumer_sysfs", 0600, rnic_fault_dir,
+				&rnic_fail_consumer_sysfs);
+	debugfs_create_u32("consumer_sysfs_delay_ms", 0600, rnic_fault_dir,
+			   &rnic_consumer_sysfs_delay_ms);
+}
+
+/**
+ * rnic_fault_exit - remove the debugfs switches
+ */
+void rnic_fault_exit(void)
+{
+	debugfs_remove_recursive(rnic_fault_dir);
+}
