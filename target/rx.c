@@ -20,19 +20,45 @@ void ist_protocol_error(struct ist_conn *ic, const char *what)
 	rst_disconnect(ic->rc, -EPROTO);
 }
 
+/*
+ * A command for a received PDU. Never waits for a tag: tags come back
+ * as sends complete, on the completion queue this runs from, so a wait
+ * here would never end (and nor would the QP drain behind it). Out of
+ * tags, the PDU is refused and the connection ends.
+ */
 static struct iscsit_cmd *ist_cmd_alloc(struct ist_conn *ic,
 					struct iscsit_conn *conn)
 {
 	struct iscsit_cmd *cmd;
 	struct ist_cmd *icmd;
 
-	cmd = iscsit_allocate_cmd(conn, TASK_INTERRUPTIBLE);
-	if (!cmd)
+	cmd = iscsit_allocate_cmd(conn, TASK_RUNNING);
+	if (!cmd) {
+		pr_info_ratelimited("rdmastor_isert: no command tags left\n");
 		return NULL;
+	}
 	icmd = iscsit_priv_cmd(cmd);
 	icmd->ic = ic;
 	icmd->cmd = cmd;
 	return cmd;
+}
+
+/*
+ * Queue a Reject of the PDU @bhs (LIO's iscsit_add_reject() would wait
+ * for a tag). Return: 0, or -ENOMEM with no tag left.
+ */
+static int ist_reject(struct ist_conn *ic, struct iscsit_conn *conn, u8 reason,
+		      const u8 *bhs)
+{
+	struct iscsit_cmd *cmd = ist_cmd_alloc(ic, conn);
+
+	if (!cmd)
+		return -ENOMEM;
+	spin_lock_bh(&conn->cmd_lock);
+	list_add_tail(&cmd->i_conn_node, &conn->conn_cmd_list);
+	spin_unlock_bh(&conn->cmd_lock);
+	iscsit_reject_cmd(cmd, reason, (unsigned char *)bhs);	/* always -1 */
+	return 0;
 }
 
 static int ist_rx_scsi_cmd(struct ist_conn *ic, struct iscsit_conn *conn,
@@ -45,6 +71,13 @@ static int ist_rx_scsi_cmd(struct ist_conn *ic, struct iscsit_conn *conn,
 	u32 imm_len;
 	int rc;
 
+	/*
+	 * Immediate data belongs to WRITEs only. LIO does not check: a READ
+	 * with data would run once at setup and again when the data
+	 * completed it (two responses, a tag freed twice).
+	 */
+	if (p->data_len && !(hdr->flags & ISCSI_FLAG_CMD_WRITE))
+		return ist_reject(ic, conn, ISCSI_REASON_PROTOCOL_ERROR, p->bhs);
 	cmd = ist_cmd_alloc(ic, conn);
 	if (!cmd)
 		return -ENOMEM;
@@ -67,7 +100,8 @@ static int ist_rx_scsi_cmd(struct ist_conn *ic, struct iscsit_conn *conn,
 	 * All the data is immediate: the backend takes it from the receive
 	 * buffer, which is held until the command is released (no copy).
 	 */
-	if (cmd->immediate_data && cmd->first_burst_len == cmd->se_cmd.data_length &&
+	if (cmd->immediate_data && cmd->data_direction == DMA_TO_DEVICE &&
+	    cmd->first_burst_len == cmd->se_cmd.data_length &&
 	    cmd->first_burst_len <= p->data_len)
 		cmd->se_cmd.se_cmd_flags |= SCF_PASSTHROUGH_SG_TO_MEM_NOALLOC;
 	rc = iscsit_process_scsi_cmd(conn, cmd, hdr);
@@ -173,6 +207,27 @@ static int ist_rx_text(struct ist_conn *ic, struct iscsit_conn *conn,
 	return iscsit_process_text_cmd(conn, cmd, hdr);
 }
 
+/*
+ * A NOP-Out that answers a NOP-In of ours (it carries our target
+ * transfer tag) needs no command of its own: LIO would not free one.
+ * What LIO checks with iscsit_add_reject(), which waits for a tag, is
+ * checked here first.
+ */
+static int ist_rx_nop_answer(struct ist_conn *ic, struct iscsit_conn *conn,
+			     const struct iser_pdu *p)
+{
+	struct iscsi_nopout *hdr = (struct iscsi_nopout *)p->bhs;
+
+	if (hdr->itt != RESERVED_ITT || !(hdr->flags & ISCSI_FLAG_CMD_FINAL) ||
+	    !p->immediate || p->data_len > conn->conn_ops->MaxXmitDataSegmentLength) {
+		ist_reject(ic, conn, ISCSI_REASON_PROTOCOL_ERROR, p->bhs);
+		return -EPROTO;
+	}
+	if (iscsit_setup_nop_out(conn, NULL, hdr))
+		return -EPROTO;
+	return iscsit_process_nop_out(conn, NULL, hdr);
+}
+
 static int ist_rx_pdu(struct ist_conn *ic, struct iscsit_conn *conn,
 		      const struct iser_pdu *p)
 {
@@ -181,8 +236,10 @@ static int ist_rx_pdu(struct ist_conn *ic, struct iscsit_conn *conn,
 	int rc;
 
 	if (conn->sess->sess_ops->SessionType &&
-	    p->opcode != ISER_ISCSI_OP_TEXT && p->opcode != ISER_ISCSI_OP_LOGOUT)
-		return iscsit_add_reject(conn, ISCSI_REASON_PROTOCOL_ERROR, bhs);
+	    p->opcode != ISER_ISCSI_OP_TEXT && p->opcode != ISER_ISCSI_OP_LOGOUT) {
+		ist_reject(ic, conn, ISCSI_REASON_PROTOCOL_ERROR, bhs);
+		return -EPROTO;
+	}
 
 	switch (p->opcode) {
 	case ISER_ISCSI_OP_SCSI_CMD:
@@ -190,6 +247,8 @@ static int ist_rx_pdu(struct ist_conn *ic, struct iscsit_conn *conn,
 	case ISER_ISCSI_OP_DATA_OUT:
 		return ist_rx_data_out(ic, conn, p);
 	case ISER_ISCSI_OP_NOOP_OUT:
+		if (((struct iscsi_nopout *)bhs)->ttt != cpu_to_be32(0xFFFFFFFF))
+			return ist_rx_nop_answer(ic, conn, p);
 		cmd = ist_cmd_alloc(ic, conn);
 		if (!cmd)
 			return -ENOMEM;
@@ -217,9 +276,11 @@ static int ist_rx_pdu(struct ist_conn *ic, struct iscsit_conn *conn,
 		return ist_rx_text(ic, conn, p);
 	case ISER_ISCSI_OP_SNACK:
 		/* ErrorRecoveryLevel 0 over iSER: nothing to retransmit */
-		return iscsit_add_reject(conn, ISCSI_REASON_CMD_NOT_SUPPORTED, bhs);
+		ist_reject(ic, conn, ISCSI_REASON_CMD_NOT_SUPPORTED, bhs);
+		return -EPROTO;
 	default:
-		return iscsit_add_reject(conn, ISCSI_REASON_PROTOCOL_ERROR, bhs);
+		ist_reject(ic, conn, ISCSI_REASON_PROTOCOL_ERROR, bhs);
+		return -EPROTO;
 	}
 }
 

@@ -23,10 +23,28 @@
  *   ahs        TotalAHSLength set
  *   notlogin   a SCSI command before any login
  *   badpdata   reserved bits in the connection's private data
+ *
+ * Session modes log in to target `iqn` as a Normal session first (result
+ * "login failed ..." if that does not work), then:
+ *
+ *   readimm    a SCSI READ that carries immediate data, then a ping;
+ *              result: the opcodes the target sent after login, in
+ *              order, e.g. "0x3f 0x20" (Reject, NOP-In), "dropped" last
+ *              if it ended the connection
+ *   tagflood   63 commands parked behind a CmdSN gap, then 150 immediate
+ *              NOP-Out pings back to back, meant to run the session out
+ *              of command tags; result "nopin N" and "dropped" if the
+ *              target ended the connection. Not in make check yet: on
+ *              rxe the pings were all answered (tags came back in time),
+ *              and the session's teardown then never ended: the parked
+ *              commands are waited for before LIO releases them.
  */
 #include <linux/module.h>
 #include <linux/inet.h>
 #include <linux/completion.h>
+#include <linux/delay.h>
+#include <linux/slab.h>
+#include <linux/wait.h>
 #include <rdmastor/rst.h>
 #include <rdmastor/iser_wire.h>
 
@@ -38,19 +56,58 @@ static ushort port = 3260;
 module_param(port, ushort, 0644);
 MODULE_PARM_DESC(port, "target port");
 
-static char result[32] = "none";
+static char result[48] = "none";
 module_param_string(result, result, sizeof(result), 0444);
 MODULE_PARM_DESC(result, "what the last run saw");
 
 #define EVIL_MSG	ALIGN(ISER_HEADERS_LEN + 8192, 64)
 
+static char iqn[96] = "iqn.2026-11.org.rdmastor:t1";
+module_param_string(iqn, iqn, sizeof(iqn), 0644);
+MODULE_PARM_DESC(iqn, "target name for session modes");
+
 static DECLARE_COMPLETION(evil_done);
 static int evil_opcode = -1;
 static bool evil_down;
 
+/* Session modes: what the target sent after the login response. */
+#define EVIL_SEEN_MAX	8
+static DEFINE_SPINLOCK(evil_lock);
+static DECLARE_WAIT_QUEUE_HEAD(evil_wq);
+static bool evil_session;
+static u8 evil_login_rsp[ISER_BHS_LEN];
+static bool evil_logged_in, evil_login_answered;
+static u8 evil_seen[EVIL_SEEN_MAX];
+static unsigned int evil_nr_seen, evil_nopins;
+
+static void evil_session_recv(const u8 *bhs)
+{
+	u8 op = bhs[0] & ISER_ISCSI_OP_MASK;
+
+	spin_lock(&evil_lock);
+	if (!evil_logged_in) {
+		if (op == 0x23) {
+			memcpy(evil_login_rsp, bhs, ISER_BHS_LEN);
+			evil_login_answered = true;
+		}
+	} else {
+		if (evil_nr_seen < EVIL_SEEN_MAX)
+			evil_seen[evil_nr_seen++] = op;
+		if (op == 0x20)
+			evil_nopins++;
+	}
+	spin_unlock(&evil_lock);
+	wake_up_all(&evil_wq);
+}
+
 static void evil_recv(struct rst_conn *c, const void *buf, u32 len,
 		      bool inv, u32 inv_rkey)
 {
+	if (evil_session) {
+		if (len >= ISER_HEADERS_LEN)
+			evil_session_recv((const u8 *)buf + ISER_HDR_LEN);
+		return;
+	}
 	if (evil_opcode < 0 && len >= ISER_HEADERS_LEN) {
 		evil_opcode = ((const u8 *)buf)[ISER_HDR_LEN] & ISER_ISCSI_OP_MASK;
 		complete(&evil_done);
@@ -59,8 +116,9 @@ static void evil_recv(struct rst_conn *c, const void *buf, u32 len,
 
 static void evil_disconnected(struct rst_conn *c, int reason)
 {
-	evil_down = true;
+	WRITE_ONCE(evil_down, true);
 	complete(&evil_done);
+	wake_up_all(&evil_wq);
 }
 
 static const struct rst_conn_ops evil_ops = {
@@ -141,6 +199,212 @@ static u32 evil_build(const char *mode, u8 *buf)
 	return 0;
 }
 
+static void put_be32(u8 *p, u32 v)
+{
+	p[0] = v >> 24;
+	p[1] = v >> 16;
+	p[2] = v >> 8;
+	p[3] = v;
+}
+
+static u32 get_be32(const u8 *p)
+{
+	return (u32)p[0] << 24 | (u32)p[1] << 16 | (u32)p[2] << 8 | p[3];
+}
+
+static bool is_session_mode(const char *mode)
+{
+	return sysfs_streq(mode, "readimm") || sysfs_streq(mode, "tagflood");
+}
+
+/* Sequence numbers of the session being driven. */
+struct evil_sess {
+	struct rst_conn *c;
+	u32 cmdsn, exp_statsn, itt;
+};
+
+/* Post one PDU: iSER header (no stags), @bhs, @dlen bytes of data. */
+static int evil_send(struct evil_sess *es, const u8 *bhs, const void *data, u32 dlen)
+{
+	struct rst_tx *tx = rst_tx_get(es->c, 5000);
+	u8 *buf;
+
+	if (IS_ERR(tx))
+		return PTR_ERR(tx);
+	buf = rst_tx_buf(tx);
+	iser_hdr_encode(buf);
+	memcpy(buf + ISER_HDR_LEN, bhs, ISER_BHS_LEN);
+	if (dlen)
+		memcpy(buf + ISER_HEADERS_LEN, data, dlen);
+	return rst_tx_post(es->c, tx, ISER_HEADERS_LEN + dlen, NULL, false, 0);
+}
+
+/* A Normal-session login in one request (security skipped, no CHAP). */
+static int evil_session_login(struct evil_sess *es)
+{
+	static const char fmt[] =
+		"InitiatorName=iqn.2026-11.org.rdmastor:evil%cTargetName=%s%c"
+		"SessionType=Normal%cHeaderDigest=None%cDataDigest=None%c"
+		"ImmediateData=Yes%cInitialR2T=Yes%cMaxConnections=1%c"
+		"ErrorRecoveryLevel=0%cRDMAExtensions=Yes%c"
+		"InitiatorRecvDataSegmentLength=8192%c"
+		"TargetRecvDataSegmentLength=8192%cMaxBurstLength=262144%c"
+		"FirstBurstLength=65536%cMaxOutstandingR2T=1%c"
+		"DefaultTime2Wait=2%cDefaultTime2Retain=0%cDataPDUInOrder=Yes%c"
+		"DataSequenceInOrder=Yes%c";
+	u8 bhs[ISER_BHS_LEN] = { 0x40 | ISER_ISCSI_OP_LOGIN, 0x80 | 0x04 | 0x03 };
+	char *keys = kmalloc(1024, GFP_KERNEL);
+	int len, err = 0, tries;
+
+	if (!keys)
+		return -ENOMEM;
+	len = snprintf(keys, 1024, fmt, 0, iqn, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		       0, 0, 0, 0);
+	bhs[8] = 0x80;		/* ISID: random format */
+	bhs[13] = 0x02;
+	put_be32(bhs + 16, es->itt++);
+	put_be32(bhs + 24, es->cmdsn);
+	/*
+	 * The target may answer without T (keys it still wants settled):
+	 * ask again with no keys, a few times at most.
+	 */
+	for (tries = 0; tries < 4; tries++) {
+		put_be24(bhs + 5, len);
+		spin_lock(&evil_lock);
+		evil_login_answered = false;
+		spin_unlock(&evil_lock);
+		err = evil_send(es, bhs, keys, len);
+		if (err)
+			break;
+		err = -ETIMEDOUT;
+		if (!wait_event_timeout(evil_wq, READ_ONCE(evil_login_answered) ||
+					READ_ONCE(evil_down), 10 * HZ))
+			break;
+		err = -ECONNRESET;
+		if (!READ_ONCE(evil_login_answered))
+			break;
+		/* status class and detail */
+		err = -EACCES;
+		if (evil_login_rsp[36] || evil_login_rsp[37])
+			break;
+		err = 0;
+		if ((evil_login_rsp[1] & 0x83) == 0x83)
+			break;	/* T, and NSG full feature phase */
+		len = 0;
+		err = -EPROTO;
+	}
+	kfree(keys);
+	if (err)
+		return err;
+	es->exp_statsn = get_be32(evil_login_rsp + 24) + 1;
+	es->cmdsn = get_be32(evil_login_rsp + 28);
+	spin_lock(&evil_lock);
+	evil_logged_in = true;
+	spin_unlock(&evil_lock);
+	return 0;
+}
+
+/* A SCSI command header: @flags (F, R, W), @edtl, @cmdsn, a 10-byte CDB. */
+static void evil_scsi_bhs(struct evil_sess *es, u8 *bhs, u8 flags, u32 edtl,
+			  u32 cmdsn, const u8 *cdb)
+{
+	memset(bhs, 0, ISER_BHS_LEN);
+	bhs[0] = ISER_ISCSI_OP_SCSI_CMD;
+	bhs[1] = flags | 0x01;		/* ATTR simple */
+	put_be32(bhs + 16, es->itt++);
+	put_be32(bhs + 20, edtl);
+	put_be32(bhs + 24, cmdsn);
+	put_be32(bhs + 28, es->exp_statsn);
+	memcpy(bhs + 32, cdb, 10);
+}
+
+/* An immediate NOP-Out ping (the target answers with a NOP-In). */
+static int evil_ping(struct evil_sess *es)
+{
+	u8 bhs[ISER_BHS_LEN] = { 0x40 | ISER_ISCSI_OP_NOOP_OUT, 0x80 };
+
+	put_be32(bhs + 16, es->itt++);
+	put_be32(bhs + 20, 0xffffffff);
+	put_be32(bhs + 24, es->cmdsn);
+	put_be32(bhs + 28, es->exp_statsn);
+	return evil_send(es, bhs, NULL, 0);
+}
+
+/* readimm: READ(10) of 8 blocks with 4 KiB of immediate data, then a ping. */
+static int evil_readimm(struct evil_sess *es)
+{
+	static const u8 cdb[10] = { 0x28, 0, 0, 0, 0, 0, 0, 0, 8, 0 };
+	u8 bhs[ISER_BHS_LEN];
+	u8 *data = kzalloc(4096, GFP_KERNEL);
+	int err;
+
+	if (!data)
+		return -ENOMEM;
+	evil_scsi_bhs(es, bhs, 0x80 | 0x40, 4096, es->cmdsn++, cdb);
+	put_be24(bhs + 5, 4096);
+	err = evil_send(es, bhs, data, 4096);
+	kfree(data);
+	if (err)
+		return err;
+	msleep(1000);
+	return evil_ping(es);
+}
+
+/* tagflood: 63 commands behind a CmdSN gap, then 150 pings at once. */
+static int evil_tagflood(struct evil_sess *es)
+{
+	static const u8 tur[10] = { 0 };	/* TEST UNIT READY */
+	u8 bhs[ISER_BHS_LEN];
+	int i, err;
+
+	for (i = 1; i <= 63; i++) {
+		evil_scsi_bhs(es, bhs, 0x80, 0, es->cmdsn + i, tur);
+		err = evil_send(es, bhs, NULL, 0);
+		if (err)
+			return err;
+	}
+	for (i = 0; i < 150; i++) {
+		err = evil_ping(es);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* Log in, run the mode, and say what came back within 5 s of the last. */
+static void evil_session_run(struct rst_conn *c, const char *mode)
+{
+	struct evil_sess es = { .c = c, .cmdsn = 1, .itt = 1 };
+	unsigned int i, n;
+	int err, off = 0;
+
+	err = evil_session_login(&es);
+	if (err) {
+		snprintf(result, sizeof(result), "login failed %d %02x%02x %02x", err,
+			 evil_login_rsp[36], evil_login_rsp[37], evil_login_rsp[1]);
+		return;
+	}
+	if (sysfs_streq(mode, "readimm"))
+		err = evil_readimm(&es);
+	else
+		err = evil_tagflood(&es);
+	wait_event_timeout(evil_wq, READ_ONCE(evil_down), 5 * HZ);
+	spin_lock(&evil_lock);
+	n = evil_nr_seen;
+	if (sysfs_streq(mode, "tagflood")) {
+		off = scnprintf(result, sizeof(result), "nopin %u", evil_nopins);
+	} else {
+		for (i = 0; i < n; i++)
+			off += scnprintf(result + off, sizeof(result) - off, "%s0x%02x",
+					 i ? " " : "", evil_seen[i]);
+	}
+	spin_unlock(&evil_lock);
+	if (READ_ONCE(evil_down))
+		scnprintf(result + off, sizeof(result) - off, "%sdropped", off ? " " : "");
+	else if (!off)
+		snprintf(result, sizeof(result), "silent");
+}
+
 static int evil_run(const char *mode)
 {
 	u8 pdata[ISER_CM_LEN] = { ISER_CM_ZBVA_NOT_SUP };
@@ -166,9 +430,24 @@ static int evil_run(const char *mode)
 	reinit_completion(&evil_done);
 	evil_opcode = -1;
 	evil_down = false;
+	evil_session = is_session_mode(mode);
+	evil_logged_in = false;
+	evil_login_answered = false;
+	evil_nr_seen = 0;
+	evil_nopins = 0;
+	if (evil_session) {
+		/* room for a flood of pings, and for what comes back */
+		p.send_depth = 256;
+		p.recv_depth = 256;
+	}
 	c = rst_connect((struct sockaddr *)&sin, &p, 5000);
 	if (IS_ERR(c)) {
 		snprintf(result, sizeof(result), "refused");
+		return 0;
+	}
+	if (evil_session) {
+		evil_session_run(c, mode);
+		rst_close(c);
 		return 0;
 	}
 	tx = rst_tx_get(c, 1000);

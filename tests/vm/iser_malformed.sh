@@ -25,6 +25,14 @@ for m in short hello rsvd zerostag lyinglen hugedsl ahs notlogin; do
 done
 check "reserved private-data bits: the connect is refused" evil badpdata refused
 check "a good login still works after all that" evil login "reply 0x23"
+
+# Logged-in sessions (target t1, Normal session) that misbehave.
+qps_gone() { [ "$(iser_rdma_left qp)" = 0 ]; }
+# A READ carrying immediate data ran twice in LIO; now a Reject, and the
+# connection stays (the ping after it is answered).
+check "readimm: a READ with immediate data is rejected, the session stays" \
+	evil readimm "0x3f 0x20"
+check "the target lets go of the session" wait_for 30 qps_gone
 diag "$(dmesg | grep rdmastor_isert | tail -10 | paste -sd'|')"
 check "unload the test initiator" rmmod iser_evil
 
