@@ -321,9 +321,9 @@ static void rst_mr_free_idle(struct rst_conn *c)
  * and c_mr_entries). rnic_mgr only calls ->shrink on a consumer holding
  * more than its share, so a share that fell below our limits without
  * that is first noticed here: re-read it, give back our idle MRs (whose
- * entries we may be waiting for), then wait our turn, if @wait.
+ * entries we may be waiting for), then wait our turn.
  */
-static struct rst_mr *rst_mr_alloc(struct rst_conn *c, int cls, bool wait)
+static struct rst_mr *rst_mr_alloc(struct rst_conn *c, int cls)
 {
 	u32 pages = rst_cls_pages(c, cls);
 	struct rst_mr *m;
@@ -333,11 +333,7 @@ static struct rst_mr *rst_mr_alloc(struct rst_conn *c, int cls, bool wait)
 	if (err == -EAGAIN) {
 		rst_mr_refresh_limit(c);
 		rst_mr_free_idle(c);
-		/*
-		 * rst_mr_tryget() callers run on a completion queue, whose
-		 * own completions are what would release entries: -EAGAIN.
-		 */
-		err = rnic_acquire(c->c_rc, pages, 1, wait ? 0 : RNIC_NOWAIT);
+		err = rnic_acquire(c->c_rc, pages, 1, 0);
 	}
 	if (err)
 		return ERR_PTR(err);
@@ -447,7 +443,7 @@ static struct rst_mr *rst_mr_take(struct rst_conn *c, u32 pages, bool wait)
 			return ERR_PTR(err);
 	}
 	if (alloc) {
-		m = rst_mr_alloc(c, cls, wait);
+		m = rst_mr_alloc(c, cls);
 		if (IS_ERR(m)) {
 			spin_lock_irq(&c->c_lock);
 			c->c_mr_total--;
