@@ -28,5 +28,6 @@ expect lockup 1 "soft lockup"
 expect panic 1 "kernel panic"
 expect panic_on_warn 1 "kernel WARNING"
 expect stack_dump 1 "kernel stack dump"
+expect slab 1 "slab corruption"
 echo "1..$n"
 exit $(( failed != 0 ))
