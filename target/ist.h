@@ -35,12 +35,27 @@
 #define IST_SEND_DEPTH		(IST_RECV_DEPTH + 8)
 /* Largest I/O moved with one RDMA READ or WRITE context (1 MiB) */
 #define IST_IO_PAGES		256
+/*
+ * Connections LIO has not taken yet, per portal: each costs a QP and its
+ * rings (~4.5 MiB) before the initiator proved anything. At the cap, a
+ * new connection evicts the oldest one that has sent no login request
+ * yet (a real initiator sends one at once), or is refused if every one
+ * has; evicted ones still going down count too, up to twice the cap.
+ * One that sends no login request in IST_LOGIN_WAIT_MS is dropped, and
+ * LIO's login thread only ever takes connections whose first login
+ * request is in, so idle ones never hold it up.
+ */
+#define IST_MAX_PENDING		16
+#define IST_REJECT_CLOSE_MS	2000
+#define IST_LOGIN_WAIT_MS	15000
 
 struct ist_np {
 	struct iscsi_np *np;
 	struct rst_listener *lst;
 	struct mutex lock;		/* pending, and each ist_conn's binding */
 	struct list_head pending;
+	unsigned int nr_pending;	/* on pending, evicted ones included */
+	unsigned int nr_evicted;
 	wait_queue_head_t wq;		/* LIO's login thread waits for pending */
 };
 
@@ -52,6 +67,9 @@ struct ist_conn {
 	struct list_head node;		/* in inp->pending until LIO takes it */
 	struct iscsit_conn *conn;	/* LIO's, once bound, until free_conn */
 	bool bound;
+	bool login_ready;		/* the first login request is in */
+	bool evicted;			/* dropped to make room (inp->lock) */
+	struct delayed_work login_wait;	/* drops it if none comes */
 	bool down;			/* ->disconnected ran: nothing in flight */
 	bool send_w_inv;		/* Send-with-Invalidate the initiator's keys */
 	bool use_mr;			/* register RDMA READ sinks (forced-MR mode) */
@@ -60,6 +78,14 @@ struct ist_conn {
 	struct completion login_req;	/* one per login request received */
 	struct completion released;	/* LIO called ->iscsit_free_conn */
 
+	/*
+	 * A login request is accepted only while LIO waits for one: the
+	 * first, and one after each non-final response (under inp->lock,
+	 * which also covers the copy into LIO's login buffers). Anything
+	 * else in the login phase is a protocol error: after a reject LIO
+	 * frees those buffers and the connection without our lock.
+	 */
+	bool login_expect;
 	/* the last login request (first one: before LIO bound us) */
 	u8 login_bhs[ISER_BHS_LEN];
 	u8 *login_data;
@@ -68,6 +94,14 @@ struct ist_conn {
 	struct rst_tx *login_final;
 	u32 login_final_len;
 
+	/*
+	 * The iSCSI layer refused a PDU (LIO over TCP then closes the
+	 * connection): nothing more is taken in, and the connection ends
+	 * once the Reject LIO queued for it has been sent, or after
+	 * IST_REJECT_CLOSE_MS if none comes.
+	 */
+	bool closing;
+	struct delayed_work close_work;
 	bool logout_posted;
 	atomic_t ctrl_pending;		/* control completions queued to ist_wq */
 	atomic_t outstanding;		/* SCSI commands not yet answered */
@@ -91,7 +125,6 @@ struct ist_cmd {
 	/* all the WRITE data came as immediate data: used in place */
 	struct scatterlist imm_sg;
 	struct rst_rx *rx_hold;
-	void *imm_copy;			/* ... or a copy, if the ring is short */
 };
 
 extern struct workqueue_struct *ist_wq;
@@ -106,6 +139,7 @@ void ist_wait_conn(struct iscsit_conn *conn);
 void ist_free_conn(struct iscsit_conn *conn);
 
 /* stats.c */
+bool ist_fault_rx_hold(void);
 void ist_stats_add(struct ist_conn *ic);
 void ist_stats_del(struct ist_conn *ic);
 void ist_stats_init(void);
@@ -122,6 +156,7 @@ void ist_get_rx_pdu(struct iscsit_conn *conn);
 void ist_recv(struct rst_conn *rc, const void *buf, u32 len, bool inv,
 	      u32 inv_rkey);
 void ist_protocol_error(struct ist_conn *ic, const char *what);
+void ist_close_work(struct work_struct *work);
 
 /* tx.c */
 int ist_queue_data_in(struct iscsit_conn *conn, struct iscsit_cmd *cmd);

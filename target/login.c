@@ -4,6 +4,8 @@
  * requests arrive like any message. The first is kept until LIO's login
  * thread asks for it (->iscsit_get_login_rx); later ones are handed to
  * LIO's login work as they arrive, as LIO expects of RDMA transports.
+ * Login is request and response: a request LIO is not waiting for (one
+ * pipelined behind another, or after a reject) ends the connection.
  *
  * The final login response is held back until LIO's receive thread
  * starts (->iscsit_get_rx_pdu): the session is then registered, and the
@@ -11,6 +13,7 @@
  * finds the connection in full feature phase.
  */
 #include <linux/module.h>
+#include <target/iscsi/iscsi_target_core.h>
 
 #include "ist.h"
 
@@ -23,26 +26,43 @@ static void ist_login_copy(struct ist_conn *ic, struct iscsi_login *login)
 /* A login request arrived (completion context). */
 void ist_login_recv(struct ist_conn *ic, const struct iser_pdu *p)
 {
-	struct iscsi_login *login = NULL;
 	struct iscsit_conn *conn;
+	bool ready;
 
 	if (p->opcode != ISER_ISCSI_OP_LOGIN) {
 		ist_protocol_error(ic, "a PDU other than a login request before login completed");
 		return;
 	}
+	mutex_lock(&ic->inp->lock);
+	if (!ic->login_expect) {
+		mutex_unlock(&ic->inp->lock);
+		ist_protocol_error(ic, "a login request LIO is not waiting for");
+		return;
+	}
+	ic->login_expect = false;
 	memcpy(ic->login_bhs, p->bhs, ISER_BHS_LEN);
 	memcpy(ic->login_data, p->data, p->data_len);
 	ic->login_len = p->data_len;
-	mutex_lock(&ic->inp->lock);
 	conn = ic->conn;
-	if (conn && conn->conn_login && !conn->conn_login->first_request)
-		login = conn->conn_login;
-	mutex_unlock(&ic->inp->lock);
-	if (login) {
-		ist_login_copy(ic, login);
+	/* later requests go to LIO's login work, as it expects of RDMA */
+	if (conn && conn->conn_login && !conn->conn_login->first_request) {
+		ist_login_copy(ic, conn->conn_login);
 		schedule_delayed_work(&conn->login_work, 0);
 	}
+	ready = !ic->login_ready;
+	ic->login_ready = true;
+	mutex_unlock(&ic->inp->lock);
 	complete(&ic->login_req);
+	if (ready)	/* now LIO's login thread may take the connection */
+		wake_up(&ic->inp->wq);
+}
+
+/* LIO will not take another login request on this connection. */
+static void ist_login_closed(struct ist_conn *ic)
+{
+	mutex_lock(&ic->inp->lock);
+	ic->login_expect = false;
+	mutex_unlock(&ic->inp->lock);
 }
 
 int ist_get_login_rx(struct iscsit_conn *conn, struct iscsi_login *login)
@@ -53,10 +73,13 @@ int ist_get_login_rx(struct iscsit_conn *conn, struct iscsi_login *login)
 
 	/* LIO's login timer interrupts this wait */
 	err = wait_for_completion_interruptible(&ic->login_req);
-	if (err)
+	if (!err && READ_ONCE(ic->down))
+		err = -ENOTCONN;
+	if (err) {
+		/* LIO drops the login next, and frees its buffers */
+		ist_login_closed(ic);
 		return err;
-	if (READ_ONCE(ic->down))
-		return -ENOTCONN;
+	}
 	if (!login->first_request)
 		return 0;	/* ist_login_recv() copied it in */
 	ist_login_copy(ic, login);
@@ -104,11 +127,17 @@ int ist_put_login_tx(struct iscsit_conn *conn, struct iscsi_login *login,
 		ic->login_final_len = len;
 		return 0;
 	}
-	if (!login->login_failed)
+	if (!login->login_failed) {
+		/* the initiator answers this one: let its request in first */
+		mutex_lock(&ic->inp->lock);
+		ic->login_expect = true;
+		mutex_unlock(&ic->inp->lock);
 		return rst_tx_post(ic->rc, tx, len, NULL, false, 0);
+	}
 	/*
 	 * A login reject: LIO closes the connection as soon as we return;
-	 * let the reject reach the initiator first.
+	 * let the reject reach the initiator first. No login request is
+	 * taken after it.
 	 */
 	rst_tx_on_done(tx, ist_login_sent, &sent);
 	rst_tx_post(ic->rc, tx, len, NULL, false, 0);
@@ -117,6 +146,31 @@ int ist_put_login_tx(struct iscsit_conn *conn, struct iscsi_login *login,
 		wait_for_completion(&sent);
 	}
 	return 0;
+}
+
+/*
+ * LIO arms its NOP-In timer for TCP connections only ("FIXME:
+ * Unsolicited NopIN support for ISER"), so an iSER initiator that goes
+ * silent was never noticed. Arm it as LIO does for TCP (the timer, its
+ * handler and the node attributes are LIO's): every nopin_timeout
+ * seconds of the session LIO sends a NOP-In that wants an answer; none
+ * in nopin_response_timeout, or a send that fails on a dead link, ends
+ * the connection. An answer (rx.c) re-arms it through LIO.
+ */
+static void ist_start_nopin_timer(struct iscsit_conn *conn)
+{
+	struct iscsi_node_attrib *na;
+
+	if (!conn->sess || conn->sess->sess_ops->SessionType)
+		return;		/* discovery sessions are not pinged */
+	na = &to_iscsi_nacl(conn->sess->se_sess->se_node_acl)->node_attrib;
+	spin_lock_bh(&conn->nopin_timer_lock);
+	if (na->nopin_timeout && !(conn->nopin_timer_flags & ISCSI_TF_RUNNING)) {
+		conn->nopin_timer_flags &= ~ISCSI_TF_STOP;
+		conn->nopin_timer_flags |= ISCSI_TF_RUNNING;
+		mod_timer(&conn->nopin_timer, jiffies + na->nopin_timeout * HZ);
+	}
+	spin_unlock_bh(&conn->nopin_timer_lock);
 }
 
 /*
@@ -135,5 +189,6 @@ void ist_get_rx_pdu(struct iscsit_conn *conn)
 	WRITE_ONCE(ic->phase, IST_FULL);
 	if (rst_tx_post(ic->rc, tx, ic->login_final_len, NULL, false, 0))
 		return;
+	ist_start_nopin_timer(conn);
 	wait_event_interruptible(ic->wq, READ_ONCE(ic->down));
 }

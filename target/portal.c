@@ -22,19 +22,83 @@ static const struct rst_conn_ops ist_conn_ops = {
 	.disconnected = ist_disconnected,
 };
 
+static int ist_accept_conn(struct rst_conn *rc, const void *pdata, u8 plen,
+			   struct ist_np *inp);
+
+/*
+ * Room for one more pending connection (IST_MAX_PENDING): evict the
+ * oldest that has sent no login request, if need be. False: refuse.
+ */
+static bool ist_np_make_room(struct ist_np *inp)
+{
+	struct ist_conn *ic;
+
+	lockdep_assert_held(&inp->lock);
+	if (inp->nr_pending - inp->nr_evicted < IST_MAX_PENDING)
+		return true;
+	if (inp->nr_pending >= 2 * IST_MAX_PENDING)
+		return false;
+	list_for_each_entry(ic, &inp->pending, node) {
+		if (ic->login_ready || ic->evicted)
+			continue;
+		ic->evicted = true;
+		inp->nr_evicted++;
+		pr_info_ratelimited("rdmastor_isert: %u connections wait for login: the oldest idle one is dropped\n",
+				    IST_MAX_PENDING);
+		rst_disconnect(ic->rc, -EBUSY);
+		return true;
+	}
+	return false;
+}
+
 static int ist_accept(struct rst_conn *rc, const void *pdata, u8 plen, void *lpriv)
 {
 	struct ist_np *inp = lpriv;
 	struct iscsi_np *np = inp->np;
-	struct ist_conn *ic;
-	bool enabled;
-	u8 flags;
+	bool enabled, busy;
+	int err;
 
 	spin_lock_bh(&np->np_thread_lock);
 	enabled = np->enabled;
 	spin_unlock_bh(&np->np_thread_lock);
 	if (!enabled)
 		return -ECONNREFUSED;
+	mutex_lock(&inp->lock);
+	busy = !ist_np_make_room(inp);
+	if (!busy)
+		inp->nr_pending++;	/* a place held for this one */
+	mutex_unlock(&inp->lock);
+	if (busy) {
+		pr_info_ratelimited("rdmastor_isert: %u connections wait for login: connect refused\n",
+				    IST_MAX_PENDING);
+		return -EBUSY;
+	}
+	err = ist_accept_conn(rc, pdata, plen, inp);
+	if (err) {
+		mutex_lock(&inp->lock);
+		inp->nr_pending--;
+		mutex_unlock(&inp->lock);
+	}
+	return err;
+}
+
+/* No login request in time: drop the connection (its place is wanted). */
+static void ist_login_wait_expired(struct work_struct *work)
+{
+	struct ist_conn *ic = container_of(to_delayed_work(work), struct ist_conn,
+					   login_wait);
+
+	pr_info_ratelimited("rdmastor_isert: no login request within %u ms: disconnecting\n",
+			    IST_LOGIN_WAIT_MS);
+	rst_disconnect(ic->rc, -ETIMEDOUT);
+}
+
+static int ist_accept_conn(struct rst_conn *rc, const void *pdata, u8 plen,
+			   struct ist_np *inp)
+{
+	struct ist_conn *ic;
+	u8 flags;
+
 	if (iser_cm_req_decode(pdata, plen, &flags)) {
 		pr_info("rdmastor_isert: connect request with bad private data, rejected\n");
 		return -EPROTO;
@@ -50,12 +114,15 @@ static int ist_accept(struct rst_conn *rc, const void *pdata, u8 plen, void *lpr
 	ic->rc = rc;
 	ic->inp = inp;
 	ic->phase = IST_LOGIN;
+	ic->login_expect = true;
 	ic->use_mr = READ_ONCE(ist_force_mr) ||
 		     rdma_protocol_iwarp(rst_conn_device(rc), 1);
 	ic->send_w_inv = !(flags & ISER_CM_SEND_W_INV_NOT_SUP);
 	init_waitqueue_head(&ic->wq);
 	init_completion(&ic->login_req);
 	init_completion(&ic->released);
+	INIT_DELAYED_WORK(&ic->login_wait, ist_login_wait_expired);
+	INIT_DELAYED_WORK(&ic->close_work, ist_close_work);
 	rst_conn_set_priv(rc, ic);
 	rst_conn_set_accept_pdata(rc, ic->send_w_inv ? ist_rep_inv : ist_rep_noinv,
 				  ISER_CM_LEN);
@@ -63,12 +130,14 @@ static int ist_accept(struct rst_conn *rc, const void *pdata, u8 plen, void *lpr
 	mutex_lock(&inp->lock);
 	list_add_tail(&ic->node, &inp->pending);
 	mutex_unlock(&inp->lock);
-	wake_up(&inp->wq);
+	queue_delayed_work(ist_wq, &ic->login_wait, msecs_to_jiffies(IST_LOGIN_WAIT_MS));
 	return 0;
 }
 
 static void ist_conn_free(struct ist_conn *ic)
 {
+	cancel_delayed_work_sync(&ic->login_wait);
+	cancel_delayed_work_sync(&ic->close_work);
 	ist_stats_del(ic);
 	kfree(ic->login_data);
 	kfree(ic);
@@ -90,8 +159,12 @@ static void ist_disconnected(struct rst_conn *rc, int reason)
 	mutex_lock(&inp->lock);
 	WRITE_ONCE(ic->down, true);
 	bound = ic->bound;
-	if (!bound)
+	if (!bound) {
 		list_del_init(&ic->node);
+		inp->nr_pending--;
+		if (ic->evicted)
+			inp->nr_evicted--;
+	}
 	mutex_unlock(&inp->lock);
 	wake_up_all(&ic->wq);
 	complete_all(&ic->login_req);
@@ -139,6 +212,28 @@ int ist_setup_np(struct iscsi_np *np, struct sockaddr_storage *addr)
 	return 0;
 }
 
+/* The first pending connection whose first login request is in. */
+static struct ist_conn *ist_np_first_ready(struct ist_np *inp)
+{
+	struct ist_conn *ic;
+
+	lockdep_assert_held(&inp->lock);
+	list_for_each_entry(ic, &inp->pending, node)
+		if (ic->login_ready && !ic->evicted)
+			return ic;
+	return NULL;
+}
+
+static bool ist_np_ready(struct ist_np *inp)
+{
+	bool ready;
+
+	mutex_lock(&inp->lock);
+	ready = ist_np_first_ready(inp);
+	mutex_unlock(&inp->lock);
+	return ready;
+}
+
 int ist_accept_np(struct iscsi_np *np, struct iscsit_conn *conn)
 {
 	struct ist_np *inp = np->np_context;
@@ -147,7 +242,7 @@ int ist_accept_np(struct iscsi_np *np, struct iscsit_conn *conn)
 
 	for (;;) {
 		/* LIO signals its login thread to stop it */
-		if (wait_event_interruptible(inp->wq, !list_empty(&inp->pending)))
+		if (wait_event_interruptible(inp->wq, ist_np_ready(inp)))
 			return -ENODEV;
 		spin_lock_bh(&np->np_thread_lock);
 		if (np->np_thread_state >= ISCSI_NP_THREAD_RESET) {
@@ -156,9 +251,12 @@ int ist_accept_np(struct iscsi_np *np, struct iscsit_conn *conn)
 		}
 		spin_unlock_bh(&np->np_thread_lock);
 		mutex_lock(&inp->lock);
-		ic = list_first_entry_or_null(&inp->pending, struct ist_conn, node);
+		ic = ist_np_first_ready(inp);
 		if (ic) {
 			list_del_init(&ic->node);
+			inp->nr_pending--;
+			if (ic->evicted)
+				inp->nr_evicted--;
 			ic->bound = true;
 			ic->conn = conn;
 		}
@@ -167,6 +265,7 @@ int ist_accept_np(struct iscsi_np *np, struct iscsit_conn *conn)
 			break;
 		/* it went down before we got to it */
 	}
+	cancel_delayed_work(&ic->login_wait);	/* LIO's own login timer now */
 	conn->context = ic;
 	rst_conn_addrs(ic->rc, &local, &peer);
 	conn->login_family = np->np_sockaddr.ss_family;
@@ -210,6 +309,31 @@ static void ist_drop_unsolicited_waiters(struct iscsit_conn *conn)
 	}
 }
 
+/*
+ * Commands parked behind a CmdSN gap (ISTATE_DEFERRED_CMD) will never
+ * run once the connection is gone. LIO releases them only after
+ * ->iscsit_wait_conn returns, and we wait there for every command: so
+ * release them first, as LIO does (iscsit_free_cmd() at shutdown drops
+ * both references of a command that was never submitted). LIO's
+ * out-of-order list forgets them by connection id, without looking.
+ */
+static void ist_release_parked(struct iscsit_conn *conn)
+{
+	struct iscsit_cmd *cmd, *tmp;
+	LIST_HEAD(parked);
+
+	spin_lock_bh(&conn->cmd_lock);
+	list_for_each_entry_safe(cmd, tmp, &conn->conn_cmd_list, i_conn_node)
+		if (cmd->i_state == ISTATE_DEFERRED_CMD)
+			list_move_tail(&cmd->i_conn_node, &parked);
+	spin_unlock_bh(&conn->cmd_lock);
+	list_for_each_entry_safe(cmd, tmp, &parked, i_conn_node) {
+		list_del_init(&cmd->i_conn_node);
+		ist_cmd_uncount(iscsit_priv_cmd(cmd));
+		iscsit_free_cmd(cmd, true);
+	}
+}
+
 /* LIO closes the connection: end it and wait until nothing is in flight. */
 void ist_wait_conn(struct iscsit_conn *conn)
 {
@@ -217,8 +341,18 @@ void ist_wait_conn(struct iscsit_conn *conn)
 
 	rst_disconnect(ic->rc, 0);
 	wait_event(ic->wq, READ_ONCE(ic->down));
+	/*
+	 * No login work may run after LIO frees the connection. From the
+	 * login work itself (a failed login) it is not queued again: no
+	 * login request is accepted after the failure. LIO sets the work
+	 * up only once it found the portal; a connection dropped before
+	 * that has none to cancel.
+	 */
+	if (conn->login_work.work.func && current_work() != &conn->login_work.work)
+		cancel_delayed_work_sync(&conn->login_work);
 	if (conn->sess) {
 		ist_drop_unsolicited_waiters(conn);
+		ist_release_parked(conn);
 		target_stop_cmd_counter(conn->cmd_cnt);
 		target_wait_for_cmds(conn->cmd_cnt);
 	}

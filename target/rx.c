@@ -98,12 +98,18 @@ static int ist_rx_scsi_cmd(struct ist_conn *ic, struct iscsit_conn *conn,
 	}
 	/*
 	 * All the data is immediate: the backend takes it from the receive
-	 * buffer, which is held until the command is released (no copy).
+	 * buffer, held until the command is released (no copy). With no
+	 * buffer to hold (half the ring is held already), LIO allocates and
+	 * the data is copied, as for partly immediate data: decided before
+	 * LIO sees the command, so nothing fails after it did.
 	 */
 	if (cmd->immediate_data && cmd->data_direction == DMA_TO_DEVICE &&
 	    cmd->first_burst_len == cmd->se_cmd.data_length &&
-	    cmd->first_burst_len <= p->data_len)
-		cmd->se_cmd.se_cmd_flags |= SCF_PASSTHROUGH_SG_TO_MEM_NOALLOC;
+	    cmd->first_burst_len <= p->data_len) {
+		icmd->rx_hold = ist_fault_rx_hold() ? NULL : rst_rx_hold(ic->rc);
+		if (icmd->rx_hold)
+			cmd->se_cmd.se_cmd_flags |= SCF_PASSTHROUGH_SG_TO_MEM_NOALLOC;
+	}
 	rc = iscsit_process_scsi_cmd(conn, cmd, hdr);
 	if (rc < 0)
 		return 0;
@@ -126,14 +132,6 @@ static int ist_rx_scsi_cmd(struct ist_conn *ic, struct iscsit_conn *conn,
 		sg_init_one(&icmd->imm_sg, p->data, imm_len);
 		cmd->se_cmd.t_data_sg = &icmd->imm_sg;
 		cmd->se_cmd.t_data_nents = 1;
-		icmd->rx_hold = rst_rx_hold(ic->rc);
-		if (!icmd->rx_hold) {
-			/* half the ring is held: a private copy instead */
-			icmd->imm_copy = kmemdup(p->data, imm_len, GFP_KERNEL);
-			if (!icmd->imm_copy)
-				return -ENOMEM;
-			sg_init_one(&icmd->imm_sg, icmd->imm_copy, imm_len);
-		}
 	} else {
 		sg_copy_from_buffer(cmd->se_cmd.t_data_sg, cmd->se_cmd.t_data_nents,
 				    p->data, imm_len);
@@ -313,8 +311,23 @@ void ist_recv(struct rst_conn *rc, const void *buf, u32 len, bool inv,
 		return;
 	}
 	conn = ic->conn;
-	if (!conn)
+	if (!conn || READ_ONCE(ic->closing))
 		return;
-	if (ist_rx_pdu(ic, conn, &p) < 0)
-		ist_protocol_error(ic, "PDU refused by the iSCSI layer");
+	if (ist_rx_pdu(ic, conn, &p) < 0) {
+		/* the Reject LIO may have queued goes out first (tx.c) */
+		pr_info("rdmastor_isert: PDU (opcode 0x%02x) refused by the iSCSI layer; disconnecting\n",
+			p.opcode);
+		WRITE_ONCE(ic->closing, true);
+		queue_delayed_work(ist_wq, &ic->close_work,
+				   msecs_to_jiffies(IST_REJECT_CLOSE_MS));
+	}
+}
+
+/* A refused PDU's Reject went out, or never came: end the connection. */
+void ist_close_work(struct work_struct *work)
+{
+	struct ist_conn *ic = container_of(to_delayed_work(work), struct ist_conn,
+					   close_work);
+
+	rst_disconnect(ic->rc, -EPROTO);
 }

@@ -2,8 +2,13 @@
 /*
  * /sys/kernel/debug/rdmastor_isert/conns: one line per iSER connection
  * with what tests and operators want to see: the phase, the command
- * window we allow and the MaxCmdSN we last advertised, and the engine's
- * MR counters (forced-MR mode).
+ * window we allow and the MaxCmdSN we last advertised, the engine's
+ * MR counters (forced-MR mode), and the receive buffers held for
+ * immediate data used in place (rx_held).
+ *
+ * /sys/kernel/debug/rdmastor_isert/fail_rx_hold (tests): the next N
+ * commands whose data is all immediate find no receive buffer to hold,
+ * as when half the ring is held already.
  */
 #include <linux/module.h>
 #include <linux/debugfs.h>
@@ -14,6 +19,13 @@
 static LIST_HEAD(ist_conns);
 static DEFINE_SPINLOCK(ist_conns_lock);
 static struct dentry *ist_dir;
+static atomic_t ist_fail_rx_hold = ATOMIC_INIT(0);
+
+/* Fault switch: should this command find no receive buffer to hold? */
+bool ist_fault_rx_hold(void)
+{
+	return atomic_add_unless(&ist_fail_rx_hold, -1, 0);
+}
 
 void ist_stats_add(struct ist_conn *ic)
 {
@@ -39,11 +51,12 @@ static int ist_conns_show(struct seq_file *m, void *v)
 		u32 win = ist_window(ic);
 
 		rst_conn_stats(ic->rc, &s);
-		seq_printf(m, "phase %s mode %s window %u outstanding %d window_adv %u mrs %u mrs_peak %u mr_limit %u regs %llu local_inv %llu shrinks %llu\n",
+		seq_printf(m, "phase %s mode %s window %u outstanding %d window_adv %u mrs %u mrs_peak %u mr_limit %u regs %llu local_inv %llu shrinks %llu rx_held %u\n",
 			   READ_ONCE(ic->phase) == IST_FULL ? "full" : "login",
 			   ic->use_mr ? "mr" : "dma", win == U32_MAX ? 0 : win,
 			   atomic_read(&ic->outstanding), READ_ONCE(ic->window_adv),
-			   s.mrs, s.mrs_peak, s.mr_limit, s.regs, s.local_inv, s.shrinks);
+			   s.mrs, s.mrs_peak, s.mr_limit, s.regs, s.local_inv, s.shrinks,
+			   s.rx_held);
 	}
 	spin_unlock(&ist_conns_lock);
 	return 0;
@@ -54,6 +67,7 @@ void ist_stats_init(void)
 {
 	ist_dir = debugfs_create_dir("rdmastor_isert", NULL);
 	debugfs_create_file("conns", 0444, ist_dir, NULL, &ist_conns_fops);
+	debugfs_create_atomic_t("fail_rx_hold", 0600, ist_dir, &ist_fail_rx_hold);
 }
 
 void ist_stats_exit(void)

@@ -104,7 +104,6 @@ static void ist_cmd_release_rx(struct ist_cmd *icmd)
 
 	if (rx)
 		rst_rx_release(icmd->ic->rc, rx);
-	kfree(xchg(&icmd->imm_copy, NULL));
 }
 
 /* LIO frees the command (every path ends here). */
@@ -203,6 +202,9 @@ static void ist_send_done(void *arg, int status)
 		ist_cmd_put(icmd, true);
 		return;
 	}
+	/* a refused PDU: its Reject is out, the connection may end now */
+	if (cmd->i_state == ISTATE_SEND_REJECT && READ_ONCE(ic->closing))
+		mod_delayed_work(ist_wq, &ic->close_work, 0);
 	switch (cmd->i_state) {
 	case ISTATE_SEND_TASKMGTRSP:
 	case ISTATE_SEND_REJECT:
@@ -499,5 +501,10 @@ void ist_aborted_task(struct iscsit_conn *conn, struct iscsit_cmd *cmd)
 	spin_unlock_bh(&conn->cmd_lock);
 	if (cmd->data_direction == DMA_TO_DEVICE)
 		iscsit_stop_dataout_timer(cmd);
-	/* the buffer goes back when LIO frees the command (ist_unmap_cmd()) */
+	/*
+	 * The backend is done with the data (LIO aborts a command once it
+	 * has completed there), and LIO's abort path never calls
+	 * ->iscsit_unmap_cmd: give the receive buffer back now.
+	 */
+	ist_cmd_release_rx(icmd);
 }

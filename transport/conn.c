@@ -473,5 +473,6 @@ void rst_conn_stats(struct rst_conn *c, struct rst_stats *s)
 	s->sends_signaled = c->c_sends_signaled;
 	spin_unlock_bh(&c->c_post_lock);
 	s->window = rst_window(c);
+	s->rx_held = atomic_read(&c->c_rx_held_nr);
 }
 EXPORT_SYMBOL_GPL(rst_conn_stats);

@@ -11,6 +11,26 @@
 
 #include "rst_int.h"
 
+/*
+ * The device a listener is bound to (a specific address) goes away:
+ * ib_unregister_device() waits until the listening id is destroyed. Let
+ * rdma_cm destroy it (non-zero return), unless rst_listener_destroy()
+ * already claimed it; its connections get their own removal events. The
+ * listener stays, accepting nothing, until its owner destroys it.
+ */
+static int rst_listener_device_removal(struct rst_listener *l)
+{
+	bool gone;
+
+	spin_lock(&l->l_lock);
+	gone = !l->l_id_ours;
+	l->l_id_gone = gone;
+	spin_unlock(&l->l_lock);
+	if (gone)
+		pr_info("rdmastor: listener: device removed, no longer listening\n");
+	return gone ? -ENODEV : 0;
+}
+
 int rst_listener_cm_event(struct rst_listener *l, struct rdma_cm_id *id,
 			  struct rdma_cm_event *ev)
 {
@@ -20,6 +40,8 @@ int rst_listener_cm_event(struct rst_listener *l, struct rdma_cm_id *id,
 	struct rst_conn *c;
 	int err;
 
+	if (ev->event == RDMA_CM_EVENT_DEVICE_REMOVAL)
+		return rst_listener_device_removal(l);
 	if (ev->event != RDMA_CM_EVENT_CONNECT_REQUEST)
 		return 0;
 	if (READ_ONCE(l->l_closing))
@@ -141,9 +163,16 @@ static bool rst_listener_empty(struct rst_listener *l)
 void rst_listener_destroy(struct rst_listener *l)
 {
 	struct rst_conn *c;
+	bool ours;
 
 	WRITE_ONCE(l->l_closing, true);
-	rdma_destroy_id(l->l_id);	/* no CONNECT_REQUEST runs after this */
+	spin_lock(&l->l_lock);
+	ours = !l->l_id_gone;
+	l->l_id_ours = ours;
+	spin_unlock(&l->l_lock);
+	/* no CONNECT_REQUEST runs after this (rdma_cm's own destroy waited too) */
+	if (ours)
+		rdma_destroy_id(l->l_id);
 	spin_lock(&l->l_lock);
 	list_for_each_entry(c, &l->l_conns, c_lnode)
 		rst_conn_down(c, -ESHUTDOWN);

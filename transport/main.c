@@ -15,11 +15,15 @@ static int __init rst_init(void)
 {
 	/* Teardown runs here: it must make progress under memory pressure. */
 	rst_wq = alloc_workqueue("rdmastor_rst", WQ_MEM_RECLAIM | WQ_UNBOUND, 0);
-	return rst_wq ? 0 : -ENOMEM;
+	if (!rst_wq)
+		return -ENOMEM;
+	rst_fault_init();
+	return 0;
 }
 
 static void __exit rst_exit(void)
 {
+	rst_fault_exit();
 	destroy_workqueue(rst_wq);
 }
 

@@ -142,10 +142,22 @@ struct rst_listener {
 	struct list_head l_conns;
 	wait_queue_head_t l_wq;
 	bool l_closing;
+	/*
+	 * Who destroys l_id (under l_lock, first one wins): rdma_cm, after
+	 * DEVICE_REMOVAL on a listener bound to that device (l_id_gone), or
+	 * rst_listener_destroy() (l_id_ours).
+	 */
+	bool l_id_gone;
+	bool l_id_ours;
 };
 
 extern struct workqueue_struct *rst_wq;
 extern unsigned int rst_mr_idle_ms;
+
+/* fault.c */
+void rst_fault_init(void);
+void rst_fault_exit(void);
+bool rst_fault_rw_init(void);
 
 /* conn.c */
 struct rst_conn *rst_conn_alloc(const struct rst_conn_params *p);

@@ -10,6 +10,28 @@
 #include "rst_int.h"
 
 /*
+ * rdma_rw_ctx_init() for @c. A failure (no memory for the context, a DMA
+ * mapping that failed) ends the connection: the ULP cannot answer the
+ * I/O it was for, and the peer must not wait for that answer on a
+ * connection that stays up.
+ */
+static int rst_rw_init(struct rst_conn *c, struct rdma_rw_ctx *ctx,
+		       struct scatterlist *sg, u32 nents, u32 sg_off, u64 raddr,
+		       u32 rkey, enum dma_data_direction dir)
+{
+	int n = rst_fault_rw_init() ? -EIO :
+		rdma_rw_ctx_init(ctx, c->c_qp, c->c_port, sg, nents, sg_off,
+				 raddr, rkey, dir);
+
+	if (n < 0) {
+		pr_warn_ratelimited("rdmastor: cannot set up an RDMA %s of %u entries (%d): disconnecting\n",
+				    dir == DMA_TO_DEVICE ? "WRITE" : "READ", nents, n);
+		rst_conn_down(c, n);
+	}
+	return n;
+}
+
+/*
  * Post the RDMA WRITE of @sg chained in front of @tx's send. The
  * context is destroyed when the send completes (rst_tx_done()).
  */
@@ -28,8 +50,7 @@ static int rst_rw_write_post(struct rst_conn *c, struct scatterlist *sg,
 		rst_tx_put(c, tx);
 		return -ENOTCONN;
 	}
-	n = rdma_rw_ctx_init(&tx->tx_rw, c->c_qp, c->c_port, sg, nents, 0,
-			     raddr, rkey, DMA_TO_DEVICE);
+	n = rst_rw_init(c, &tx->tx_rw, sg, nents, 0, raddr, rkey, DMA_TO_DEVICE);
 	if (n < 0) {
 		rst_tx_put(c, tx);
 		return n;
@@ -152,8 +173,7 @@ int rst_rw_read(struct rst_conn *c, struct scatterlist *sg, u32 nents,
 	if (READ_ONCE(c->c_state) == RST_DOWN)
 		return -ENOTCONN;
 	init_completion(&r.r_done);
-	n = rdma_rw_ctx_init(&ctx, c->c_qp, c->c_port, sg, nents, 0, raddr, rkey,
-			     DMA_FROM_DEVICE);
+	n = rst_rw_init(c, &ctx, sg, nents, 0, raddr, rkey, DMA_FROM_DEVICE);
 	if (n < 0)
 		return n;
 	err = rdma_rw_ctx_post(&ctx, c->c_qp, c->c_port, &r.r_cqe, NULL);
@@ -310,8 +330,8 @@ int rst_rw_read_async(struct rst_conn *c, struct rst_read_op *op,
 	op->op_rd_cqe.done = rst_read_op_rd_done;
 	if (use_mr)
 		return rst_read_post_mr(c, op, sg_off, raddr, rkey);
-	n = rdma_rw_ctx_init(&op->op_rw, c->c_qp, c->c_port, sg, nents, sg_off,
-			     raddr, rkey, DMA_FROM_DEVICE);
+	n = rst_rw_init(c, &op->op_rw, sg, nents, sg_off, raddr, rkey,
+			DMA_FROM_DEVICE);
 	if (n < 0)
 		return n;
 	err = rdma_rw_ctx_post(&op->op_rw, c->c_qp, c->c_port, &op->op_cqe, NULL);

@@ -109,9 +109,10 @@ struct rst_conn_params {
  * @mr_freed_unknown: MRs freed because their state was unknown
  * @shrinks: shrink requests from rnic_mgr
  * @sends: messages posted; @sends_signaled: how many asked for a completion
+ * @rx_held: receive buffers the ULP holds (rst_rx_hold())
  */
 struct rst_stats {
-	u32 mrs, mrs_peak, mr_limit, window, outstanding;
+	u32 mrs, mrs_peak, mr_limit, window, outstanding, rx_held;
 	u64 regs, remote_inv, local_inv, mr_freed_unknown, shrinks;
 	u64 sends, sends_signaled;
 	u32 mr_entries;

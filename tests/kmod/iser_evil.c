@@ -31,13 +31,23 @@
  *              result: the opcodes the target sent after login, in
  *              order, e.g. "0x3f 0x20" (Reject, NOP-In), "dropped" last
  *              if it ended the connection
+ *   badtext    a text request "SendTargets=Alle" (a value LIO does not
+ *              know); result as for readimm ("0x3f dropped": the Reject,
+ *              then the connection ends, as LIO over TCP does)
+ *   loginflood a Normal login request without T (the target answers and
+ *              waits for more), then one the target rejects (a key with
+ *              no value), and 100 more login requests right behind it;
+ *              result as for readimm, counting from the first response
+ *   idle       24 connections that never send anything, kept open;
+ *              result "idle A refused R" (connects that succeeded, failed)
+ *   idleup     how many of them are still up: "up N"
+ *   idleclose  close them all: "closed N"
  *   tagflood   63 commands parked behind a CmdSN gap, then 150 immediate
- *              NOP-Out pings back to back, meant to run the session out
- *              of command tags; result "nopin N" and "dropped" if the
- *              target ended the connection. Not in make check yet: on
- *              rxe the pings were all answered (tags came back in time),
- *              and the session's teardown then never ended: the parked
- *              commands are waited for before LIO releases them.
+ *              NOP-Out pings back to back, while this side receives
+ *              slowly (8 receive buffers, 50 ms each): the target's
+ *              NOP-In sends stall and hold their command tags, so the
+ *              session runs out of tags; result "nopin N", and
+ *              "dropped" if the target ended the connection
  */
 #include <linux/module.h>
 #include <linux/inet.h>
@@ -75,6 +85,7 @@ static bool evil_down;
 static DEFINE_SPINLOCK(evil_lock);
 static DECLARE_WAIT_QUEUE_HEAD(evil_wq);
 static bool evil_session;
+static bool evil_slow_rx;		/* tagflood: receive slowly */
 static u8 evil_login_rsp[ISER_BHS_LEN];
 static bool evil_logged_in, evil_login_answered;
 static u8 evil_seen[EVIL_SEEN_MAX];
@@ -104,6 +115,9 @@ static void evil_recv(struct rst_conn *c, const void *buf, u32 len,
 		      bool inv, u32 inv_rkey)
 {
 	if (evil_session) {
+		/* a slow receiver: the peer's sends wait for our buffers (RNR) */
+		if (READ_ONCE(evil_slow_rx) && READ_ONCE(evil_logged_in))
+			msleep(50);
 		if (len >= ISER_HEADERS_LEN)
 			evil_session_recv((const u8 *)buf + ISER_HDR_LEN);
 		return;
@@ -114,8 +128,20 @@ static void evil_recv(struct rst_conn *c, const void *buf, u32 len,
 	}
 }
 
+/* idle mode: connections kept open, and whether the target dropped each */
+#define EVIL_IDLE	24
+static struct rst_conn *evil_idle[EVIL_IDLE];
+static bool evil_idle_down[EVIL_IDLE];
+static unsigned int evil_nr_idle;
+
 static void evil_disconnected(struct rst_conn *c, int reason)
 {
+	bool *idle_down = rst_conn_priv(c);
+
+	if (idle_down) {
+		WRITE_ONCE(*idle_down, true);
+		return;
+	}
 	WRITE_ONCE(evil_down, true);
 	complete(&evil_done);
 	wake_up_all(&evil_wq);
@@ -214,7 +240,8 @@ static u32 get_be32(const u8 *p)
 
 static bool is_session_mode(const char *mode)
 {
-	return sysfs_streq(mode, "readimm") || sysfs_streq(mode, "tagflood");
+	return sysfs_streq(mode, "readimm") || sysfs_streq(mode, "tagflood") ||
+	       sysfs_streq(mode, "loginflood") || sysfs_streq(mode, "badtext");
 }
 
 /* Sequence numbers of the session being driven. */
@@ -239,27 +266,40 @@ static int evil_send(struct evil_sess *es, const u8 *bhs, const void *data, u32 
 	return rst_tx_post(es->c, tx, ISER_HEADERS_LEN + dlen, NULL, false, 0);
 }
 
+/* Operational keys of a Normal session, after the names. */
+static const char * const evil_op_keys[] = {
+	"SessionType=Normal", "HeaderDigest=None", "DataDigest=None",
+	"ImmediateData=Yes", "InitialR2T=Yes", "MaxConnections=1",
+	"ErrorRecoveryLevel=0", "RDMAExtensions=Yes",
+	"InitiatorRecvDataSegmentLength=8192", "TargetRecvDataSegmentLength=8192",
+	"MaxBurstLength=262144", "FirstBurstLength=65536", "MaxOutstandingR2T=1",
+	"DefaultTime2Wait=2", "DefaultTime2Retain=0", "DataPDUInOrder=Yes",
+	"DataSequenceInOrder=Yes",
+};
+
+/* Login keys: the names, then @nr of evil_op_keys; each NUL-terminated. */
+static int evil_login_keys(char *keys, int size, unsigned int nr)
+{
+	unsigned int i;
+	int len;
+
+	len = scnprintf(keys, size, "InitiatorName=%s", "iqn.2026-11.org.rdmastor:evil") + 1;
+	len += scnprintf(keys + len, size - len, "TargetName=%s", iqn) + 1;
+	for (i = 0; i < nr && i < ARRAY_SIZE(evil_op_keys); i++)
+		len += scnprintf(keys + len, size - len, "%s", evil_op_keys[i]) + 1;
+	return min(len, size);
+}
+
 /* A Normal-session login in one request (security skipped, no CHAP). */
 static int evil_session_login(struct evil_sess *es)
 {
-	static const char fmt[] =
-		"InitiatorName=iqn.2026-11.org.rdmastor:evil%cTargetName=%s%c"
-		"SessionType=Normal%cHeaderDigest=None%cDataDigest=None%c"
-		"ImmediateData=Yes%cInitialR2T=Yes%cMaxConnections=1%c"
-		"ErrorRecoveryLevel=0%cRDMAExtensions=Yes%c"
-		"InitiatorRecvDataSegmentLength=8192%c"
-		"TargetRecvDataSegmentLength=8192%cMaxBurstLength=262144%c"
-		"FirstBurstLength=65536%cMaxOutstandingR2T=1%c"
-		"DefaultTime2Wait=2%cDefaultTime2Retain=0%cDataPDUInOrder=Yes%c"
-		"DataSequenceInOrder=Yes%c";
 	u8 bhs[ISER_BHS_LEN] = { 0x40 | ISER_ISCSI_OP_LOGIN, 0x80 | 0x04 | 0x03 };
 	char *keys = kmalloc(1024, GFP_KERNEL);
 	int len, err = 0, tries;
 
 	if (!keys)
 		return -ENOMEM;
-	len = snprintf(keys, 1024, fmt, 0, iqn, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-		       0, 0, 0, 0);
+	len = evil_login_keys(keys, 1024, ARRAY_SIZE(evil_op_keys));
 	bhs[8] = 0x80;		/* ISID: random format */
 	bhs[13] = 0x02;
 	put_be32(bhs + 16, es->itt++);
@@ -350,6 +390,20 @@ static int evil_readimm(struct evil_sess *es)
 	return evil_ping(es);
 }
 
+/* badtext: a SendTargets request with a value LIO does not know. */
+static int evil_badtext(struct evil_sess *es)
+{
+	static const char text[] = "SendTargets=Alle\0";
+	u8 bhs[ISER_BHS_LEN] = { ISER_ISCSI_OP_TEXT, 0x80 };
+
+	put_be24(bhs + 5, sizeof(text) - 1);
+	put_be32(bhs + 16, es->itt++);
+	put_be32(bhs + 20, 0xffffffff);
+	put_be32(bhs + 24, es->cmdsn++);
+	put_be32(bhs + 28, es->exp_statsn);
+	return evil_send(es, bhs, text, sizeof(text) - 1);
+}
+
 /* tagflood: 63 commands behind a CmdSN gap, then 150 pings at once. */
 static int evil_tagflood(struct evil_sess *es)
 {
@@ -371,6 +425,45 @@ static int evil_tagflood(struct evil_sess *es)
 	return 0;
 }
 
+/*
+ * loginflood: a first request without T; once answered, a bad one and
+ * 100 more behind it, not waiting for any answer.
+ */
+static int evil_loginflood(struct evil_sess *es)
+{
+	static const char bad[] = "NoValueHere\0";
+	u8 bhs[ISER_BHS_LEN] = { 0x40 | ISER_ISCSI_OP_LOGIN, 0x04 | 0x03 };
+	char *keys = kmalloc(256, GFP_KERNEL);
+	int i, len, err;
+
+	if (!keys)
+		return -ENOMEM;
+	len = evil_login_keys(keys, 256, 1);	/* the names, SessionType */
+	bhs[8] = 0x80;
+	bhs[13] = 0x03;
+	put_be32(bhs + 16, es->itt);
+	put_be32(bhs + 24, es->cmdsn);
+	put_be24(bhs + 5, len);
+	err = evil_send(es, bhs, keys, len);
+	kfree(keys);
+	if (err)
+		return err;
+	/* answered (T clear: the target waits for the next request) */
+	if (!wait_event_timeout(evil_wq, READ_ONCE(evil_login_answered) ||
+				READ_ONCE(evil_down), 10 * HZ) || READ_ONCE(evil_down))
+		return -ECONNRESET;
+	spin_lock(&evil_lock);
+	evil_logged_in = true;	/* count what comes from here on */
+	spin_unlock(&evil_lock);
+	put_be24(bhs + 5, sizeof(bad) - 1);
+	err = evil_send(es, bhs, bad, sizeof(bad) - 1);
+	for (i = 0; i < 100 && !err; i++) {
+		put_be24(bhs + 5, 0);
+		err = evil_send(es, bhs, NULL, 0);
+	}
+	return READ_ONCE(evil_down) ? 0 : err;
+}
+
 /* Log in, run the mode, and say what came back within 5 s of the last. */
 static void evil_session_run(struct rst_conn *c, const char *mode)
 {
@@ -378,6 +471,12 @@ static void evil_session_run(struct rst_conn *c, const char *mode)
 	unsigned int i, n;
 	int err, off = 0;
 
+	if (sysfs_streq(mode, "loginflood")) {
+		err = evil_loginflood(&es);
+		if (err)
+			snprintf(result, sizeof(result), "error %d", err);
+		goto report;
+	}
 	err = evil_session_login(&es);
 	if (err) {
 		snprintf(result, sizeof(result), "login failed %d %02x%02x %02x", err,
@@ -386,9 +485,13 @@ static void evil_session_run(struct rst_conn *c, const char *mode)
 	}
 	if (sysfs_streq(mode, "readimm"))
 		err = evil_readimm(&es);
+	else if (sysfs_streq(mode, "badtext"))
+		err = evil_badtext(&es);
 	else
 		err = evil_tagflood(&es);
-	wait_event_timeout(evil_wq, READ_ONCE(evil_down), 5 * HZ);
+report:
+	wait_event_timeout(evil_wq, READ_ONCE(evil_down),
+			   (evil_slow_rx ? 15 : 5) * HZ);
 	spin_lock(&evil_lock);
 	n = evil_nr_seen;
 	if (sysfs_streq(mode, "tagflood")) {
@@ -403,6 +506,40 @@ static void evil_session_run(struct rst_conn *c, const char *mode)
 		scnprintf(result + off, sizeof(result) - off, "%sdropped", off ? " " : "");
 	else if (!off)
 		snprintf(result, sizeof(result), "silent");
+}
+
+static int evil_idle_run(const char *mode, struct rst_conn_params *p,
+			 struct sockaddr_in *sin)
+{
+	unsigned int i, n = 0, refused = 0;
+	struct rst_conn *c;
+
+	if (sysfs_streq(mode, "idleup")) {
+		for (i = 0; i < evil_nr_idle; i++)
+			n += !READ_ONCE(evil_idle_down[i]);
+		snprintf(result, sizeof(result), "up %u", n);
+		return 0;
+	}
+	if (sysfs_streq(mode, "idleclose")) {
+		for (i = 0; i < evil_nr_idle; i++)
+			rst_close(evil_idle[i]);
+		snprintf(result, sizeof(result), "closed %u", evil_nr_idle);
+		evil_nr_idle = 0;
+		return 0;
+	}
+	if (evil_nr_idle)
+		return -EBUSY;
+	for (i = 0; i < EVIL_IDLE; i++) {
+		evil_idle_down[evil_nr_idle] = false;
+		p->priv = &evil_idle_down[evil_nr_idle];
+		c = rst_connect((struct sockaddr *)sin, p, 5000);
+		if (IS_ERR(c))
+			refused++;
+		else
+			evil_idle[evil_nr_idle++] = c;
+	}
+	snprintf(result, sizeof(result), "idle %u refused %u", evil_nr_idle, refused);
+	return 0;
 }
 
 static int evil_run(const char *mode)
@@ -427,6 +564,8 @@ static int evil_run(const char *mode)
 		return -EINVAL;
 	if (sysfs_streq(mode, "badpdata"))
 		pdata[0] |= 0x01;
+	if (!strncmp(mode, "idle", 4))
+		return evil_idle_run(mode, &p, &sin);
 	reinit_completion(&evil_done);
 	evil_opcode = -1;
 	evil_down = false;
@@ -435,10 +574,11 @@ static int evil_run(const char *mode)
 	evil_login_answered = false;
 	evil_nr_seen = 0;
 	evil_nopins = 0;
+	evil_slow_rx = sysfs_streq(mode, "tagflood");
 	if (evil_session) {
-		/* room for a flood of pings, and for what comes back */
+		/* room for a flood of pings; few, slow receives for tagflood */
 		p.send_depth = 256;
-		p.recv_depth = 256;
+		p.recv_depth = evil_slow_rx ? 8 : 256;
 	}
 	c = rst_connect((struct sockaddr *)&sin, &p, 5000);
 	if (IS_ERR(c)) {
@@ -490,6 +630,7 @@ static int __init evil_init(void)
 
 static void __exit evil_exit(void)
 {
+	evil_idle_run("idleclose", NULL, NULL);
 }
 
 module_init(evil_init);

@@ -8,7 +8,10 @@
 # - a LUN reset (sg_reset) is answered and the LUN still verifies;
 # - a command stuck in the target's backend (10 s, with a 3 s SCSI
 #   timeout) is aborted by the initiator (ABORT TASK), the target
-#   reports the abort, and the LUN works afterwards.
+#   reports the abort, and the LUN works afterwards;
+# - aborted all-immediate WRITEs give their held receive buffer back;
+# - an initiator gone silent (link down 50 s) is torn down by the
+#   target, and logs in anew afterwards.
 . scripts/guest/lib.sh
 . scripts/guest/iser.sh
 
@@ -63,9 +66,56 @@ hook slow-off
 wait $dd
 diag "$(dmesg | grep -iE 'abort|reset' | tail -4 | paste -sd'|')"
 hook tmr-log
+# Aborted WRITEs whose data came all immediate: the target used it in
+# place from a held receive buffer, which LIO's abort path never gave
+# back (after 68 aborts the ring ran at half size).
+held_none() {	# every connection of the target holds no receive buffer
+	local o
+	o=$(hook conns) || return 1
+	grep -q 'rx_held' <<< "$o" && ! grep -q 'rx_held [1-9]' <<< "$o"
+}
+aborts() { hook abort-count 2>/dev/null | sed -n 's/^# target: //p'; }
+# abort_after N: poll (once a second: each look is a hook call) for
+# more than N ABORT TASKs at the target, for at most 40 s.
+abort_after() {
+	local t
+	for t in $(seq 40); do
+		[ "$(aborts)" -gt "$1" ] && return 0
+		sleep 1
+	done
+	return 1
+}
+abort_write() {
+	local n0 dd
+	n0=$(aborts)
+	hook slow-on || return 1
+	dd if=/dev/zero of="$D1" bs=4k count=1 seek="$1" oflag=direct 2>/dev/null & dd=$!
+	abort_after "$n0" || { hook slow-off; return 1; }
+	hook slow-off
+	wait $dd
+	hook conns | sed 's/^/# /'
+	wait_for 10 held_none
+}
+for i in 1 2 3; do
+	check "aborted immediate-data WRITE $i: its receive buffer comes back" abort_write "$i"
+done
 check "the slow LUN verifies afterwards" \
 	iser_fio after-abort "$D1" --rw=randrw --bs=4k --iodepth=4 --size=8M --io_size=8M
 
+# An initiator gone silent (the link down for 50 s, longer than LIO's
+# NOP-In interval and response timeout, 15 + 30 s, and than the RC
+# retries of the NOP-In): the target tears the session down by itself,
+# and the initiator logs in anew once the link is back.
+check "the target watches its QPs" hook watch-silent
+tc qdisc add dev eth0 root netem loss 100% && sleep 50 && tc qdisc del dev eth0 root
+silent=$(hook silent-result | sed -n 's/^# target: //p')
+diag "silent initiator: target QPs $silent"
+ok "$(case "$silent" in "gone after"*) echo 0 ;; *) echo 1 ;; esac)" \
+	"the target tore down the silent session"
+logged_in() { iscsiadm -m session -P 1 2>/dev/null | grep -q 'Session State: LOGGED_IN'; }
+check "the initiator is back (new login)" wait_for 90 logged_in
+check "and verifies data" iser_fio after-silence "$(iser_disk 1 0)" --rw=randrw --bs=4k \
+	--iodepth=8 --size=16M --io_size=16M
 check "log out" iser_logout 1
 hook done
 ok "$(wait_for 30 iser_none_left qp; echo $?)" "no QP left on the initiator side"

@@ -20,7 +20,7 @@ check "target: a 128 MiB file LUN over iSER" iser_target_create 1 0 0 &&
 check "and a slow LUN (dm-delay)" iser_slow_lun_create 1 || bail "no slow LUN"
 scripts/guest/hookd "$ISER_IP" 7000 scripts/guest/iser-hooks & hookd=$!
 check "hookd listens" wait_for 10 sh -c "ss -ltn | grep -q ':7000 '"
-check "the initiator finishes (up to 500 s)" wait_for 500 test -e /tmp/iser-done
+check "the initiator finishes (up to 540 s)" wait_for 540 test -e /tmp/iser-done
 kill $hookd
 diag "$(dmesg | grep -E 'ABORT_TASK|LUN_RESET|rdmastor_isert' | tail -8 | paste -sd'|')"
 check "remove the target" iser_target_clear

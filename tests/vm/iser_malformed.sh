@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
+# vm-run: --cmdline slub_debug=FZP
 #
 # Malformed iSER from a test initiator (tests/kmod/iser_evil.c) against
 # rdmastor's target: every bad message ends its connection (or its
 # connect is refused), never a crash; a good login still gets its
 # reply; afterwards the stock initiator logs in and verifies data, and
-# nothing is left behind.
+# nothing is left behind. The guest poisons freed memory (slub_debug),
+# so a use after free shows as a crash or a slab error here.
 . scripts/guest/lib.sh
 . scripts/guest/iser.sh
 P=/sys/module/iser_evil/parameters
@@ -33,15 +35,80 @@ qps_gone() { [ "$(iser_rdma_left qp)" = 0 ]; }
 check "readimm: a READ with immediate data is rejected, the session stays" \
 	evil readimm "0x3f 0x20"
 check "the target lets go of the session" wait_for 30 qps_gone
+# A text request LIO refuses (RFC 7143 11.17): the Reject reaches the
+# initiator, then the connection ends as with LIO over TCP (it used to
+# end before the Reject went out).
+check "badtext: the Reject arrives before the connection ends" evil badtext "0x3f dropped"
+check "the target lets go of that session" wait_for 30 qps_gone
+# More PDUs than command tags: 63 commands parked behind a CmdSN gap, 150
+# pings, and a slow receiver so that the answers hold their tags. The
+# receive path waited for tags that only its own CQ frees (the session,
+# portal removal and unload then hung); now the connection is dropped.
+dmesg -C
+echo tagflood > $P/run
+diag "tagflood: $(cat $P/result)"
+ok "$(dmesg | grep -q 'no command tags left'; echo $?)" "tagflood: the session ran out of command tags"
+ok "$(case "$(cat $P/result)" in *dropped) echo 0 ;; *) echo 1 ;; esac)" \
+	"tagflood: the target dropped the connection"
+# The parked commands never run: teardown waited for them forever.
+check "the target lets go of the flooded session and its parked commands" wait_for 60 qps_gone
+# Login PDUs after a rejected one: LIO frees its login buffers and the
+# connection without our lock; a request it is not waiting for used to
+# be copied into them, and its login work re-armed (use after free).
+echo loginflood > $P/run
+diag "loginflood: $(cat $P/result)"
+ok "$(case "$(cat $P/result)" in *dropped) echo 0 ;; *) echo 1 ;; esac)" \
+	"loginflood: a login request the target is not waiting for ends the connection"
+check "the target lets go of it" wait_for 30 qps_gone
+check "a good login still works" evil login "reply 0x23"
 diag "$(dmesg | grep rdmastor_isert | tail -10 | paste -sd'|')"
-check "unload the test initiator" rmmod iser_evil
 
+# A flood of connections that never log in: each cost a QP and ~4.5 MiB,
+# without bound, and each held LIO's login thread for its 15 s timeout.
+idle_up() { echo idleup > $P/run && cat $P/result | sed 's/^up //'; }
+echo idle > $P/run
+diag "idle flood: $(cat $P/result); $(idle_up) up"
+ok "$(n=$(idle_up); [ "$n" -ge 1 ] && [ "$n" -le 16 ]; echo $?)" \
+	"at most 16 connections wait for login (older idle ones dropped for newer)"
 check "iscsid runs" iscsid_start
-check "the stock initiator logs in" iser_login 1 || bail "no login"
+check "the stock initiator logs in while they are up" iser_login 1 || bail "no login"
 wait_for 20 iser_disk 1 0 || bail "no LUN"
 check "and verifies data" iser_fio after "$(iser_disk 1 0)" --rw=randrw --bs=4k \
 	--iodepth=8 --size=16M --io_size=16M
+# Fault switches for error paths that stranded state.
+D=$(iser_disk 1 0)
+# No receive buffer to hold for all-immediate WRITEs (as with half the
+# ring held): LIO allocates and the data is copied; the old private copy
+# could fail after LIO had the command and strand it.
+echo 100000 > /sys/kernel/debug/rdmastor_isert/fail_rx_hold
+check "all-immediate WRITEs without a held receive buffer verify" iser_fio nohold "$D" \
+	--rw=randwrite --bs=4k --iodepth=8 --size=8M --io_size=8M
+echo 0 > /sys/kernel/debug/rdmastor_isert/fail_rx_hold
+# An RDMA WRITE (Data-In) or READ (WRITE data) that cannot be set up:
+# the command was dropped with no response on a connection that stayed
+# up, so the initiator waited out its SCSI timeout (30 s); now the
+# connection ends and the initiator's recovery retries the command.
+FRW=/sys/kernel/debug/rdmastor_transport/fail_rw_init
+echo 1 > $FRW
+check "a READ whose Data-In cannot be set up completes after reconnecting (< 25 s)" \
+	timeout 25 dd if="$D" of=/dev/null bs=64k count=1 skip=3 iflag=direct
+echo 1 > $FRW
+check "a WRITE whose data cannot be fetched completes after reconnecting (< 25 s)" \
+	timeout 25 dd if=/dev/zero of="$D" bs=128k count=1 seek=40 oflag=direct
+diag "$(dmesg | grep -E 'cannot set up an RDMA|detected conn error' | tail -4 | paste -sd'|')"
+wait_for 20 iser_disk 1 0
+check "and data still verifies" iser_fio after-faults "$(iser_disk 1 0)" --rw=randrw --bs=4k \
+	--iodepth=8 --size=16M --io_size=16M
 check "log out" iser_logout 1
+check "idle connections are dropped when no login request comes in 15 s" \
+	wait_for 30 sh -c "[ \"\$(echo idleup > $P/run; cat $P/result)\" = 'up 0' ]"
+check "close them" evil idleclose "closed 24"
+check "unload the test initiator" rmmod iser_evil
+# A portal bound to rxe0's address: removing the device waited for the
+# portal to be deleted (the listener ignored DEVICE_REMOVAL).
+dev_gone() { ! rdma link show rxe0/1 >/dev/null 2>&1; }
+(rdma link delete rxe0 &)
+check "remove rxe0 while the iSER portal listens" wait_for 30 dev_gone
 check "remove the target" iser_target_clear
 iser_check_gone
 tap_done

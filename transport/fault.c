@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fault injection for tests, in debugfs (/sys/kernel/debug/rdmastor_transport/):
+ * rare error paths made to happen on demand, so that each has a test.
+ *
+ *   fail_rw_init   the next N rdma_rw_ctx_init() calls (RDMA READ and
+ *                  WRITE by DMA address) fail with -EIO, as a DMA
+ *                  mapping failure would
+ */
+#include <linux/debugfs.h>
+
+#include "rst_int.h"
+
+static struct dentry *rst_fault_dir;
+static atomic_t rst_fail_rw_init = ATOMIC_INIT(0);
+
+/**
+ * rst_fault_rw_init - should this rdma_rw_ctx_init() fail?
+ *
+ * Return: true once for each count written to fail_rw_init.
+ * Context: any.
+ */
+bool rst_fault_rw_init(void)
+{
+	return atomic_add_unless(&rst_fail_rw_init, -1, 0);
+}
+
+/**
+ * rst_fault_init - create the debugfs switches (none if debugfs is off)
+ */
+void rst_fault_init(void)
+{
+	rst_fault_dir = debugfs_create_dir("rdmastor_transport", NULL);
+	debugfs_create_atomic_t("fail_rw_init", 0600, rst_fault_dir, &rst_fail_rw_init);
+}
+
+/**
+ * rst_fault_exit - remove the debugfs switches
+ */
+void rst_fault_exit(void)
+{
+	debugfs_remove_recursive(rst_fault_dir);
+}
