@@ -23,7 +23,15 @@ static void ist_login_copy(struct ist_conn *ic, struct iscsi_login *login)
 	memcpy(login->req_buf, ic->login_data, ic->login_len);
 }
 
-/* A login request arrived (completion context). */
+/**
+ * ist_login_recv - a message arrived in the login phase
+ * @ic: the connection
+ * @p: the decoded message
+ *
+ * Taken only if it is a login request LIO waits for (ist_conn's
+ * login_expect); anything else ends the connection.
+ * Context: the engine's receive completion (process, may sleep briefly).
+ */
 void ist_login_recv(struct ist_conn *ic, const struct iser_pdu *p)
 {
 	struct iscsit_conn *conn;

@@ -334,7 +334,15 @@ static void ist_release_parked(struct iscsit_conn *conn)
 	}
 }
 
-/* LIO closes the connection: end it and wait until nothing is in flight. */
+/**
+ * ist_wait_conn - LIO's ->iscsit_wait_conn: end the connection, drain it
+ * @conn: LIO's connection
+ *
+ * Returns when nothing is in flight: the queue pair is drained, LIO's
+ * login work cannot run, commands that will never run are released and
+ * every other command has completed.
+ * Context: process (LIO's close path, or its login work), sleeps.
+ */
 void ist_wait_conn(struct iscsit_conn *conn)
 {
 	struct ist_conn *ic = conn->context;

@@ -323,7 +323,14 @@ void ist_recv(struct rst_conn *rc, const void *buf, u32 len, bool inv,
 	}
 }
 
-/* A refused PDU's Reject went out, or never came: end the connection. */
+/**
+ * ist_close_work - end a connection whose PDU the iSCSI layer refused
+ * @work: the connection's close_work
+ *
+ * Queued with a delay when the PDU is refused; tx.c runs it at once
+ * when the Reject LIO queued for that PDU has been sent.
+ * Context: process (ist_wq).
+ */
 void ist_close_work(struct work_struct *work)
 {
 	struct ist_conn *ic = container_of(to_delayed_work(work), struct ist_conn,

@@ -21,7 +21,12 @@ static DEFINE_SPINLOCK(ist_conns_lock);
 static struct dentry *ist_dir;
 static atomic_t ist_fail_rx_hold = ATOMIC_INIT(0);
 
-/* Fault switch: should this command find no receive buffer to hold? */
+/**
+ * ist_fault_rx_hold - fault switch: should this command find no buffer to hold?
+ *
+ * Return: true once for each count written to fail_rx_hold.
+ * Context: any.
+ */
 bool ist_fault_rx_hold(void)
 {
 	return atomic_add_unless(&ist_fail_rx_hold, -1, 0);
