@@ -64,7 +64,12 @@ static int rsx_register(struct rsx_req *req, struct rst_conn *c,
 	return 0;
 }
 
-/* An RDMA_MSG header with empty chunk lists (the lists are not cleared). */
+/**
+ * rsx_hdr_init - an RDMA_MSG header with empty chunk lists
+ * @h: the header (its list contents are left as they are)
+ * @xid: the RPC's xid, as on the wire
+ * @credits: credits to ask for or grant
+ */
 void rsx_hdr_init(struct rpcrdma_hdr *h, __be32 xid, u32 credits)
 {
 	h->xid = be32_to_cpu(xid);
@@ -301,10 +306,13 @@ void rsx_req_release(struct rsx_req *req, bool invalidate)
 		rsx_req_put(req, invalidate);
 }
 
-/*
- * The connection is drained (no ->recv, no reply work): whatever armed
- * reqs hold goes back; their keys died with the QP, so the engine frees
- * their MRs. The RPCs are retransmitted on the next connection.
+/**
+ * rsx_release_armed - give back what every armed req holds
+ * @x: the transport, whose connection is drained (no ->recv, no reply work)
+ *
+ * Their keys died with the QP, so the engine frees their MRs. The RPCs
+ * are retransmitted on the next connection.
+ * Context: process.
  */
 void rsx_release_armed(struct rsx_xprt *x)
 {

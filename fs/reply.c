@@ -126,6 +126,12 @@ static void rsx_finish(struct rsx_req *req)
 	spin_unlock(&xprt->queue_lock);
 }
 
+/**
+ * rsx_done_work - finish a reply whose keys are invalidated locally
+ * @work: the req's r_done_work
+ *
+ * Context: process (rsx_wq): the local invalidation waits.
+ */
 void rsx_done_work(struct work_struct *work)
 {
 	rsx_finish(container_of(work, struct rsx_req, r_done_work));

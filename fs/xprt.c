@@ -196,6 +196,12 @@ static void rsx_connect(struct rpc_xprt *xprt, struct rpc_task *task)
 	queue_delayed_work(system_long_wq, &x->x_connect_work, delay);
 }
 
+/**
+ * rsx_close - SUNRPC's ->close: drop the connection, armed reqs released
+ * @xprt: the transport
+ *
+ * Context: process (xprt autoclose or destroy).
+ */
 void rsx_close(struct rpc_xprt *xprt)
 {
 	struct rsx_xprt *x = rsx_of(xprt);

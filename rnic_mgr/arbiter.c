@@ -34,6 +34,11 @@ struct rnic_waiter {
 	int w_status;
 };
 
+/**
+ * rnic_now_ms - the policy's clock: milliseconds since boot
+ *
+ * Return: the time in ms.
+ */
 u64 rnic_now_ms(void)
 {
 	return ktime_to_ms(ktime_get());

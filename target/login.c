@@ -73,6 +73,16 @@ static void ist_login_closed(struct ist_conn *ic)
 	mutex_unlock(&ic->inp->lock);
 }
 
+/**
+ * ist_get_login_rx - LIO's ->iscsit_get_login_rx: the next login request
+ * @conn: LIO's connection
+ * @login: LIO's login state; the first request is copied into it here,
+ *	later ones by ist_login_recv()
+ *
+ * Return: 0, or an errno when LIO's login timer interrupted the wait or
+ * the connection went down (no login request is taken after that).
+ * Context: process (LIO's login thread or login work), sleeps.
+ */
 int ist_get_login_rx(struct iscsit_conn *conn, struct iscsi_login *login)
 {
 	struct ist_conn *ic = conn->context;
@@ -110,6 +120,18 @@ static void ist_login_sent(void *arg, int status)
 	complete(arg);
 }
 
+/**
+ * ist_put_login_tx - LIO's ->iscsit_put_login_tx: send a login response
+ * @conn: LIO's connection
+ * @login: LIO's login state, with the response built
+ * @length: bytes of response data
+ *
+ * A final response is held until ist_get_rx_pdu(); a non-final one lets
+ * the initiator's next request in; a reject is waited for (5 s at most).
+ *
+ * Return: 0 or an errno.
+ * Context: process, may sleep.
+ */
 int ist_put_login_tx(struct iscsit_conn *conn, struct iscsi_login *login,
 		     u32 length)
 {
@@ -181,10 +203,14 @@ static void ist_start_nopin_timer(struct iscsit_conn *conn)
 	spin_unlock_bh(&conn->nopin_timer_lock);
 }
 
-/*
- * LIO's receive thread: the session is in full feature phase. Send the
- * final login response, then wait for the connection to end (a signal
- * from LIO, or ist_disconnected()); returning tells LIO it has ended.
+/**
+ * ist_get_rx_pdu - LIO's ->iscsit_get_rx_pdu: the receive thread's body
+ * @conn: LIO's connection, now in full feature phase
+ *
+ * Sends the final login response, arms the NOP-In timer, then waits for
+ * the connection to end (a signal from LIO, or ist_disconnected());
+ * returning tells LIO it has ended.
+ * Context: process (LIO's receive thread), sleeps.
  */
 void ist_get_rx_pdu(struct iscsit_conn *conn)
 {
