@@ -56,12 +56,12 @@ static int ist_conns_show(struct seq_file *m, void *v)
 		u32 win = ist_window(ic);
 
 		rst_conn_stats(ic->rc, &s);
-		seq_printf(m, "phase %s mode %s window %u outstanding %d window_adv %u mrs %u mrs_peak %u mr_limit %u regs %llu local_inv %llu shrinks %llu rx_held %u\n",
+		seq_printf(m, "phase %s mode %s window %u outstanding %d window_adv %u mrs %u mrs_peak %u mr_limit %u regs %llu local_inv %llu shrinks %llu rx_held %u reads_parked %llu reads_waiting %u\n",
 			   READ_ONCE(ic->phase) == IST_FULL ? "full" : "login",
 			   ic->use_mr ? "mr" : "dma", win == U32_MAX ? 0 : win,
 			   atomic_read(&ic->outstanding), READ_ONCE(ic->window_adv),
 			   s.mrs, s.mrs_peak, s.mr_limit, s.regs, s.local_inv, s.shrinks,
-			   s.rx_held);
+			   s.rx_held, s.reads_parked, s.reads_waiting);
 	}
 	spin_unlock(&ist_conns_lock);
 	return 0;

@@ -372,9 +372,11 @@ int ist_get_dataout(struct iscsit_conn *conn, struct iscsit_cmd *cmd,
 		ist_cmd_put(icmd, true);
 		return 0;
 	}
+	/*
+	 * Never -EAGAIN to LIO: it ignores that for a WRITE with immediate
+	 * data. A READ sink that finds no MR waits for one in the engine.
+	 */
 	err = ist_read_start(icmd);
-	if (err == -EAGAIN || err == -ENOMEM)
-		return err;	/* target core retries (queue full) */
 	if (err)
 		ist_cmd_put(icmd, true);	/* the connection is going down */
 	return 0;
@@ -411,6 +413,14 @@ int ist_immediate_queue(struct iscsit_conn *conn, struct iscsit_cmd *cmd, int st
 		return 0;
 	case ISTATE_SEND_NOPIN_WANT_RESPONSE:
 	case ISTATE_SEND_NOPIN_NO_RESPONSE:
+		/*
+		 * LIO queued the state, not set it: ist_send_done() keeps a
+		 * ping that wants an answer by this state, so that the
+		 * initiator's NOP-Out finds it by its TTT.
+		 */
+		spin_lock_bh(&cmd->istate_lock);
+		cmd->i_state = state;
+		spin_unlock_bh(&cmd->istate_lock);
 		return ist_send_nopin(icmd, false);
 	default:
 		pr_warn("rdmastor_isert: unknown immediate state %d\n", state);

@@ -43,6 +43,7 @@ struct rst_conn *rst_conn_alloc(const struct rst_conn_params *p)
 	INIT_LIST_HEAD(&c->c_mr_free[RST_MR_LARGE]);
 	INIT_LIST_HEAD(&c->c_mr_dead);
 	INIT_LIST_HEAD(&c->c_lnode);
+	rst_reads_init(c);
 	/* One credit until the ULP learns the peer's (private data, replies). */
 	c->c_peer_credits = 1;
 	return c;
@@ -192,6 +193,7 @@ void rst_down_work(struct work_struct *work)
 
 	rdma_disconnect(c->c_id);
 	ib_drain_qp(c->c_qp);
+	rst_reads_flush(c);
 	wake_up_all(&c->c_wq);
 	c->c_p.ops->disconnected(c, c->c_reason);
 	complete_all(&c->c_down_done);
@@ -474,5 +476,6 @@ void rst_conn_stats(struct rst_conn *c, struct rst_stats *s)
 	spin_unlock_bh(&c->c_post_lock);
 	s->window = rst_window(c);
 	s->rx_held = atomic_read(&c->c_rx_held_nr);
+	s->reads_waiting = READ_ONCE(c->c_reads_waiting);
 }
 EXPORT_SYMBOL_GPL(rst_conn_stats);

@@ -6,6 +6,9 @@
  *   fail_rw_init   the next N rdma_rw_ctx_init() calls (RDMA READ and
  *                  WRITE by DMA address) fail with -EIO, as a DMA
  *                  mapping failure would
+ *   mr_busy        the next N forced-MR RDMA READs find the MR share
+ *                  lent out when first tried, as after a budget cut or
+ *                  another consumer's demand: each waits for an MR
  */
 #include <linux/debugfs.h>
 
@@ -13,6 +16,7 @@
 
 static struct dentry *rst_fault_dir;
 static atomic_t rst_fail_rw_init = ATOMIC_INIT(0);
+static atomic_t rst_mr_busy = ATOMIC_INIT(0);
 
 /**
  * rst_fault_rw_init - should this rdma_rw_ctx_init() fail?
@@ -26,12 +30,24 @@ bool rst_fault_rw_init(void)
 }
 
 /**
+ * rst_fault_mr_busy - should this forced-MR READ find no MR at first?
+ *
+ * Return: true once for each count written to mr_busy.
+ * Context: any.
+ */
+bool rst_fault_mr_busy(void)
+{
+	return atomic_add_unless(&rst_mr_busy, -1, 0);
+}
+
+/**
  * rst_fault_init - create the debugfs switches (none if debugfs is off)
  */
 void rst_fault_init(void)
 {
 	rst_fault_dir = debugfs_create_dir("rdmastor_transport", NULL);
 	debugfs_create_atomic_t("fail_rw_init", 0600, rst_fault_dir, &rst_fail_rw_init);
+	debugfs_create_atomic_t("mr_busy", 0600, rst_fault_dir, &rst_mr_busy);
 }
 
 /**

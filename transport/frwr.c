@@ -89,6 +89,13 @@ static void rst_mr_uncount(struct rst_conn *c, struct rst_mr *m)
 	c->c_mr_entries -= rst_cls_pages(c, m->mr_cls);
 }
 
+/* An MR, or room for one, may be there: wake whoever waits for it. */
+static void rst_mr_wake(struct rst_conn *c)
+{
+	wake_up_all(&c->c_wq);
+	rst_reads_kick(c);
+}
+
 static void rst_mr_free(struct rst_conn *c, struct rst_mr *m)
 {
 	rst_mr_dereg(c, m);
@@ -133,7 +140,7 @@ static void rst_shrink(struct rnic_consumer *rc, u64 entries, u64 keys, void *pr
 	spin_unlock_irq(&c->c_lock);
 	list_for_each_entry_safe(m, tmp, &victims, mr_node)
 		rst_mr_free(c, m);
-	wake_up_all(&c->c_wq);
+	rst_mr_wake(c);
 }
 
 static void rst_grow(struct rnic_consumer *rc, u64 entries, u64 keys, void *priv)
@@ -177,7 +184,7 @@ void rst_mr_refresh_limit(struct rst_conn *c)
 	spin_lock_irq(&c->c_lock);
 	rst_set_limits(c, entries, keys);
 	spin_unlock_irq(&c->c_lock);
-	wake_up_all(&c->c_wq);
+	rst_mr_wake(c);
 }
 
 /* Move the idle MRs of class @cls to @list, counted as freed. Under c_lock. */
@@ -262,6 +269,8 @@ void rst_mr_pool_destroy(struct rst_conn *c)
 	if (!c->c_rc)
 		return;
 	cancel_delayed_work_sync(&c->c_idle_work);
+	/* rst_reads_flush() ended the waiting READs; nothing kicks since */
+	cancel_delayed_work_sync(&c->c_read_work);
 	/* rst_shrink() may run concurrently until rnic_unregister(). */
 	spin_lock_irq(&c->c_lock);
 	rst_mr_take_idle(c, RST_MR_SMALL, &idle);
@@ -321,9 +330,10 @@ static void rst_mr_free_idle(struct rst_conn *c)
  * and c_mr_entries). rnic_mgr only calls ->shrink on a consumer holding
  * more than its share, so a share that fell below our limits without
  * that is first noticed here: re-read it, give back our idle MRs (whose
- * entries we may be waiting for), then wait our turn.
+ * entries we may be waiting for), then wait our turn, or with !@wait
+ * try once more and fail with -EAGAIN (rnic_mgr has noted the demand).
  */
-static struct rst_mr *rst_mr_alloc(struct rst_conn *c, int cls)
+static struct rst_mr *rst_mr_alloc(struct rst_conn *c, int cls, bool wait)
 {
 	u32 pages = rst_cls_pages(c, cls);
 	struct rst_mr *m;
@@ -333,7 +343,7 @@ static struct rst_mr *rst_mr_alloc(struct rst_conn *c, int cls)
 	if (err == -EAGAIN) {
 		rst_mr_refresh_limit(c);
 		rst_mr_free_idle(c);
-		err = rnic_acquire(c->c_rc, pages, 1, 0);
+		err = rnic_acquire(c->c_rc, pages, 1, wait ? 0 : RNIC_NOWAIT);
 	}
 	if (err)
 		return ERR_PTR(err);
@@ -443,13 +453,13 @@ static struct rst_mr *rst_mr_take(struct rst_conn *c, u32 pages, bool wait)
 			return ERR_PTR(err);
 	}
 	if (alloc) {
-		m = rst_mr_alloc(c, cls);
+		m = rst_mr_alloc(c, cls, wait);
 		if (IS_ERR(m)) {
 			spin_lock_irq(&c->c_lock);
 			c->c_mr_total--;
 			c->c_mr_entries -= rst_cls_pages(c, cls);
 			spin_unlock_irq(&c->c_lock);
-			wake_up_all(&c->c_wq);
+			rst_mr_wake(c);
 			return m;
 		}
 	}
@@ -499,8 +509,10 @@ EXPORT_SYMBOL_GPL(rst_mr_get_sg);
  * rst_mr_tryget - rst_mr_get() that does not wait for the share
  * @c: the connection
  *
+ * Never waits for rnic_mgr (it may still allocate memory and an MR).
+ *
  * Return: the MR or ERR_PTR: -EAGAIN when every MR the share covers is
- * lent out, else as rst_mr_get().
+ * lent out or rnic_mgr cannot grant one now, else as rst_mr_get().
  */
 struct rst_mr *rst_mr_tryget(struct rst_conn *c)
 {
@@ -659,6 +671,6 @@ void rst_mr_put(struct rst_mr *m)
 		rst_mr_bury(c, m);
 	else if (drop)
 		rst_mr_free(c, m);
-	wake_up_all(&c->c_wq);
+	rst_mr_wake(c);
 }
 EXPORT_SYMBOL_GPL(rst_mr_put);

@@ -126,6 +126,9 @@ struct rst_conn {
 	u64 c_mr_gets[RST_MR_CLASSES];	/* MRs asked for, ever, by class */
 	u64 c_mr_gets_seen[RST_MR_CLASSES];	/* ... as of the idle reaper's last look */
 	struct delayed_work c_idle_work;
+	struct list_head c_reads_parked;	/* READs waiting for an MR */
+	u32 c_reads_waiting;
+	struct delayed_work c_read_work;	/* posts them */
 
 	u32 c_peer_credits;
 	u32 c_outstanding;
@@ -158,6 +161,7 @@ extern unsigned int rst_mr_idle_ms;
 void rst_fault_init(void);
 void rst_fault_exit(void);
 bool rst_fault_rw_init(void);
+bool rst_fault_mr_busy(void);
 
 /* conn.c */
 struct rst_conn *rst_conn_alloc(const struct rst_conn_params *p);
@@ -188,5 +192,17 @@ void rst_mr_refresh_limit(struct rst_conn *c);
 int rst_mr_map_off(struct rst_mr *m, struct scatterlist *sg, int nents,
 		   unsigned int sg_off, enum dma_data_direction dir, u64 *addr,
 		   u32 *len, u32 *rkey);
+
+/* read_wait.c */
+void rst_reads_init(struct rst_conn *c);
+bool rst_reads_waiting(struct rst_conn *c);
+int rst_read_park(struct rst_conn *c, struct rst_read_op *op);
+void rst_reads_kick(struct rst_conn *c);
+void rst_read_work(struct work_struct *work);
+void rst_reads_flush(struct rst_conn *c);
+
+/* rw.c */
+int rst_read_post_mr(struct rst_conn *c, struct rst_read_op *op,
+		     struct rst_mr *m);
 
 #endif /* RDMASTOR_RST_INT_H */

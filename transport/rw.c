@@ -230,36 +230,32 @@ static void rst_read_op_done(struct ib_cq *cq, struct ib_wc *wc)
 	op->done(op, status);
 }
 
-/*
- * Forced-MR READ: REG_MR of the local pages, the RDMA READ into them,
- * then a fenced LOCAL_INV (it waits for the READ's data), one chain
- * and one completion. The MR exists for this READ only.
+/**
+ * rst_read_post_mr - post a forced-MR READ with the MR it got
+ * @c: the connection
+ * @op: from rst_rw_read_async(): op_sg, op_nents, op_sg_off (within the
+ *	first entry), op_raddr, op_rkey
+ * @m: from rst_mr_tryget(), ours until the LOCAL_INV completes
+ *
+ * REG_MR of the local pages, the RDMA READ into them, then a fenced
+ * LOCAL_INV (it waits for the READ's data), one chain and one
+ * completion. The MR exists for this READ only.
+ *
+ * Return: 0 if posted; else an errno, the MR is back and the connection
+ * is going down.
  */
-static int rst_read_post_mr(struct rst_conn *c, struct rst_read_op *op,
-			    u32 sg_off, u64 raddr, u32 rkey)
+int rst_read_post_mr(struct rst_conn *c, struct rst_read_op *op,
+		     struct rst_mr *m)
 {
-	struct scatterlist *sg = op->op_sg;
-	u32 nents = op->op_nents;
-	struct rst_mr *m;
 	u64 addr;
 	u32 len, key;
 	int err;
 
-	/* whole entries before the offset are skipped; the MR starts there */
-	while (nents && sg_off >= sg->length) {
-		sg_off -= sg->length;
-		sg = sg_next(sg);
-		nents--;
-	}
-	if (!nents)
-		return -EINVAL;
-	m = rst_mr_tryget(c);
-	if (IS_ERR(m))
-		return PTR_ERR(m);
-	err = rst_mr_map_off(m, sg, nents, sg_off, DMA_FROM_DEVICE, &addr,
-			     &len, &key);
+	err = rst_mr_map_off(m, op->op_sg, op->op_nents, op->op_sg_off,
+			     DMA_FROM_DEVICE, &addr, &len, &key);
 	if (err) {
 		rst_mr_put(m);
+		rst_conn_down(c, err);
 		return err;
 	}
 	op->op_mr = m;
@@ -271,8 +267,8 @@ static int rst_read_post_mr(struct rst_conn *c, struct rst_read_op *op,
 		.wr.opcode = IB_WR_RDMA_READ,
 		.wr.sg_list = &op->op_sge,
 		.wr.num_sge = 1,
-		.remote_addr = raddr,
-		.rkey = rkey,
+		.remote_addr = op->op_raddr,
+		.rkey = op->op_rkey,
 	};
 	op->op_inv_wr = (struct ib_send_wr) {
 		.wr_cqe = &op->op_cqe,
@@ -297,6 +293,42 @@ static int rst_read_post_mr(struct rst_conn *c, struct rst_read_op *op,
 	return 0;
 }
 
+/*
+ * A forced-MR READ: with an MR now if one is free and nobody waits for
+ * one, else it waits its turn (read_wait.c) and is posted from there.
+ */
+static int rst_read_mr(struct rst_conn *c, struct rst_read_op *op,
+		       u32 sg_off, u64 raddr, u32 rkey)
+{
+	struct scatterlist *sg = op->op_sg;
+	u32 nents = op->op_nents;
+	struct rst_mr *m;
+
+	/* whole entries before the offset are skipped; the MR starts there */
+	while (nents && sg_off >= sg->length) {
+		sg_off -= sg->length;
+		sg = sg_next(sg);
+		nents--;
+	}
+	if (!nents)
+		return -EINVAL;
+	op->op_sg = sg;
+	op->op_nents = nents;
+	op->op_sg_off = sg_off;
+	op->op_raddr = raddr;
+	op->op_rkey = rkey;
+	if (rst_reads_waiting(c))
+		return rst_read_park(c, op);
+	m = rst_fault_mr_busy() ? ERR_PTR(-EAGAIN) : rst_mr_tryget(c);
+	if (m == ERR_PTR(-EAGAIN))
+		return rst_read_park(c, op);
+	if (IS_ERR(m)) {
+		rst_conn_down(c, PTR_ERR(m));
+		return PTR_ERR(m);
+	}
+	return rst_read_post_mr(c, op, m);
+}
+
 /**
  * rst_rw_read_async - RDMA READ the peer's buffer into local pages
  * @c: the connection
@@ -309,8 +341,11 @@ static int rst_read_post_mr(struct rst_conn *c, struct rst_read_op *op,
  * @use_mr: register the sink with a per-READ MR (iWARP needs it; the
  *	forced-MR mode tests it elsewhere); else DMA addresses
  *
- * Return: 0 if posted (@op->done will run), or an errno: -EAGAIN when
- * the connection's MR share is in use (try again later), -ENOTCONN.
+ * With @use_mr and every MR of the share lent out, the READ waits in the
+ * engine for one (never here) and is posted when one comes back.
+ *
+ * Return: 0 if posted or waiting for an MR (@op->done will run), or an
+ * errno (the connection is going down).
  * Context: process or completion context; does not sleep unless an MR
  * has to be allocated.
  */
@@ -329,7 +364,7 @@ int rst_rw_read_async(struct rst_conn *c, struct rst_read_op *op,
 	op->op_cqe.done = rst_read_op_done;
 	op->op_rd_cqe.done = rst_read_op_rd_done;
 	if (use_mr)
-		return rst_read_post_mr(c, op, sg_off, raddr, rkey);
+		return rst_read_mr(c, op, sg_off, raddr, rkey);
 	n = rst_rw_init(c, &op->op_rw, sg, nents, sg_off, raddr, rkey,
 			DMA_FROM_DEVICE);
 	if (n < 0)

@@ -110,12 +110,16 @@ struct rst_conn_params {
  * @shrinks: shrink requests from rnic_mgr
  * @sends: messages posted; @sends_signaled: how many asked for a completion
  * @rx_held: receive buffers the ULP holds (rst_rx_hold())
+ * @reads_parked: forced-MR RDMA READs that found no MR and waited for
+ *	one, ever; @reads_waiting: how many wait now
  */
 struct rst_stats {
 	u32 mrs, mrs_peak, mr_limit, window, outstanding, rx_held;
 	u64 regs, remote_inv, local_inv, mr_freed_unknown, shrinks;
 	u64 sends, sends_signaled;
 	u32 mr_entries;
+	u64 reads_parked;
+	u32 reads_waiting;
 };
 
 /* Connections */
@@ -202,6 +206,10 @@ struct rst_read_op {
 	struct ib_rdma_wr op_rd_wr;
 	struct ib_send_wr op_inv_wr;
 	struct ib_sge op_sge;
+	struct list_head op_node;	/* waiting for an MR */
+	u32 op_sg_off;
+	u64 op_raddr;
+	u32 op_rkey;
 };
 
 int rst_rw_read_async(struct rst_conn *c, struct rst_read_op *op,

@@ -57,6 +57,30 @@ ok "$r" "the run completes, verified"
 check "an idle session gives its MRs back" wait_for 10 cle mrs 0
 diag "$(cat $STATS)"
 
+# A READ sink that finds the MR share lent out (the fault switch makes
+# the engine see it so) waits for an MR off the completion path, then
+# runs: the WRITE completes with its data, nothing waits forever (LIO
+# ignores a queue-full answer for a WRITE with immediate data).
+BUSY=/sys/kernel/debug/rdmastor_transport/mr_busy
+head -c 128K /dev/urandom > /tmp/blk
+parked0=$(cstat reads_parked)
+echo 3 > $BUSY
+check "a 128 KiB WRITE whose MR is refused 3 times completes" \
+	timeout 60 dd if=/tmp/blk of="$D" bs=128k count=1 seek=9 oflag=direct status=none
+dd if="$D" of=/tmp/blk.back bs=128k count=1 skip=9 iflag=direct status=none
+check "... with its data" cmp /tmp/blk /tmp/blk.back
+ok "$(cgt reads_parked "$parked0"; echo $?)" \
+	"it waited for an MR (reads_parked $parked0 -> $(cstat reads_parked))"
+parked0=$(cstat reads_parked)
+echo 100 > $BUSY
+check "16 deep WRITEs, 100 of them refused an MR at first: completes, verified" \
+	iser_fio busy "$D" --rw=randwrite --bsrange=16k-256k --iodepth=16 --size=32M --io_size=32M
+ok "$([ "$(cat $BUSY)" = 0 ] && [ $(($(cstat reads_parked) - parked0)) -ge 100 ]; echo $?)" \
+	"each refused READ waited (reads_parked $parked0 -> $(cstat reads_parked))"
+echo 0 > $BUSY
+check "no READ is left waiting" wait_for 5 cle reads_waiting 0
+diag "$(cat $STATS)"
+
 check "log out" iser_logout 1
 check "remove the target" iser_target_clear
 iser_check_gone

@@ -64,6 +64,14 @@ check "umount" umount /mnt/iser
 check "fsck finds the filesystem clean" fsck.ext4 -f -n "$D11"
 sha_t1=$(sha256sum "$D10" | cut -d' ' -f1)
 
+# LIO pings each connection every nopin_timeout (15 s): the initiator's
+# answer must find the ping by its TTT (else LIO calls it a protocol
+# error and the connection is dropped and made again).
+sleep 20
+ok "$(! dmesg | grep -q 'Unable to locate TTT'; echo $?)" \
+	"the initiator's NOP-Out answers find the target's NOP-In pings"
+ok "$(! dmesg | grep -q 'detected conn error'; echo $?)" \
+	"no connection error in the sessions' life"
 check "log out of target 1" iser_logout 1
 check "log out of target 2" iser_logout 2
 ok "$(! iscsiadm -m session >/dev/null 2>&1; echo $?)" "no session left"
