@@ -81,6 +81,33 @@ echo 0 > $BUSY
 check "no READ is left waiting" wait_for 5 cle reads_waiting 0
 diag "$(cat $STATS)"
 
+# Another consumer holds every free entry and gives back only 15 s after
+# rnic_mgr asks (as if its I/Os took that long). WRITEs that need more
+# MRs than the guaranteed one wait for rnic_mgr in the engine, not in
+# the completion worker, so the connection keeps answering the
+# initiator's pings (5 s) meanwhile; then they complete.
+TC=/sys/kernel/debug/rnic_test/ctl
+hog_held() { cat "$(ls -d $SYS/consumers/hog.* | head -n1)/held"; }
+conn_errors() { dmesg | grep -c 'detected conn error'; }
+check "load the test consumer" insmod "$(rdmastor_testmod rnic_test_consumer)"
+echo 4096 > $SYS/budget
+check "an idle session holds no MR" wait_for 10 cle mrs 0
+echo "start hog rxe0 saturate 1 64 64 1 0 0 0 0 15000" > $TC
+hog_has() { [ "$(hog_held)" -ge "$1" ]; }
+check "the other consumer takes what is free" wait_for 15 hog_has 3000
+diag "hog holds $(hog_held) of 4096"
+parked0=$(cstat reads_parked) errs0=$(conn_errors)
+check "4 deep 128 KiB WRITEs wait for its entries, then complete, verified" \
+	iser_fio hog "$D" --rw=randwrite --bs=128k --iodepth=4 --size=8M --io_size=8M
+ok "$([ "$(conn_errors)" = "$errs0" ]; echo $?)" \
+	"the connection answered its pings meanwhile (no connection error)"
+ok "$(cgt reads_parked "$parked0"; echo $?)" \
+	"READs waited for rnic_mgr (reads_parked $parked0 -> $(cstat reads_parked))"
+echo "stop hog" > $TC
+echo "$budget0" > $SYS/budget
+check "unload the test consumer" rmmod rnic_test_consumer
+diag "$(cat $STATS)"
+
 check "log out" iser_logout 1
 check "remove the target" iser_target_clear
 iser_check_gone
