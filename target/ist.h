@@ -125,6 +125,9 @@ struct ist_cmd {
 	/* all the WRITE data came as immediate data: used in place */
 	struct scatterlist imm_sg;
 	struct rst_rx *rx_hold;
+	/* READ data shorter than its buffer: the entry trimmed, its length */
+	struct scatterlist *trim_sg;
+	u32 trim_len;
 };
 
 extern struct workqueue_struct *ist_wq;

@@ -191,6 +191,41 @@ static void ist_ctrl_work(struct work_struct *work)
 		wake_up_all(&ic->wq);
 }
 
+/*
+ * The READ data LIO produced is se_cmd->data_length bytes: it lowers that
+ * on underflow (an INQUIRY or MODE SENSE shorter than its allocation
+ * length), below the buffer it allocated for the EDTL. Trim the
+ * scatterlist to it for the RDMA WRITE, so that the initiator gets what
+ * LIO over TCP sends and not the rest of the buffer (ib_isert writes it
+ * all); ist_untrim() puts it back once the WRITE is done with it.
+ * Return: the entries to write.
+ */
+static u32 ist_trim_data_in(struct ist_cmd *icmd, struct se_cmd *se_cmd)
+{
+	u32 left = se_cmd->data_length;
+	struct scatterlist *sg;
+	int i;
+
+	for_each_sg(se_cmd->t_data_sg, sg, se_cmd->t_data_nents, i) {
+		if (left <= sg->length) {
+			icmd->trim_sg = sg;
+			icmd->trim_len = sg->length;
+			sg->length = left;
+			return i + 1;
+		}
+		left -= sg->length;
+	}
+	return se_cmd->t_data_nents;
+}
+
+static void ist_untrim(struct ist_cmd *icmd)
+{
+	if (icmd->trim_sg) {
+		icmd->trim_sg->length = icmd->trim_len;
+		icmd->trim_sg = NULL;
+	}
+}
+
 /* A PDU's send completed, or failed (rst_tx_on_done()). */
 static void ist_send_done(void *arg, int status)
 {
@@ -198,6 +233,7 @@ static void ist_send_done(void *arg, int status)
 	struct iscsit_cmd *cmd = icmd->cmd;
 	struct ist_conn *ic = icmd->ic;
 
+	ist_untrim(icmd);	/* the engine is done with the READ data */
 	if (status) {
 		ist_cmd_put(icmd, true);
 		return;
@@ -305,7 +341,7 @@ int ist_queue_data_in(struct iscsit_conn *conn, struct iscsit_cmd *cmd)
 	struct ist_conn *ic = icmd->ic;
 	struct se_cmd *se_cmd = &cmd->se_cmd;
 	struct rst_tx *tx;
-	u32 dlen, inv;
+	u32 dlen, inv, nents;
 	int err;
 
 	if (!icmd->has_read) {
@@ -317,11 +353,16 @@ int ist_queue_data_in(struct iscsit_conn *conn, struct iscsit_cmd *cmd)
 	if (!tx)
 		return err;
 	dlen = ist_build_response(conn, cmd, tx);
+	if (!se_cmd->data_length || !se_cmd->t_data_nents) {
+		ist_cmd_uncount(icmd);
+		return ist_post(icmd, tx, dlen);	/* no data: the status only */
+	}
+	nents = ist_trim_data_in(icmd, se_cmd);
 	ist_cmd_uncount(icmd);
 	ist_clamp_maxcmdsn(ic, rst_tx_buf(tx) + ISER_HDR_LEN);
 	inv = ist_inv_rkey(icmd);
 	rst_tx_on_done(tx, ist_send_done, icmd);
-	rst_rw_write_send_async(ic->rc, se_cmd->t_data_sg, se_cmd->t_data_nents,
+	rst_rw_write_send_async(ic->rc, se_cmd->t_data_sg, nents,
 				icmd->read_va, icmd->read_stag, tx,
 				ISER_HEADERS_LEN + dlen, inv != 0);
 	return 0;

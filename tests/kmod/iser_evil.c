@@ -48,6 +48,16 @@
  *              NOP-In sends stall and hold their command tags, so the
  *              session runs out of tags; result "nopin N", and
  *              "dropped" if the target ended the connection
+ *   conform    SCSI cases whose answers must match LIO over TCP
+ *              (tests/tools/iscsi_tcp_conform.py runs the same cases
+ *              there): EDTL other than what the CDB transfers, INQUIRY
+ *              and MODE SENSE allocation lengths, CmdSN beyond MaxCmdSN
+ *              and below ExpCmdSN. READ data lands in a registered 16
+ *              KiB buffer; each read case runs twice, over two fill
+ *              patterns, to tell exactly how many bytes the target
+ *              wrote. Result "conform N" (cases run); one line per case
+ *              in parameter `report`:
+ *              "NAME st=SS fl=[o-][u-] res=R data=N crc=C" or "NAME none"
  */
 #include <linux/module.h>
 #include <linux/inet.h>
@@ -55,6 +65,8 @@
 #include <linux/delay.h>
 #include <linux/slab.h>
 #include <linux/wait.h>
+#include <linux/crc32.h>
+#include <linux/scatterlist.h>
 #include <rdmastor/rst.h>
 #include <rdmastor/iser_wire.h>
 
@@ -71,6 +83,10 @@ module_param_string(result, result, sizeof(result), 0444);
 MODULE_PARM_DESC(result, "what the last run saw");
 
 #define EVIL_MSG	ALIGN(ISER_HEADERS_LEN + 8192, 64)
+
+static char report[1024];
+module_param_string(report, report, sizeof(report), 0444);
+MODULE_PARM_DESC(report, "conform mode: one line per case");
 
 static char iqn[96] = "iqn.2026-11.org.rdmastor:t1";
 module_param_string(iqn, iqn, sizeof(iqn), 0644);
@@ -90,6 +106,12 @@ static u8 evil_login_rsp[ISER_BHS_LEN];
 static bool evil_logged_in, evil_login_answered;
 static u8 evil_seen[EVIL_SEEN_MAX];
 static unsigned int evil_nr_seen, evil_nopins;
+/* conform: the last SCSI Response or Reject, and the command window */
+static u8 evil_rsp[ISER_BHS_LEN];
+static bool evil_rsp_seen;
+static u32 evil_max_cmdsn;
+
+static u32 get_be32(const u8 *p);
 
 static void evil_session_recv(const u8 *bhs)
 {
@@ -106,6 +128,12 @@ static void evil_session_recv(const u8 *bhs)
 			evil_seen[evil_nr_seen++] = op;
 		if (op == 0x20)
 			evil_nopins++;
+		if (op == 0x21 || op == 0x3f) {
+			memcpy(evil_rsp, bhs, ISER_BHS_LEN);
+			evil_rsp_seen = true;
+		}
+		if (op == 0x20 || op == 0x21)
+			evil_max_cmdsn = get_be32(bhs + 32);
 	}
 	spin_unlock(&evil_lock);
 	wake_up_all(&evil_wq);
@@ -241,7 +269,8 @@ static u32 get_be32(const u8 *p)
 static bool is_session_mode(const char *mode)
 {
 	return sysfs_streq(mode, "readimm") || sysfs_streq(mode, "tagflood") ||
-	       sysfs_streq(mode, "loginflood") || sysfs_streq(mode, "badtext");
+	       sysfs_streq(mode, "loginflood") || sysfs_streq(mode, "badtext") ||
+	       sysfs_streq(mode, "conform");
 }
 
 /* Sequence numbers of the session being driven. */
@@ -338,6 +367,7 @@ static int evil_session_login(struct evil_sess *es)
 		return err;
 	es->exp_statsn = get_be32(evil_login_rsp + 24) + 1;
 	es->cmdsn = get_be32(evil_login_rsp + 28);
+	evil_max_cmdsn = get_be32(evil_login_rsp + 32);
 	spin_lock(&evil_lock);
 	evil_logged_in = true;
 	spin_unlock(&evil_lock);
@@ -464,6 +494,161 @@ static int evil_loginflood(struct evil_sess *es)
 	return READ_ONCE(evil_down) ? 0 : err;
 }
 
+/*
+ * conform: the cases, the same as tests/tools/iscsi_tcp_conform.py's.
+ * @sn: 0 in order; 1 beyond MaxCmdSN; -1 below ExpCmdSN (a number
+ * already used): the target must ignore both.
+ */
+struct evil_case {
+	const char *name;
+	u8 cdb[16];
+	u32 edtl;
+	u8 flags;		/* R 0x40, W 0x20 */
+	int sn;
+};
+
+#define EVIL_BUF	16384
+
+static const struct evil_case evil_cases[] = {
+	{ "read-edtl-over-cdb", { 0x28, 0, 0, 0, 0, 0, 0, 0, 1, 0 }, 4096, 0x40 },
+	{ "read-edtl-under-cdb", { 0x28, 0, 0, 0, 0, 0, 0, 0, 8, 0 }, 1024, 0x40 },
+	{ "read-edtl-zero", { 0x28, 0, 0, 0, 0, 0, 0, 0, 1, 0 }, 0, 0x40 },
+	{ "inquiry-255", { 0x12, 0, 0, 0, 255, 0 }, 255, 0x40 },
+	{ "inquiry-alloc-8", { 0x12, 0, 0, 0, 8, 0 }, 96, 0x40 },
+	{ "inquiry-edtl-8", { 0x12, 0, 0, 0, 96, 0 }, 8, 0x40 },
+	{ "inquiry-vpd80-4", { 0x12, 1, 0x80, 0, 4, 0 }, 4, 0x40 },
+	{ "mode-sense-255", { 0x1a, 0, 0x3f, 0, 255, 0 }, 255, 0x40 },
+	{ "mode-sense-edtl-4", { 0x1a, 0, 0x3f, 0, 192, 0 }, 4, 0x40 },
+	{ "mode-sense-alloc-2", { 0x1a, 0, 0x3f, 0, 2, 0 }, 64, 0x40 },
+	{ "cmdsn-beyond-max", { 0 }, 0, 0, 1 },
+	{ "cmdsn-below-exp", { 0 }, 0, 0, -1 },
+	{ "tur-after", { 0 }, 0, 0 },
+	/* last: LIO rejects it and its CmdSN is never used (a gap) */
+	{ "read-no-r-bit", { 0x28, 0, 0, 0, 0, 0, 0, 0, 1, 0 }, 512, 0 },
+};
+
+/*
+ * Send one case's command; with @buf, advertise it (registered in @m)
+ * as the READ buffer. Wait up to @wait_ms for its answer; 1 if one
+ * came (in evil_rsp), 0 if none, or an errno.
+ */
+static int evil_case_send(struct evil_sess *es, const struct evil_case *t,
+			  struct rst_mr *m, u64 addr, u32 rkey, unsigned int wait_ms)
+{
+	struct rst_tx *tx = rst_tx_get(es->c, 5000);
+	u32 cmdsn = es->cmdsn;
+	u8 *b;
+
+	if (IS_ERR(tx))
+		return PTR_ERR(tx);
+	if (t->sn > 0)
+		cmdsn = READ_ONCE(evil_max_cmdsn) + 5;
+	else if (t->sn < 0)
+		cmdsn = es->cmdsn - 1;
+	b = rst_tx_buf(tx);
+	iser_hdr_encode(b);
+	if (m) {
+		b[0] |= ISER_FLAG_RSV;
+		put_be32(b + 16, rkey);
+		put_be32(b + 20, upper_32_bits(addr));
+		put_be32(b + 24, lower_32_bits(addr));
+	}
+	evil_scsi_bhs(es, b + ISER_HDR_LEN, 0x80 | t->flags, t->edtl, cmdsn, t->cdb);
+	if (!t->sn)
+		es->cmdsn++;
+	spin_lock(&evil_lock);
+	evil_rsp_seen = false;
+	spin_unlock(&evil_lock);
+	if (rst_tx_post(es->c, tx, ISER_HEADERS_LEN, m, false, 0))
+		return -ENOTCONN;
+	if (!wait_event_timeout(evil_wq, READ_ONCE(evil_rsp_seen) || READ_ONCE(evil_down),
+				msecs_to_jiffies(wait_ms)))
+		return 0;
+	if (!READ_ONCE(evil_rsp_seen))
+		return -ECONNRESET;
+	es->exp_statsn = get_be32(evil_rsp + 24) + 1;
+	return 1;
+}
+
+/* One READ-buffer run of a case over a buffer filled with @fill. */
+static int evil_case_read(struct evil_sess *es, const struct evil_case *t,
+			  u8 *buf, u8 fill, u32 *written)
+{
+	struct scatterlist sg;
+	struct rst_mr *m;
+	u32 len, rkey, i;
+	u64 addr;
+	int got, err;
+
+	memset(buf, fill, EVIL_BUF);
+	m = rst_mr_get(es->c);
+	if (IS_ERR(m))
+		return PTR_ERR(m);
+	sg_init_one(&sg, buf, EVIL_BUF);
+	err = rst_mr_map(m, &sg, 1, DMA_FROM_DEVICE, &addr, &len, &rkey);
+	if (err) {
+		rst_mr_put(m);
+		return err;
+	}
+	got = evil_case_send(es, t, m, addr, rkey, 5000);
+	err = rst_mr_local_invalidate(m);
+	rst_mr_put(m);		/* unmaps: the CPU sees what was written */
+	if (got < 0 || err)
+		return got < 0 ? got : err;
+	for (i = EVIL_BUF; i && buf[i - 1] == fill; i--)
+		;
+	*written = max(*written, i);
+	return got;
+}
+
+static int evil_conform(struct evil_sess *es)
+{
+	u8 *buf = kmalloc(EVIL_BUF, GFP_KERNEL);
+	unsigned int i, off = 0;
+	int got = 0, err = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	report[0] = 0;
+	for (i = 0; i < ARRAY_SIZE(evil_cases) && !err; i++) {
+		const struct evil_case *t = &evil_cases[i];
+		u32 written = 0, crc = 0;
+		u8 fl;
+
+		if (t->flags & 0x40) {
+			got = evil_case_read(es, t, buf, 0x5a, &written);
+			if (got == 1)
+				got = evil_case_read(es, t, buf, 0xa5, &written);
+			crc = crc32_le(~0, buf, written) ^ ~0;
+		} else {
+			got = evil_case_send(es, t, NULL, 0, 0, t->sn ? 1000 : 5000);
+		}
+		if (got < 0) {
+			err = got;
+			break;
+		}
+		if (!got) {
+			off += scnprintf(report + off, sizeof(report) - off, "%s none\n",
+					 t->name);
+			continue;
+		}
+		fl = evil_rsp[1];
+		if ((evil_rsp[0] & 0x3f) == 0x3f) {
+			off += scnprintf(report + off, sizeof(report) - off,
+					 "%s reject reason=%02x\n", t->name, evil_rsp[2]);
+			continue;
+		}
+		off += scnprintf(report + off, sizeof(report) - off,
+				 "%s st=%02x fl=%c%c res=%u data=%u crc=%08x\n",
+				 t->name, evil_rsp[3], fl & 0x04 ? 'o' : '-',
+				 fl & 0x02 ? 'u' : '-', get_be32(evil_rsp + 44),
+				 written, crc);
+	}
+	kfree(buf);
+	snprintf(result, sizeof(result), "conform %u", i);
+	return err;
+}
+
 /* Log in, run the mode, and say what came back within 5 s of the last. */
 static void evil_session_run(struct rst_conn *c, const char *mode)
 {
@@ -481,6 +666,12 @@ static void evil_session_run(struct rst_conn *c, const char *mode)
 	if (err) {
 		snprintf(result, sizeof(result), "login failed %d %02x%02x %02x", err,
 			 evil_login_rsp[36], evil_login_rsp[37], evil_login_rsp[1]);
+		return;
+	}
+	if (sysfs_streq(mode, "conform")) {
+		err = evil_conform(&es);
+		if (err)
+			snprintf(result, sizeof(result), "conform error %d", err);
 		return;
 	}
 	if (sysfs_streq(mode, "readimm"))
@@ -564,6 +755,11 @@ static int evil_run(const char *mode)
 		return -EINVAL;
 	if (sysfs_streq(mode, "badpdata"))
 		pdata[0] |= 0x01;
+	if (sysfs_streq(mode, "conform")) {
+		/* a READ buffer to register; we invalidate it ourselves */
+		pdata[0] |= ISER_CM_SEND_W_INV_NOT_SUP;
+		p.max_io_pages = EVIL_BUF / PAGE_SIZE;
+	}
 	if (!strncmp(mode, "idle", 4))
 		return evil_idle_run(mode, &p, &sin);
 	reinit_completion(&evil_done);

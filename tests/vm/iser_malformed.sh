@@ -30,6 +30,27 @@ check "a good login still works after all that" evil login "reply 0x23"
 
 # Logged-in sessions (target t1, Normal session) that misbehave.
 qps_gone() { [ "$(iser_rdma_left qp)" = 0 ]; }
+
+# Conformance: the same SCSI cases over iSER (iser_evil conform: residual
+# counts when EDTL differs from what the CDB moves, allocation lengths,
+# CmdSN out of the window) and over TCP to the same LUN through LIO's TCP
+# portal on the same address (tests/tools/iscsi_tcp_conform.py). Each
+# iSER answer must be LIO-over-TCP's: status, residual flags and count,
+# and exactly the data bytes (no byte beyond them in the buffer).
+echo conform > $P/run
+cat $P/report > /tmp/conform.iser
+python3 tests/tools/iscsi_tcp_conform.py "$ISER_IP" 3260 "$ISER_IQN:t1" > /tmp/conform.tcp 2>&1
+diag "iSER: $(cat $P/result)"
+diag "$(paste -d'|' /tmp/conform.iser /tmp/conform.tcp | sed 's/|/   TCP: /')"
+ncases=$(grep -c '^    ("' tests/tools/iscsi_tcp_conform.py)
+ok "$([ "$(cat $P/result)" = "conform $ncases" ] && [ "$(wc -l < /tmp/conform.tcp)" = "$ncases" ]; echo $?)" \
+	"conform: all $ncases cases ran over iSER and over TCP"
+while read -r name rest; do
+	[ -n "$name" ] || continue
+	tcp=$(grep "^$name " /tmp/conform.tcp)
+	ok "$([ "$name $rest" = "$tcp" ]; echo $?)" "conform: $name over iSER as over TCP ($rest)"
+done < /tmp/conform.iser
+check "the target lets go of the conform session" wait_for 30 qps_gone
 # A READ carrying immediate data ran twice in LIO; now a Reject, and the
 # connection stays (the ping after it is answered).
 check "readimm: a READ with immediate data is rejected, the session stays" \
