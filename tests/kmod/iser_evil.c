@@ -110,6 +110,9 @@ static unsigned int evil_nr_seen, evil_nopins;
 static u8 evil_rsp[ISER_BHS_LEN];
 static bool evil_rsp_seen;
 static u32 evil_max_cmdsn;
+static u8 evil_tmf_rsp[ISER_BHS_LEN];
+static bool evil_tmf_seen;
+static u32 evil_last_scsi_itt;
 
 static u32 get_be32(const u8 *p);
 
@@ -131,6 +134,12 @@ static void evil_session_recv(const u8 *bhs)
 		if (op == 0x21 || op == 0x3f) {
 			memcpy(evil_rsp, bhs, ISER_BHS_LEN);
 			evil_rsp_seen = true;
+		}
+		if (op == 0x21)
+			evil_last_scsi_itt = get_be32(bhs + 16);
+		if (op == 0x22) {
+			memcpy(evil_tmf_rsp, bhs, ISER_BHS_LEN);
+			evil_tmf_seen = true;
 		}
 		if (op == 0x20 || op == 0x21)
 			evil_max_cmdsn = get_be32(bhs + 32);
@@ -497,7 +506,8 @@ static int evil_loginflood(struct evil_sess *es)
 /*
  * conform: the cases, the same as tests/tools/iscsi_tcp_conform.py's.
  * @sn: 0 in order; 1 beyond MaxCmdSN; -1 below ExpCmdSN (a number
- * already used): the target must ignore both.
+ * already used): the target must ignore both; 2: the command, then at
+ * once an ABORT TASK for it (evil_abort_race()).
  */
 struct evil_case {
 	const char *name;
@@ -522,6 +532,7 @@ static const struct evil_case evil_cases[] = {
 	{ "mode-sense-alloc-2", { 0x1a, 0, 0x3f, 0, 2, 0 }, 64, 0x40 },
 	{ "cmdsn-beyond-max", { 0 }, 0, 0, 1 },
 	{ "cmdsn-below-exp", { 0 }, 0, 0, -1 },
+	{ "abort-race", { 0x28, 0, 0, 0, 0, 0, 0, 0, 32, 0 }, 16384, 0x40, 2 },
 	{ "tur-after", { 0 }, 0, 0 },
 	/* last: LIO rejects it and its CmdSN is never used (a gap) */
 	{ "read-no-r-bit", { 0x28, 0, 0, 0, 0, 0, 0, 0, 1, 0 }, 512, 0 },
@@ -541,7 +552,7 @@ static int evil_case_send(struct evil_sess *es, const struct evil_case *t,
 
 	if (IS_ERR(tx))
 		return PTR_ERR(tx);
-	if (t->sn > 0)
+	if (t->sn == 1)
 		cmdsn = READ_ONCE(evil_max_cmdsn) + 5;
 	else if (t->sn < 0)
 		cmdsn = es->cmdsn - 1;
@@ -554,7 +565,7 @@ static int evil_case_send(struct evil_sess *es, const struct evil_case *t,
 		put_be32(b + 24, lower_32_bits(addr));
 	}
 	evil_scsi_bhs(es, b + ISER_HDR_LEN, 0x80 | t->flags, t->edtl, cmdsn, t->cdb);
-	if (!t->sn)
+	if (!t->sn || t->sn == 2)
 		es->cmdsn++;
 	spin_lock(&evil_lock);
 	evil_rsp_seen = false;
@@ -601,6 +612,67 @@ static int evil_case_read(struct evil_sess *es, const struct evil_case *t,
 	return got;
 }
 
+/*
+ * A READ and, right behind it, an immediate ABORT TASK for it. Whichever
+ * wins, both must be answered: the TMF always; the READ's status unless
+ * the abort took it first (then TMF response 0, Function complete).
+ * Result "tmf=R cmd=0|1" (whether the READ's status came).
+ */
+static int evil_abort_race(struct evil_sess *es, const struct evil_case *t,
+			   u8 *buf, char *line, int size)
+{
+	u8 tmf[ISER_BHS_LEN] = { 0x40 | ISER_ISCSI_OP_TMF, 0x80 | 0x01 };
+	u32 itt = es->itt, cmdsn = es->cmdsn;
+	struct scatterlist sg;
+	struct rst_mr *m;
+	u32 len, rkey;
+	bool cmd_done;
+	u64 addr;
+	int err;
+
+	m = rst_mr_get(es->c);
+	if (IS_ERR(m))
+		return PTR_ERR(m);
+	sg_init_one(&sg, buf, EVIL_BUF);
+	err = rst_mr_map(m, &sg, 1, DMA_FROM_DEVICE, &addr, &len, &rkey);
+	if (err) {
+		rst_mr_put(m);
+		return err;
+	}
+	spin_lock(&evil_lock);
+	evil_tmf_seen = false;
+	evil_last_scsi_itt = 0;
+	spin_unlock(&evil_lock);
+	/* no wait: the TMF goes right behind the command */
+	err = evil_case_send(es, t, m, addr, rkey, 0);
+	if (err >= 0) {
+		put_be32(tmf + 16, es->itt++);
+		put_be32(tmf + 20, itt);		/* Referenced Task Tag */
+		put_be32(tmf + 24, es->cmdsn);		/* immediate: not advanced */
+		put_be32(tmf + 28, es->exp_statsn);
+		put_be32(tmf + 32, cmdsn);		/* RefCmdSN */
+		err = evil_send(es, tmf, NULL, 0);
+	}
+	if (!err && !wait_event_timeout(evil_wq, READ_ONCE(evil_tmf_seen) ||
+					READ_ONCE(evil_down), 10 * HZ))
+		err = -ETIMEDOUT;
+	if (!err && !READ_ONCE(evil_tmf_seen))
+		err = -ECONNRESET;
+	/* the READ's status, if it is to come (at most 2 s more) */
+	wait_event_timeout(evil_wq, READ_ONCE(evil_last_scsi_itt) == itt ||
+			   READ_ONCE(evil_down), 2 * HZ);
+	rst_mr_local_invalidate(m);
+	rst_mr_put(m);
+	if (err)
+		return err;
+	cmd_done = READ_ONCE(evil_last_scsi_itt) == itt;
+	if (cmd_done)
+		es->exp_statsn = max(es->exp_statsn, get_be32(evil_rsp + 24) + 1);
+	es->exp_statsn = max(es->exp_statsn, get_be32(evil_tmf_rsp + 24) + 1);
+	scnprintf(line, size, "%s tmf=%u cmd=%u\n", t->name, evil_tmf_rsp[2], cmd_done);
+	return 0;
+}
+
 static int evil_conform(struct evil_sess *es)
 {
 	u8 *buf = kmalloc(EVIL_BUF, GFP_KERNEL);
@@ -615,6 +687,12 @@ static int evil_conform(struct evil_sess *es)
 		u32 written = 0, crc = 0;
 		u8 fl;
 
+		if (t->sn == 2) {
+			err = evil_abort_race(es, t, buf, report + off,
+					      sizeof(report) - off);
+			off += strlen(report + off);
+			continue;
+		}
 		if (t->flags & 0x40) {
 			got = evil_case_read(es, t, buf, 0x5a, &written);
 			if (got == 1)

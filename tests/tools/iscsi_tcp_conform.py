@@ -8,6 +8,8 @@ can compare rdmastor's iSER target with LIO over TCP, on the same LUN:
     NAME st=SS fl=[o-][u-] res=R data=N crc=C    (C: CRC-32 of the data)
     NAME none                                    (no answer within 1 s)
     NAME reject reason=RR
+    NAME tmf=R cmd=0|1                           (abort-race: TMF response,
+                                                  whether the command's status came)
 
 Usage: iscsi_tcp_conform.py HOST PORT TARGET_IQN
 """
@@ -17,7 +19,8 @@ import sys
 import zlib
 
 # (name, CDB, EDTL, flags (R 0x40), CmdSN: 0 in order, 1 beyond MaxCmdSN,
-# -1 below ExpCmdSN) -- keep in step with evil_cases[] in iser_evil.c
+# -1 below ExpCmdSN; 2: the command, then at once an ABORT TASK for it)
+# -- keep in step with evil_cases[] in iser_evil.c
 CASES = [
     ("read-edtl-over-cdb", bytes([0x28, 0, 0, 0, 0, 0, 0, 0, 1, 0]), 4096, 0x40, 0),
     ("read-edtl-under-cdb", bytes([0x28, 0, 0, 0, 0, 0, 0, 0, 8, 0]), 1024, 0x40, 0),
@@ -31,6 +34,7 @@ CASES = [
     ("mode-sense-alloc-2", bytes([0x1a, 0, 0x3f, 0, 2, 0]), 64, 0x40, 0),
     ("cmdsn-beyond-max", bytes(16), 0, 0, 1),
     ("cmdsn-below-exp", bytes(16), 0, 0, -1),
+    ("abort-race", bytes([0x28, 0, 0, 0, 0, 0, 0, 0, 32, 0]), 16384, 0x40, 2),
     ("tur-after", bytes(16), 0, 0, 0),
     # last: LIO rejects it and its CmdSN is never used (a gap)
     ("read-no-r-bit", bytes([0x28, 0, 0, 0, 0, 0, 0, 0, 1, 0]), 512, 0, 0),
@@ -119,7 +123,7 @@ class Session:
         itt = self.itt
         self.itt += 1
         cmdsn = self.cmdsn
-        if sn > 0:
+        if sn == 1:
             cmdsn = self.max_cmdsn + 5
         elif sn < 0:
             cmdsn = self.cmdsn - 1
@@ -131,6 +135,8 @@ class Session:
         struct.pack_into(">IIII", bhs, 16, itt, edtl, cmdsn, self.exp_statsn)
         bhs[32:32 + len(cdb)] = cdb
         self.send_pdu(bhs)
+        if sn == 2:
+            return self.abort(name, itt, cmdsn)
         data = bytearray()
         wait = 1.0 if sn else 5.0
         while True:
@@ -166,6 +172,41 @@ class Session:
                 name, status[3], "o" if fl & 0x04 else "-", "u" if fl & 0x02 else "-",
                 struct.unpack_from(">I", status, 44)[0], len(data),
                 zlib.crc32(bytes(data)) & 0xffffffff)
+
+
+    def abort(self, name, ref_itt, ref_cmdsn):
+        """An immediate ABORT TASK right behind command @ref_itt."""
+        tmf = bytearray(48)
+        tmf[0] = 0x40 | 0x02
+        tmf[1] = 0x80 | 0x01
+        struct.pack_into(">IIIII", tmf, 16, self.itt, ref_itt, self.cmdsn,
+                         self.exp_statsn, ref_cmdsn)
+        self.itt += 1
+        self.send_pdu(tmf)
+        cmd_done, tmf_rsp, wait = 0, None, 10.0
+        while True:
+            try:
+                rsp, _ = self.recv_pdu(wait)
+            except socket.timeout:
+                break
+            op = rsp[0] & 0x3f
+            if op == 0x20:
+                self.nop_answer(rsp)
+                continue
+            if op == 0x22:
+                tmf_rsp = rsp[2]
+                wait = 2.0       # the command's status, if it is to come
+            if op == 0x21 or (op == 0x25 and rsp[1] & 0x01):
+                if struct.unpack_from(">I", rsp, 16)[0] == ref_itt:
+                    cmd_done = 1
+            if op in (0x21, 0x22) or (op == 0x25 and rsp[1] & 0x01):
+                self.exp_statsn = max(self.exp_statsn,
+                                      struct.unpack_from(">I", rsp, 24)[0] + 1)
+            if tmf_rsp is not None and cmd_done:
+                break
+        if tmf_rsp is None:
+            return "%s none" % name
+        return "%s tmf=%u cmd=%u" % (name, tmf_rsp, cmd_done)
 
 
 def main():
