@@ -286,6 +286,7 @@ static bool is_session_mode(const char *mode)
 struct evil_sess {
 	struct rst_conn *c;
 	u32 cmdsn, exp_statsn, itt;
+	bool unsolicited;	/* log in with InitialR2T=No */
 };
 
 /* Post one PDU: iSER header (no stags), @bhs, @dlen bytes of data. */
@@ -315,8 +316,11 @@ static const char * const evil_op_keys[] = {
 	"DataSequenceInOrder=Yes",
 };
 
-/* Login keys: the names, then @nr of evil_op_keys; each NUL-terminated. */
-static int evil_login_keys(char *keys, int size, unsigned int nr)
+/*
+ * Login keys: the names, then @nr of evil_op_keys (InitialR2T=No if
+ * @unsolicited); each NUL-terminated.
+ */
+static int evil_login_keys(char *keys, int size, unsigned int nr, bool unsolicited)
 {
 	unsigned int i;
 	int len;
@@ -324,7 +328,9 @@ static int evil_login_keys(char *keys, int size, unsigned int nr)
 	len = scnprintf(keys, size, "InitiatorName=%s", "iqn.2026-11.org.rdmastor:evil") + 1;
 	len += scnprintf(keys + len, size - len, "TargetName=%s", iqn) + 1;
 	for (i = 0; i < nr && i < ARRAY_SIZE(evil_op_keys); i++)
-		len += scnprintf(keys + len, size - len, "%s", evil_op_keys[i]) + 1;
+		len += scnprintf(keys + len, size - len, "%s",
+				 unsolicited && !strcmp(evil_op_keys[i], "InitialR2T=Yes") ?
+				 "InitialR2T=No" : evil_op_keys[i]) + 1;
 	return min(len, size);
 }
 
@@ -337,7 +343,7 @@ static int evil_session_login(struct evil_sess *es)
 
 	if (!keys)
 		return -ENOMEM;
-	len = evil_login_keys(keys, 1024, ARRAY_SIZE(evil_op_keys));
+	len = evil_login_keys(keys, 1024, ARRAY_SIZE(evil_op_keys), es->unsolicited);
 	bhs[8] = 0x80;		/* ISID: random format */
 	bhs[13] = 0x02;
 	put_be32(bhs + 16, es->itt++);
@@ -477,7 +483,7 @@ static int evil_loginflood(struct evil_sess *es)
 
 	if (!keys)
 		return -ENOMEM;
-	len = evil_login_keys(keys, 256, 1);	/* the names, SessionType */
+	len = evil_login_keys(keys, 256, 1, false);	/* the names, SessionType */
 	bhs[8] = 0x80;
 	bhs[13] = 0x03;
 	put_be32(bhs + 16, es->itt);
@@ -507,7 +513,10 @@ static int evil_loginflood(struct evil_sess *es)
  * conform: the cases, the same as tests/tools/iscsi_tcp_conform.py's.
  * @sn: 0 in order; 1 beyond MaxCmdSN; -1 below ExpCmdSN (a number
  * already used): the target must ignore both; 2: the command, then at
- * once an ABORT TASK for it (evil_abort_race()).
+ * once an ABORT TASK for it (evil_abort_race()); 3: LIO rejects it, its
+ * CmdSN is used again; 4 and 5: a WRITE whose first half is immediate
+ * data and second half an unsolicited Data-Out (InitialR2T=No), with
+ * DataSN 0 (right) or 5 (wrong: the connection must end, at ERL 0).
  */
 struct evil_case {
 	const char *name;
@@ -534,9 +543,65 @@ static const struct evil_case evil_cases[] = {
 	{ "cmdsn-below-exp", { 0 }, 0, 0, -1 },
 	{ "abort-race", { 0x28, 0, 0, 0, 0, 0, 0, 0, 32, 0 }, 16384, 0x40, 2 },
 	{ "tur-after", { 0 }, 0, 0 },
-	/* last: LIO rejects it and its CmdSN is never used (a gap) */
-	{ "read-no-r-bit", { 0x28, 0, 0, 0, 0, 0, 0, 0, 1, 0 }, 512, 0 },
+	{ "read-no-r-bit", { 0x28, 0, 0, 0, 0, 0, 0, 0, 1, 0 }, 512, 0, 3 },
+	{ "write-unsolicited", { 0x2a, 0, 0, 0, 0, 100, 0, 0, 32, 0 }, 16384, 0x20, 4 },
+	{ "read-back", { 0x28, 0, 0, 0, 0, 100, 0, 0, 32, 0 }, 16384, 0x40 },
+	/* last: it ends the connection */
+	{ "write-bad-datasn", { 0x2a, 0, 0, 0, 0, 200, 0, 0, 32, 0 }, 16384, 0x20, 5 },
 };
+
+static u8 evil_pattern(u32 i)
+{
+	return i * 7 + 3;
+}
+
+/*
+ * The WRITE of cases 4 and 5 (in @tx, its header in @b): 8 KiB of
+ * immediate data, then an unsolicited Data-Out of the other 8 KiB;
+ * answered as evil_case_send() says, or -ECONNRESET if the target ended
+ * the connection.
+ */
+static int evil_case_write(struct evil_sess *es, const struct evil_case *t,
+			   struct rst_tx *tx, u8 *b)
+{
+	u32 half = t->edtl / 2, i;
+	u8 dout[ISER_BHS_LEN] = { ISER_ISCSI_OP_DATA_OUT, 0x80 };
+	u8 *data = kmalloc(half, GFP_KERNEL);
+	int err;
+
+	if (!data) {
+		rst_tx_put(es->c, tx);
+		return -ENOMEM;
+	}
+	b[ISER_HDR_LEN + 1] &= ~0x80;	/* F clear: unsolicited data follows */
+	put_be24(b + ISER_HDR_LEN + 5, half);
+	for (i = 0; i < half; i++)
+		b[ISER_HEADERS_LEN + i] = evil_pattern(i);
+	spin_lock(&evil_lock);
+	evil_rsp_seen = false;
+	spin_unlock(&evil_lock);
+	err = rst_tx_post(es->c, tx, ISER_HEADERS_LEN + half, NULL, false, 0);
+	put_be24(dout + 5, half);
+	memcpy(dout + 16, b + ISER_HDR_LEN + 16, 4);	/* the command's ITT */
+	put_be32(dout + 20, 0xffffffff);
+	put_be32(dout + 28, es->exp_statsn);
+	put_be32(dout + 36, t->sn == 5 ? 5 : 0);	/* DataSN */
+	put_be32(dout + 40, half);			/* Buffer Offset */
+	for (i = 0; i < half; i++)
+		data[i] = evil_pattern(half + i);
+	if (!err)
+		err = evil_send(es, dout, data, half);
+	kfree(data);
+	if (err)
+		return -ECONNRESET;
+	if (!wait_event_timeout(evil_wq, READ_ONCE(evil_rsp_seen) || READ_ONCE(evil_down),
+				5 * HZ))
+		return 0;
+	if (!READ_ONCE(evil_rsp_seen))
+		return -ECONNRESET;
+	es->exp_statsn = get_be32(evil_rsp + 24) + 1;
+	return 1;
+}
 
 /*
  * Send one case's command; with @buf, advertise it (registered in @m)
@@ -565,8 +630,10 @@ static int evil_case_send(struct evil_sess *es, const struct evil_case *t,
 		put_be32(b + 24, lower_32_bits(addr));
 	}
 	evil_scsi_bhs(es, b + ISER_HDR_LEN, 0x80 | t->flags, t->edtl, cmdsn, t->cdb);
-	if (!t->sn || t->sn == 2)
+	if (!t->sn || t->sn == 2 || t->sn >= 4)
 		es->cmdsn++;
+	if (t->sn >= 4)
+		return evil_case_write(es, t, tx, b);
 	spin_lock(&evil_lock);
 	evil_rsp_seen = false;
 	spin_unlock(&evil_lock);
@@ -701,6 +768,12 @@ static int evil_conform(struct evil_sess *es)
 		} else {
 			got = evil_case_send(es, t, NULL, 0, 0, t->sn ? 1000 : 5000);
 		}
+		if (got == -ECONNRESET && READ_ONCE(evil_down)) {
+			off += scnprintf(report + off, sizeof(report) - off, "%s dropped\n",
+					 t->name);
+			i++;
+			break;
+		}
 		if (got < 0) {
 			err = got;
 			break;
@@ -730,7 +803,8 @@ static int evil_conform(struct evil_sess *es)
 /* Log in, run the mode, and say what came back within 5 s of the last. */
 static void evil_session_run(struct rst_conn *c, const char *mode)
 {
-	struct evil_sess es = { .c = c, .cmdsn = 1, .itt = 1 };
+	struct evil_sess es = { .c = c, .cmdsn = 1, .itt = 1,
+				.unsolicited = sysfs_streq(mode, "conform") };
 	unsigned int i, n;
 	int err, off = 0;
 

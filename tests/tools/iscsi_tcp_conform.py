@@ -8,6 +8,7 @@ can compare rdmastor's iSER target with LIO over TCP, on the same LUN:
     NAME st=SS fl=[o-][u-] res=R data=N crc=C    (C: CRC-32 of the data)
     NAME none                                    (no answer within 1 s)
     NAME reject reason=RR
+    NAME dropped                                 (the target ended the connection)
     NAME tmf=R cmd=0|1                           (abort-race: TMF response,
                                                   whether the command's status came)
 
@@ -19,7 +20,9 @@ import sys
 import zlib
 
 # (name, CDB, EDTL, flags (R 0x40), CmdSN: 0 in order, 1 beyond MaxCmdSN,
-# -1 below ExpCmdSN; 2: the command, then at once an ABORT TASK for it)
+# -1 below ExpCmdSN; 2: the command, then at once an ABORT TASK for it;
+# 3: rejected, its CmdSN used again; 4, 5: a WRITE, half immediate data,
+# half an unsolicited Data-Out with DataSN 0 or 5)
 # -- keep in step with evil_cases[] in iser_evil.c
 CASES = [
     ("read-edtl-over-cdb", bytes([0x28, 0, 0, 0, 0, 0, 0, 0, 1, 0]), 4096, 0x40, 0),
@@ -36,13 +39,16 @@ CASES = [
     ("cmdsn-below-exp", bytes(16), 0, 0, -1),
     ("abort-race", bytes([0x28, 0, 0, 0, 0, 0, 0, 0, 32, 0]), 16384, 0x40, 2),
     ("tur-after", bytes(16), 0, 0, 0),
-    # last: LIO rejects it and its CmdSN is never used (a gap)
-    ("read-no-r-bit", bytes([0x28, 0, 0, 0, 0, 0, 0, 0, 1, 0]), 512, 0, 0),
+    ("read-no-r-bit", bytes([0x28, 0, 0, 0, 0, 0, 0, 0, 1, 0]), 512, 0, 3),
+    ("write-unsolicited", bytes([0x2a, 0, 0, 0, 0, 100, 0, 0, 32, 0]), 16384, 0x20, 4),
+    ("read-back", bytes([0x28, 0, 0, 0, 0, 100, 0, 0, 32, 0]), 16384, 0x40, 0),
+    # last: it ends the connection
+    ("write-bad-datasn", bytes([0x2a, 0, 0, 0, 0, 200, 0, 0, 32, 0]), 16384, 0x20, 5),
 ]
 
 KEYS = [
     "SessionType=Normal", "HeaderDigest=None", "DataDigest=None",
-    "ImmediateData=Yes", "InitialR2T=Yes", "MaxConnections=1",
+    "ImmediateData=Yes", "InitialR2T=No", "MaxConnections=1",
     "ErrorRecoveryLevel=0", "MaxRecvDataSegmentLength=8192",
     "MaxBurstLength=262144", "FirstBurstLength=65536", "MaxOutstandingR2T=1",
     "DefaultTime2Wait=2", "DefaultTime2Retain=0", "DataPDUInOrder=Yes",
@@ -127,13 +133,15 @@ class Session:
             cmdsn = self.max_cmdsn + 5
         elif sn < 0:
             cmdsn = self.cmdsn - 1
-        else:
+        elif sn != 3:
             self.cmdsn += 1
         bhs = bytearray(48)
         bhs[0] = 0x01
         bhs[1] = 0x80 | flags | 0x01
         struct.pack_into(">IIII", bhs, 16, itt, edtl, cmdsn, self.exp_statsn)
         bhs[32:32 + len(cdb)] = cdb
+        if sn in (4, 5):
+            return self.write(name, bhs, edtl, 5 if sn == 5 else 0)
         self.send_pdu(bhs)
         if sn == 2:
             return self.abort(name, itt, cmdsn)
@@ -173,6 +181,42 @@ class Session:
                 struct.unpack_from(">I", status, 44)[0], len(data),
                 zlib.crc32(bytes(data)) & 0xffffffff)
 
+
+    def write(self, name, bhs, edtl, datasn):
+        """Half immediate data, half an unsolicited Data-Out."""
+        half = edtl // 2
+        data = bytes((i * 7 + 3) & 0xff for i in range(edtl))
+        bhs[1] &= ~0x80                  # F clear: unsolicited data follows
+        bhs[5:8] = half.to_bytes(3, "big")
+        self.send_pdu(bhs, data[:half])
+        dout = bytearray(48)
+        dout[0] = 0x05
+        dout[1] = 0x80
+        dout[5:8] = half.to_bytes(3, "big")
+        dout[16:20] = bhs[16:20]
+        struct.pack_into(">IIIII", dout, 20, 0xffffffff, 0, self.exp_statsn, 0, datasn)
+        struct.pack_into(">I", dout, 40, half)
+        self.send_pdu(dout, data[half:])
+        while True:
+            try:
+                rsp, _ = self.recv_pdu(5.0)
+            except socket.timeout:
+                return "%s none" % name
+            except ConnectionError:
+                return "%s dropped" % name
+            op = rsp[0] & 0x3f
+            if op == 0x20:
+                self.nop_answer(rsp)
+                continue
+            if op == 0x3f:
+                return "%s reject reason=%02x" % (name, rsp[2])
+            if op != 0x21 or rsp[16:20] != bhs[16:20]:
+                continue
+            self.exp_statsn = struct.unpack_from(">I", rsp, 24)[0] + 1
+            fl = rsp[1]
+            return "%s st=%02x fl=%s%s res=%u data=0 crc=00000000" % (
+                name, rsp[3], "o" if fl & 0x04 else "-", "u" if fl & 0x02 else "-",
+                struct.unpack_from(">I", rsp, 44)[0])
 
     def abort(self, name, ref_itt, ref_cmdsn):
         """An immediate ABORT TASK right behind command @ref_itt."""
