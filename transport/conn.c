@@ -19,6 +19,13 @@
 
 struct workqueue_struct *rst_wq;
 
+/**
+ * rst_conn_alloc - a new connection, not yet bound to an rdma_cm id
+ * @p: its parameters (copied)
+ *
+ * Return: the connection in state RST_NEW, or ERR_PTR(-EINVAL) for
+ * parameters it cannot work with, ERR_PTR(-ENOMEM).
+ */
 struct rst_conn *rst_conn_alloc(const struct rst_conn_params *p)
 {
 	struct rst_conn *c;
@@ -68,11 +75,18 @@ static void rst_qp_event(struct ib_event *ev, void *ctx)
 	}
 }
 
-/*
+/**
+ * rst_conn_setup - set up the hardware resources of a connection
+ * @c: from rst_conn_alloc()
+ * @id: its rdma_cm id, address and route resolved (or a connect request)
+ *
  * Queue sizes. Send queue, per outstanding I/O: the initiator posts a
  * REG_MR, the send and a LOCAL_INV; the target posts the send and one
  * RDMA READ or WRITE per max_send_sge pages. Plus one for ib_drain_qp.
- * Receive queue: the ring, plus one for the drain.
+ * Receive queue: the ring, plus one for the drain. Allocates the PD, CQ,
+ * QP, both rings and the MR pool, and posts every receive.
+ *
+ * Return: 0, or an errno (what was set up stays for rst_conn_free_hw()).
  */
 int rst_conn_setup(struct rst_conn *c, struct rdma_cm_id *id)
 {
@@ -130,7 +144,10 @@ int rst_conn_setup(struct rst_conn *c, struct rdma_cm_id *id)
 	return rst_rx_post_all(c);
 }
 
-/* Undo rst_conn_setup(); the QP must be drained (or never used). */
+/**
+ * rst_conn_free_hw - undo rst_conn_setup()
+ * @c: the connection; its QP drained or never used
+ */
 void rst_conn_free_hw(struct rst_conn *c)
 {
 	rst_mr_pool_destroy(c);
@@ -149,10 +166,12 @@ void rst_conn_free_hw(struct rst_conn *c)
 	}
 }
 
-/*
- * Free a connection that is down and drained. The rdma_cm handler may
- * still run until the id is destroyed, but it finds the state DOWN and
- * touches nothing else.
+/**
+ * rst_conn_destroy - free a connection that is down and drained
+ * @c: the connection
+ *
+ * The rdma_cm handler may still run until the id is destroyed, but it
+ * finds the state DOWN and touches nothing else.
  */
 void rst_conn_destroy(struct rst_conn *c)
 {
@@ -186,14 +205,24 @@ void rst_conn_down(struct rst_conn *c, int reason)
 		queue_work(rst_wq, &c->c_down_work);
 }
 
+/**
+ * rst_down_work - take a connection down (c_down_work)
+ * @work: the connection's c_down_work
+ *
+ * Disconnects, ends the READs still waiting for an MR, drains the QP
+ * (every posted work request completes, flushed), then tells the ULP.
+ * A server-side connection ends here: it leaves its listener and is
+ * freed.
+ */
 void rst_down_work(struct work_struct *work)
 {
 	struct rst_conn *c = container_of(work, struct rst_conn, c_down_work);
 	struct rst_listener *l = c->c_listener;
 
 	rdma_disconnect(c->c_id);
-	ib_drain_qp(c->c_qp);
+	/* before the drain: a READ the read work posted completes in it */
 	rst_reads_flush(c);
+	ib_drain_qp(c->c_qp);
 	wake_up_all(&c->c_wq);
 	c->c_p.ops->disconnected(c, c->c_reason);
 	complete_all(&c->c_down_done);
@@ -266,6 +295,14 @@ static int rst_conn_cm_event(struct rst_conn *c, struct rdma_cm_event *ev)
 	return 0;
 }
 
+/**
+ * rst_cm_handler - the rdma_cm event handler of every id of the engine
+ * @id: a listener's or a connection's id (its context says which)
+ * @ev: the event
+ *
+ * Return: 0, or non-zero to make rdma_cm destroy @id (a connect request
+ * refused, a listener's device removed).
+ */
 int rst_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 {
 	enum rst_obj *tag = id->context;
@@ -429,19 +466,36 @@ void rst_conn_addrs(struct rst_conn *c, struct sockaddr_storage *local,
 }
 EXPORT_SYMBOL_GPL(rst_conn_addrs);
 
+/**
+ * rst_conn_priv - the ULP's pointer of a connection
+ * @c: the connection
+ *
+ * Return: what rst_conn_params.priv or rst_conn_set_priv() set.
+ */
 void *rst_conn_priv(struct rst_conn *c)
 {
 	return c->c_priv;
 }
 EXPORT_SYMBOL_GPL(rst_conn_priv);
 
+/**
+ * rst_conn_set_priv - set the ULP's pointer of a connection
+ * @c: the connection
+ * @priv: passed back by rst_conn_priv()
+ */
 void rst_conn_set_priv(struct rst_conn *c, void *priv)
 {
 	c->c_priv = priv;
 }
 EXPORT_SYMBOL_GPL(rst_conn_set_priv);
 
-/* What the peer sent with its connect or accept (valid once up). */
+/**
+ * rst_conn_peer_pdata - what the peer sent with its connect or accept
+ * @c: the connection, up
+ * @len: out: its length (0 if none)
+ *
+ * Return: the private data, at most 64 bytes of it.
+ */
 const void *rst_conn_peer_pdata(struct rst_conn *c, u8 *len)
 {
 	*len = c->c_peer_plen;
@@ -449,18 +503,35 @@ const void *rst_conn_peer_pdata(struct rst_conn *c, u8 *len)
 }
 EXPORT_SYMBOL_GPL(rst_conn_peer_pdata);
 
+/**
+ * rst_conn_device - the RDMA device of a connection
+ * @c: the connection
+ *
+ * Return: its ib_device (valid while the connection exists).
+ */
 struct ib_device *rst_conn_device(struct rst_conn *c)
 {
 	return c->c_dev;
 }
 EXPORT_SYMBOL_GPL(rst_conn_device);
 
+/**
+ * rst_conn_up - is the connection up?
+ * @c: the connection
+ *
+ * Return: true while established and not yet going down.
+ */
 bool rst_conn_up(struct rst_conn *c)
 {
 	return READ_ONCE(c->c_state) == RST_UP;
 }
 EXPORT_SYMBOL_GPL(rst_conn_up);
 
+/**
+ * rst_conn_stats - a snapshot of a connection's counters
+ * @c: the connection
+ * @s: out: the counters, MR pool and window state
+ */
 void rst_conn_stats(struct rst_conn *c, struct rst_stats *s)
 {
 	spin_lock_irq(&c->c_lock);

@@ -21,8 +21,10 @@
  *  3. While READs wait, a new READ waits behind them (first come, first
  *     served): MRs that come back go to the oldest.
  *  4. Nothing parks on a connection that is down; rst_reads_flush() ends
- *     the ones parked before it went down, with -ENOTCONN, before the
- *     ULP hears of the disconnect.
+ *     the ones parked before it went down, with -ENOTCONN, before the QP
+ *     is drained (so a READ c_read_work posted completes in the drain)
+ *     and the ULP hears of the disconnect. c_read_work posts nothing
+ *     once the connection is down.
  *  5. Every event that may give a waiting READ an MR (an MR put back,
  *     a share that moved) kicks c_read_work; a READ the arbiter refused
  *     while we hold no MR to wait for is retried after RST_READ_RETRY_MS
@@ -142,7 +144,8 @@ void rst_read_work(struct work_struct *work)
  * @c: the connection, down
  *
  * Each waiting READ's ->done runs with -ENOTCONN, as a flushed READ's
- * would. Called from the down work before the ULP is told.
+ * would. Called from the down work before the QP is drained: once
+ * c_read_work is cancelled, every READ it posted is on the QP.
  * Context: process; sleeps (waits for c_read_work).
  */
 void rst_reads_flush(struct rst_conn *c)
