@@ -48,6 +48,9 @@
  *              NOP-In sends stall and hold their command tags, so the
  *              session runs out of tags; result "nopin N", and
  *              "dropped" if the target ended the connection
+ *   nopttt     a NOP-Out that answers a ping the target never sent (a
+ *              Target Transfer Tag it does not know); result as for
+ *              readimm ("dropped": LIO over TCP ends the connection too)
  *   conform    SCSI cases whose answers must match LIO over TCP
  *              (tests/tools/iscsi_tcp_conform.py runs the same cases
  *              there): EDTL other than what the CDB transfers, INQUIRY
@@ -279,7 +282,7 @@ static bool is_session_mode(const char *mode)
 {
 	return sysfs_streq(mode, "readimm") || sysfs_streq(mode, "tagflood") ||
 	       sysfs_streq(mode, "loginflood") || sysfs_streq(mode, "badtext") ||
-	       sysfs_streq(mode, "conform");
+	       sysfs_streq(mode, "conform") || sysfs_streq(mode, "nopttt");
 }
 
 /* Sequence numbers of the session being driven. */
@@ -447,6 +450,18 @@ static int evil_badtext(struct evil_sess *es)
 	put_be32(bhs + 24, es->cmdsn++);
 	put_be32(bhs + 28, es->exp_statsn);
 	return evil_send(es, bhs, text, sizeof(text) - 1);
+}
+
+/* nopttt: an answer (ITT 0xffffffff) to a NOP-In that was never sent. */
+static int evil_nopttt(struct evil_sess *es)
+{
+	u8 bhs[ISER_BHS_LEN] = { 0x40 | ISER_ISCSI_OP_NOOP_OUT, 0x80 };
+
+	put_be32(bhs + 16, 0xffffffff);
+	put_be32(bhs + 20, 0x7e57);		/* no such ping */
+	put_be32(bhs + 24, es->cmdsn);
+	put_be32(bhs + 28, es->exp_statsn);
+	return evil_send(es, bhs, NULL, 0);
 }
 
 /* tagflood: 63 commands behind a CmdSN gap, then 150 pings at once. */
@@ -830,6 +845,8 @@ static void evil_session_run(struct rst_conn *c, const char *mode)
 		err = evil_readimm(&es);
 	else if (sysfs_streq(mode, "badtext"))
 		err = evil_badtext(&es);
+	else if (sysfs_streq(mode, "nopttt"))
+		err = evil_nopttt(&es);
 	else
 		err = evil_tagflood(&es);
 report:

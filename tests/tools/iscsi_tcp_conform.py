@@ -12,7 +12,11 @@ can compare rdmastor's iSER target with LIO over TCP, on the same LUN:
     NAME tmf=R cmd=0|1                           (abort-race: TMF response,
                                                   whether the command's status came)
 
-Usage: iscsi_tcp_conform.py HOST PORT TARGET_IQN
+Usage: iscsi_tcp_conform.py HOST PORT TARGET_IQN [nopttt]
+
+With "nopttt", send only a NOP-Out that answers a ping the target never
+sent (iser_evil mode nopttt) and print "dropped" if the target ends the
+connection within 5 s, else the opcodes it sent.
 """
 import socket
 import struct
@@ -253,10 +257,32 @@ class Session:
         return "%s tmf=%u cmd=%u" % (name, tmf_rsp, cmd_done)
 
 
+def nopttt(sess):
+    out = bytearray(48)
+    out[0] = 0x40
+    out[1] = 0x80
+    out[16:20] = b"\xff\xff\xff\xff"
+    struct.pack_into(">III", out, 20, 0x7e57, sess.cmdsn, sess.exp_statsn)
+    sess.send_pdu(out)
+    seen = []
+    try:
+        while True:
+            rsp, _ = sess.recv_pdu(5.0)
+            seen.append("0x%02x" % (rsp[0] & 0x3f))
+    except socket.timeout:
+        pass
+    except (ConnectionError, OSError):
+        seen.append("dropped")
+    print(" ".join(seen) or "silent")
+
+
 def main():
     host, port, iqn = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     sess = Session(host, port, iqn)
     sess.login()
+    if sys.argv[4:] == ["nopttt"]:
+        nopttt(sess)
+        return
     for case in CASES:
         print(sess.run(case), flush=True)
     sess.s.close()

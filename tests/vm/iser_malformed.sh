@@ -66,6 +66,14 @@ while read -r name rest; do
 	ok "$([ "$name $rest" = "$tcp" ]; echo $?)" "conform: $name over iSER as over TCP ($rest)"
 done < /tmp/conform.iser
 check "the target lets go of the conform session" wait_for 30 qps_gone
+# A NOP-Out answering a ping that was never sent (unknown Target
+# Transfer Tag): LIO over TCP ends the connection; so must iSER, and the
+# command tag of such an answer must not leak (none is taken).
+echo nopttt > $P/run
+tcp=$(python3 tests/tools/iscsi_tcp_conform.py "$ISER_IP" 3260 "$ISER_IQN:t1" nopttt 2>&1)
+ok "$([ "$(cat $P/result)" = dropped ] && [ "$tcp" = dropped ]; echo $?)" \
+	"nopttt: an answer to no ping ends the connection over iSER ($(cat $P/result)) as over TCP ($tcp)"
+check "the target lets go of that session" wait_for 30 qps_gone
 # A READ carrying immediate data ran twice in LIO; now a Reject, and the
 # connection stays (the ping after it is answered).
 check "readimm: a READ with immediate data is rejected, the session stays" \
