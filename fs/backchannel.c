@@ -25,11 +25,26 @@ struct rsx_bc {
 	u8 reply[PAGE_SIZE];
 };
 
+/**
+ * rsx_bc_setup - ->bc_setup: nothing to preallocate
+ * @xprt: the transport
+ * @reqs: backchannel requests the upper layer wants
+ *
+ * Calls get their rqst when they arrive (rsx_bc_receive_call()).
+ *
+ * Return: 0.
+ */
 int rsx_bc_setup(struct rpc_xprt *xprt, unsigned int reqs)
 {
 	return 0;	/* calls get their rqst when they arrive */
 }
 
+/**
+ * rsx_bc_maxpayload - ->bc_maxpayload: largest callback message
+ * @xprt: the transport
+ *
+ * Return: what fits inline both ways (and in a page), less the header.
+ */
 size_t rsx_bc_maxpayload(struct rpc_xprt *xprt)
 {
 	struct rsx_xprt *x = rsx_of(xprt);
@@ -38,11 +53,23 @@ size_t rsx_bc_maxpayload(struct rpc_xprt *xprt)
 	return m - RSX_HDR_NOCHUNKS;
 }
 
+/**
+ * rsx_bc_num_slots - ->bc_num_slots: callbacks the server may have in flight
+ * @xprt: the transport
+ *
+ * Return: RSX_BC_SLOTS.
+ */
 unsigned int rsx_bc_num_slots(struct rpc_xprt *xprt)
 {
 	return RSX_BC_SLOTS;
 }
 
+/**
+ * rsx_bc_free_rqst - ->bc_free_rqst: a callback is done
+ * @rqst: its rqst (inside a struct rsx_bc)
+ *
+ * Frees it and drops the transport reference the call took.
+ */
 void rsx_bc_free_rqst(struct rpc_rqst *rqst)
 {
 	struct rsx_bc *bc = container_of(rqst, struct rsx_bc, rqst);
@@ -56,12 +83,24 @@ void rsx_bc_free_rqst(struct rpc_rqst *rqst)
 	xprt_put(xprt);
 }
 
+/**
+ * rsx_bc_destroy - ->bc_destroy: nothing preallocated to free
+ * @xprt: the transport
+ * @reqs: as given to rsx_bc_setup()
+ */
 void rsx_bc_destroy(struct rpc_xprt *xprt, unsigned int reqs)
 {
 	/* nothing preallocated */
 }
 
-/* A call: RDMA_MSG, no chunks, and the RPC message says CALL (0). */
+/**
+ * rsx_bc_is_call - is a received message a backchannel call?
+ * @h: its decoded RPC-over-RDMA header
+ * @msg: the RPC message after the header
+ * @len: its length
+ *
+ * Return: true for RDMA_MSG, no chunks, and an RPC message that says CALL.
+ */
 bool rsx_bc_is_call(const struct rpcrdma_hdr *h, const u8 *msg, u32 len)
 {
 	__be32 dir;
@@ -72,6 +111,18 @@ bool rsx_bc_is_call(const struct rpcrdma_hdr *h, const u8 *msg, u32 len)
 	return dir == cpu_to_be32(RPC_CALL);
 }
 
+/**
+ * rsx_bc_receive_call - hand a backchannel call to the callback service
+ * @x: the transport
+ * @c: the connection it came on
+ * @h: its decoded header
+ * @msg: the RPC call
+ * @len: its length
+ *
+ * A call with chunks, larger than a page, beyond RSX_BC_SLOTS in flight,
+ * or with no callback service is a protocol error: the connection ends.
+ * Context: completion (copies the call; never sleeps).
+ */
 void rsx_bc_receive_call(struct rsx_xprt *x, struct rst_conn *c,
 			 const struct rpcrdma_hdr *h, const u8 *msg, u32 len)
 {
@@ -131,7 +182,16 @@ drop:
 	rst_disconnect(c, -EPROTO);
 }
 
-/* ->send_request for a callback's reply: inline, no chunks. */
+/**
+ * rsx_bc_send_reply - ->send_request for a callback's reply
+ * @rqst: the reply, built by the callback service
+ *
+ * Sent inline, no chunks. A send that cannot be made closes the
+ * transport.
+ *
+ * Return: 0, -EBADSLT (no congestion slot yet), -EIO (the reply does
+ * not fit inline), -ENOTCONN.
+ */
 int rsx_bc_send_reply(struct rpc_rqst *rqst)
 {
 	struct rpc_xprt *xprt = rqst->rq_xprt;

@@ -16,6 +16,13 @@
 
 #include "rsx.h"
 
+/**
+ * rsx_bounce_alloc - bounce pages for a message
+ * @len: its length
+ * @gfp: allocation flags
+ *
+ * Return: whole pages for @len bytes, or NULL.
+ */
 struct rsx_bounce *rsx_bounce_alloc(unsigned int len, gfp_t gfp)
 {
 	unsigned int n = DIV_ROUND_UP(len, PAGE_SIZE), i;
@@ -36,6 +43,10 @@ struct rsx_bounce *rsx_bounce_alloc(unsigned int len, gfp_t gfp)
 	return b;
 }
 
+/**
+ * rsx_bounce_free - free bounce pages
+ * @b: from rsx_bounce_alloc(), or NULL
+ */
 void rsx_bounce_free(struct rsx_bounce *b)
 {
 	unsigned int i;
@@ -47,6 +58,17 @@ void rsx_bounce_free(struct rsx_bounce *b)
 	kfree(b);
 }
 
+/**
+ * rsx_pages_sg - a scatterlist over part of a page list
+ * @pages: the page list
+ * @base: byte offset into it
+ * @len: bytes
+ * @nents: out: entries
+ * @gfp: allocation flags
+ *
+ * Return: the scatterlist (kfree() it), or NULL if @len is 0, needs
+ * more than rsx_max_pages pages, or no memory.
+ */
 struct scatterlist *rsx_pages_sg(struct page **pages, unsigned int base,
 				 unsigned int len, int *nents, gfp_t gfp)
 {
@@ -72,12 +94,26 @@ struct scatterlist *rsx_pages_sg(struct page **pages, unsigned int base,
 	return sg;
 }
 
+/**
+ * rsx_bounce_sg - a scatterlist over bounce pages
+ * @b: the pages
+ * @nents: out: entries
+ * @gfp: allocation flags
+ *
+ * Return: as rsx_pages_sg().
+ */
 struct scatterlist *rsx_bounce_sg(struct rsx_bounce *b, int *nents, gfp_t gfp)
 {
 	return rsx_pages_sg(b->pages, 0, b->len, nents, gfp);
 }
 
-/* Linearize a whole call into the bounce pages. */
+/**
+ * rsx_bounce_from_xdr - linearize a whole call into bounce pages
+ * @b: room for @xdr->len bytes
+ * @xdr: the call
+ *
+ * Return: 0, or the error of read_bytes_from_xdr_buf().
+ */
 int rsx_bounce_from_xdr(struct rsx_bounce *b, const struct xdr_buf *xdr)
 {
 	unsigned int off = 0, chunk, i;
@@ -114,10 +150,17 @@ static unsigned int rsx_copy_to_pages(struct page **pages, unsigned int base,
 	return done;
 }
 
-/*
- * Write @len bytes of a reply at offset @off of the RPC's receive buffer,
- * within what the upper layer made room for in the head, the pages and
- * the tail. Return: bytes written (less than @len if it did not fit).
+/**
+ * rsx_xdr_scatter - write reply bytes into an RPC's receive buffer
+ * @xdr: the receive buffer
+ * @off: where in it
+ * @src: the bytes
+ * @len: how many
+ *
+ * Writes within what the upper layer made room for in the head, the
+ * pages and the tail.
+ *
+ * Return: bytes written (less than @len if they did not fit).
  */
 unsigned int rsx_xdr_scatter(struct xdr_buf *xdr, unsigned int off,
 			     const void *src, unsigned int len)
@@ -149,6 +192,14 @@ unsigned int rsx_xdr_scatter(struct xdr_buf *xdr, unsigned int off,
 	return done;
 }
 
+/**
+ * rsx_bounce_to_xdr - copy a reply from bounce pages into the receive buffer
+ * @xdr: the receive buffer
+ * @b: the bounce pages
+ * @len: bytes of reply in them
+ *
+ * Return: bytes copied (less than @len if they did not fit).
+ */
 unsigned int rsx_bounce_to_xdr(struct xdr_buf *xdr, const struct rsx_bounce *b,
 			       unsigned int len)
 {
@@ -165,10 +216,16 @@ unsigned int rsx_bounce_to_xdr(struct xdr_buf *xdr, const struct rsx_bounce *b,
 	return off;
 }
 
-/*
- * XDRBUF_SPARSE_PAGES (NFSACL GETACL, for one): the upper layer leaves
- * the page list empty and the transport provides pages for what arrives.
- * The upper layer frees them.
+/**
+ * rsx_fill_sparse_pages - provide the pages of a sparse receive buffer
+ * @xdr: the receive buffer
+ * @gfp: allocation flags
+ *
+ * With XDRBUF_SPARSE_PAGES (NFSACL GETACL, for one) the upper layer
+ * leaves the page list empty and the transport provides pages for what
+ * arrives; the upper layer frees them.
+ *
+ * Return: 0 or -ENOMEM.
  */
 int rsx_fill_sparse_pages(struct xdr_buf *xdr, gfp_t gfp)
 {

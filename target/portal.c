@@ -173,6 +173,16 @@ static void ist_disconnected(struct rst_conn *rc, int reason)
 	ist_conn_free(ic);
 }
 
+/**
+ * ist_setup_np - LIO's ->iscsit_setup_np: listen on an iSER portal
+ * @np: LIO's network portal
+ * @addr: its address
+ *
+ * An engine listener; in forced-MR mode its connections get an MR pool
+ * charged to rnic_mgr.
+ *
+ * Return: 0 or an errno (nothing left behind).
+ */
 int ist_setup_np(struct iscsi_np *np, struct sockaddr_storage *addr)
 {
 	struct rst_conn_params p = {
@@ -234,6 +244,16 @@ static bool ist_np_ready(struct ist_np *inp)
 	return ready;
 }
 
+/**
+ * ist_accept_np - LIO's ->iscsit_accept_np: hand LIO a connection
+ * @np: the portal
+ * @conn: LIO's new connection, bound here to ours
+ *
+ * Sleeps until a pending connection's first login request is in (LIO's
+ * login thread runs only ready connections), takes the oldest.
+ *
+ * Return: 0, or -ENODEV when LIO stops or resets its login thread.
+ */
 int ist_accept_np(struct iscsi_np *np, struct iscsit_conn *conn)
 {
 	struct ist_np *inp = np->np_context;
@@ -274,6 +294,12 @@ int ist_accept_np(struct iscsi_np *np, struct iscsit_conn *conn)
 	return 0;
 }
 
+/**
+ * ist_free_np - LIO's ->iscsit_free_np: stop listening
+ * @np: the portal
+ *
+ * Every connection the listener accepted is taken down and freed first.
+ */
 void ist_free_np(struct iscsi_np *np)
 {
 	struct ist_np *inp = np->np_context;
@@ -370,7 +396,12 @@ void ist_wait_conn(struct iscsit_conn *conn)
 	wait_event(ic->wq, !atomic_read(&ic->ctrl_pending));
 }
 
-/* LIO is done with the connection: ist_disconnected() may free it. */
+/**
+ * ist_free_conn - LIO's ->iscsit_free_conn: LIO is done with a connection
+ * @conn: LIO's connection
+ *
+ * Starts the disconnect and lets ist_disconnected() free ours.
+ */
 void ist_free_conn(struct iscsit_conn *conn)
 {
 	struct ist_conn *ic = conn->context;

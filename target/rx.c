@@ -14,6 +14,11 @@
 
 #include "ist.h"
 
+/**
+ * ist_protocol_error - end a connection because of what the peer sent
+ * @ic: the connection
+ * @what: what was wrong (logged)
+ */
 void ist_protocol_error(struct ist_conn *ic, const char *what)
 {
 	pr_info("rdmastor_isert: protocol error: %s; disconnecting\n", what);
@@ -282,7 +287,19 @@ static int ist_rx_pdu(struct ist_conn *ic, struct iscsit_conn *conn,
 	}
 }
 
-/* The engine's ->recv: one message, in completion context. */
+/**
+ * ist_recv - the engine's ->recv: one PDU from the initiator
+ * @rc: the engine connection
+ * @buf: the message (valid until this returns, unless held)
+ * @len: its length
+ * @inv: it came with a Send with Invalidate
+ * @inv_rkey: the key invalidated (with @inv)
+ *
+ * Decodes the iSER and iSCSI headers and hands the PDU to login or to
+ * LIO's full-feature handlers. Anything malformed ends the connection.
+ * Context: completion (the CQ's work item); never waits for a command
+ * tag (they come back through this CQ).
+ */
 void ist_recv(struct rst_conn *rc, const void *buf, u32 len, bool inv,
 	      u32 inv_rkey)
 {

@@ -32,6 +32,10 @@ bool ist_fault_rx_hold(void)
 	return atomic_add_unless(&ist_fail_rx_hold, -1, 0);
 }
 
+/**
+ * ist_stats_add - list a connection in debugfs conns
+ * @ic: the new connection
+ */
 void ist_stats_add(struct ist_conn *ic)
 {
 	spin_lock(&ist_conns_lock);
@@ -39,6 +43,10 @@ void ist_stats_add(struct ist_conn *ic)
 	spin_unlock(&ist_conns_lock);
 }
 
+/**
+ * ist_stats_del - take a connection out of debugfs conns
+ * @ic: the connection, before it is freed
+ */
 void ist_stats_del(struct ist_conn *ic)
 {
 	spin_lock(&ist_conns_lock);
@@ -68,6 +76,9 @@ static int ist_conns_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(ist_conns);
 
+/**
+ * ist_stats_init - create debugfs rdmastor_isert/ (conns, fail_rx_hold)
+ */
 void ist_stats_init(void)
 {
 	ist_dir = debugfs_create_dir("rdmastor_isert", NULL);
@@ -75,6 +86,9 @@ void ist_stats_init(void)
 	debugfs_create_atomic_t("fail_rx_hold", 0600, ist_dir, &ist_fail_rx_hold);
 }
 
+/**
+ * ist_stats_exit - remove debugfs rdmastor_isert/
+ */
 void ist_stats_exit(void)
 {
 	debugfs_remove_recursive(ist_dir);

@@ -22,7 +22,13 @@
 
 #include "ist.h"
 
-/* Most commands the session may have outstanding: the MRs it may hold. */
+/**
+ * ist_window - most commands the session may have outstanding
+ * @ic: the connection
+ *
+ * Return: the MRs its share covers in forced-MR mode (at least 1), or
+ * U32_MAX when it takes no translation entries (LIO's depth applies).
+ */
 u32 ist_window(struct ist_conn *ic)
 {
 	struct rst_stats s;
@@ -33,7 +39,10 @@ u32 ist_window(struct ist_conn *ic)
 	return max(s.mr_limit, 1U);
 }
 
-/* The command no longer counts against the window (exactly once). */
+/**
+ * ist_cmd_uncount - the command no longer counts against the window
+ * @icmd: the command (uncounted at most once)
+ */
 void ist_cmd_uncount(struct ist_cmd *icmd)
 {
 	if (test_and_clear_bit(IST_CMD_COUNTED, &icmd->flags))
@@ -106,7 +115,14 @@ static void ist_cmd_release_rx(struct ist_cmd *icmd)
 		rst_rx_release(icmd->ic->rc, rx);
 }
 
-/* LIO frees the command (every path ends here). */
+/**
+ * ist_unmap_cmd - LIO's ->iscsit_unmap_cmd: LIO frees the command
+ * @conn: its connection
+ * @cmd: the command
+ *
+ * Every path but LIO's abort ends here: the held receive buffer of its
+ * immediate data is reposted.
+ */
 void ist_unmap_cmd(struct iscsit_conn *conn, struct iscsit_cmd *cmd)
 {
 	ist_cmd_release_rx(iscsit_priv_cmd(cmd));
@@ -319,6 +335,14 @@ static u32 ist_build_response(struct iscsit_conn *conn, struct iscsit_cmd *cmd,
 	return dlen;
 }
 
+/**
+ * ist_queue_status - LIO's ->iscsit_queue_status: send a SCSI Response
+ * @conn: the connection
+ * @cmd: the command
+ *
+ * Return: 0, or -EAGAIN when no send slot is free now (target core
+ * retries).
+ */
 int ist_queue_status(struct iscsit_conn *conn, struct iscsit_cmd *cmd)
 {
 	struct ist_cmd *icmd = iscsit_priv_cmd(cmd);
@@ -334,7 +358,16 @@ int ist_queue_status(struct iscsit_conn *conn, struct iscsit_cmd *cmd)
 	return ist_post(icmd, tx, dlen);
 }
 
-/* SCSI READ data: RDMA WRITE into the initiator's buffer, then the status. */
+/**
+ * ist_queue_data_in - LIO's ->iscsit_queue_data_in: READ data and status
+ * @conn: the connection
+ * @cmd: the command
+ *
+ * RDMA WRITE of the data LIO produced into the initiator's buffer,
+ * chained in front of the SCSI Response.
+ *
+ * Return: 0, or -EAGAIN when no send slot is free now.
+ */
 int ist_queue_data_in(struct iscsit_conn *conn, struct iscsit_cmd *cmd)
 {
 	struct ist_cmd *icmd = iscsit_priv_cmd(cmd);
@@ -400,7 +433,18 @@ static void ist_read_done(struct rst_read_op *op, int status)
 	target_execute_cmd(&cmd->se_cmd);
 }
 
-/* SCSI WRITE data LIO still needs: RDMA READ it from the initiator. */
+/**
+ * ist_get_dataout - LIO's ->iscsit_get_dataout: fetch the WRITE data
+ * @conn: the connection
+ * @cmd: the command
+ * @recovery: LIO's recovery flag (unused: ERL 0)
+ *
+ * RDMA READ of what the immediate data did not bring. Never -EAGAIN:
+ * LIO ignores that for a WRITE with immediate data; a READ sink that
+ * finds no MR waits for one in the engine.
+ *
+ * Return: 0.
+ */
 int ist_get_dataout(struct iscsit_conn *conn, struct iscsit_cmd *cmd,
 		    bool recovery)
 {
@@ -442,6 +486,14 @@ static int ist_send_nopin(struct ist_cmd *icmd, bool response)
 	return ist_post(icmd, tx, dlen);
 }
 
+/**
+ * ist_immediate_queue - LIO's ->iscsit_immediate_queue
+ * @conn: the connection
+ * @cmd: the command
+ * @state: what LIO queued: release it, or send a NOP-In ping
+ *
+ * Return: 0 or an errno (a ping that could not be sent).
+ */
 int ist_immediate_queue(struct iscsit_conn *conn, struct iscsit_cmd *cmd, int state)
 {
 	struct ist_cmd *icmd = iscsit_priv_cmd(cmd);
@@ -469,6 +521,15 @@ int ist_immediate_queue(struct iscsit_conn *conn, struct iscsit_cmd *cmd, int st
 	}
 }
 
+/**
+ * ist_response_queue - LIO's ->iscsit_response_queue: control responses
+ * @conn: the connection
+ * @cmd: the command
+ * @state: which response: NOP-In, SCSI status of a command that failed
+ *	before it ran, logout, task management, Reject or text
+ *
+ * Return: 0 or an errno.
+ */
 int ist_response_queue(struct iscsit_conn *conn, struct iscsit_cmd *cmd, int state)
 {
 	struct ist_cmd *icmd = iscsit_priv_cmd(cmd);
@@ -540,7 +601,14 @@ fail:
 	return rc;
 }
 
-/* LIO aborted the command: no response will be sent for it. */
+/**
+ * ist_aborted_task - LIO's ->iscsit_aborted_task: no response will be sent
+ * @conn: the connection
+ * @cmd: the aborted command
+ *
+ * LIO's abort path never calls ->iscsit_unmap_cmd, so the held receive
+ * buffer is given back here.
+ */
 void ist_aborted_task(struct iscsit_conn *conn, struct iscsit_cmd *cmd)
 {
 	struct ist_cmd *icmd = iscsit_priv_cmd(cmd);

@@ -173,7 +173,13 @@ void rst_refresh_share(struct rst_conn *c)
 }
 EXPORT_SYMBOL_GPL(rst_refresh_share);
 
-/* Re-read what the share (and borrowable free entries) covers. */
+/**
+ * rst_mr_refresh_limit - re-read what the share covers
+ * @c: the connection
+ *
+ * Takes the share (and borrowable free entries) from rnic_mgr again and
+ * wakes whoever waits for an MR.
+ */
 void rst_mr_refresh_limit(struct rst_conn *c)
 {
 	u64 entries, keys;
@@ -229,6 +235,16 @@ static void rst_mr_idle_work(struct work_struct *work)
 				   msecs_to_jiffies(max(rst_mr_idle_ms, 10U)));
 }
 
+/**
+ * rst_mr_pool_init - make the connection an rnic_mgr consumer
+ * @c: the connection, its device known
+ *
+ * Nothing to do when rst_conn_params.max_io_pages is 0 (the connection
+ * registers no memory).
+ *
+ * Return: 0, -EINVAL (an MR larger than the device allows), or what
+ * rnic_register() returned.
+ */
 int rst_mr_pool_init(struct rst_conn *c)
 {
 	struct rnic_consumer_desc desc = {
@@ -259,7 +275,10 @@ int rst_mr_pool_init(struct rst_conn *c)
 	return 0;
 }
 
-/* After the QP is drained: nothing is in flight. */
+/**
+ * rst_mr_pool_destroy - free every MR and leave rnic_mgr
+ * @c: the connection; its QP drained, so nothing is in flight
+ */
 void rst_mr_pool_destroy(struct rst_conn *c)
 {
 	struct rst_mr *m, *tmp;
@@ -539,7 +558,19 @@ int rst_mr_map(struct rst_mr *m, struct scatterlist *sg, int nents,
 }
 EXPORT_SYMBOL_GPL(rst_mr_map);
 
-/* rst_mr_map() of @sg from byte @sg_off of its first entry */
+/**
+ * rst_mr_map_off - rst_mr_map() from a byte offset into the first entry
+ * @m: from rst_mr_get()
+ * @sg: the pages
+ * @nents: entries in @sg
+ * @sg_off: where in @sg's first entry the mapping starts
+ * @dir: as for rst_mr_map()
+ * @addr: out: the address to advertise
+ * @len: out: the length
+ * @rkey: out: the key
+ *
+ * Return: as rst_mr_map().
+ */
 int rst_mr_map_off(struct rst_mr *m, struct scatterlist *sg, int nents,
 		   unsigned int sg_off, enum dma_data_direction dir, u64 *addr,
 		   u32 *len, u32 *rkey)

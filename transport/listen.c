@@ -31,6 +31,14 @@ static int rst_listener_device_removal(struct rst_listener *l)
 	return gone ? -ENODEV : 0;
 }
 
+/**
+ * rst_listener_cm_event - an rdma_cm event on a listener's id
+ * @l: the listener
+ * @id: the id of the event (a new connection's for a connect request)
+ * @ev: the event
+ *
+ * Return: non-zero to make rdma_cm destroy @id.
+ */
 int rst_listener_cm_event(struct rst_listener *l, struct rdma_cm_id *id,
 			  struct rdma_cm_event *ev)
 {

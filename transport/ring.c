@@ -64,6 +64,12 @@ static void rst_buf_unmap(struct rst_conn *c, void *buf, struct ib_sge *sge,
 	kfree(buf - pad);
 }
 
+/**
+ * rst_rings_create - allocate and DMA-map the send and receive rings
+ * @c: the connection, its PD and CQ set up
+ *
+ * Return: 0 or -ENOMEM (what was made stays for rst_rings_destroy()).
+ */
 int rst_rings_create(struct rst_conn *c)
 {
 	u32 i, pad;
@@ -101,7 +107,10 @@ int rst_rings_create(struct rst_conn *c)
 	return 0;
 }
 
-/* After the QP is drained (or was never used). */
+/**
+ * rst_rings_destroy - unmap and free both rings
+ * @c: the connection; its QP drained (or never used)
+ */
 void rst_rings_destroy(struct rst_conn *c)
 {
 	u32 i;
@@ -130,6 +139,12 @@ static int rst_rx_post(struct rst_conn *c, struct rst_rx *rx)
 	return ib_post_recv(c->c_qp, &rx->rx_wr, NULL);
 }
 
+/**
+ * rst_rx_post_all - post every receive of the ring
+ * @c: the connection, its QP ready
+ *
+ * Return: 0 or the verbs error.
+ */
 int rst_rx_post_all(struct rst_conn *c)
 {
 	u32 i;
@@ -334,6 +349,12 @@ struct rst_tx *rst_tx_get(struct rst_conn *c, unsigned int timeout_ms)
 }
 EXPORT_SYMBOL_GPL(rst_tx_get);
 
+/**
+ * rst_tx_buf - where the message of a send slot goes
+ * @tx: from rst_tx_get()
+ *
+ * Return: the slot's buffer (rst_conn_params.msg_size bytes).
+ */
 void *rst_tx_buf(struct rst_tx *tx)
 {
 	return tx->tx_buf;
@@ -351,9 +372,18 @@ void rst_tx_put(struct rst_conn *c, struct rst_tx *tx)
 }
 EXPORT_SYMBOL_GPL(rst_tx_put);
 
-/*
- * Fill in the send; the caller posts it, possibly behind other WRs, with
+/**
+ * rst_tx_prepare - fill in a send work request
+ * @c: the connection
+ * @tx: the slot, its message written
+ * @len: bytes of the message
+ * @send_inv: send with invalidate
+ * @inv_rkey: the key to invalidate (with @send_inv)
+ *
+ * The caller posts it, possibly behind other WRs, with
  * rst_tx_post_chain().
+ *
+ * Return: @tx's send work request.
  */
 struct ib_send_wr *rst_tx_prepare(struct rst_conn *c, struct rst_tx *tx, u32 len,
 				  bool send_inv, u32 inv_rkey)
@@ -372,10 +402,16 @@ static u32 rst_tx_batch(struct rst_conn *c)
 	return max_t(u32, c->c_p.send_depth / 4, 1);
 }
 
-/*
- * Post @first, a chain of WRs that ends with @tx's send, and list @tx in
- * send queue order. The send is signaled if somebody waits for it or it
- * ends a batch. Return: 0 or the verbs error (@tx then not posted).
+/**
+ * rst_tx_post_chain - post a chain of WRs that ends with a send
+ * @c: the connection
+ * @tx: the slot whose send ends the chain (rst_tx_prepare())
+ * @first: the first WR of the chain
+ *
+ * Lists @tx in send queue order. The send is signaled if somebody waits
+ * for it or it ends a batch.
+ *
+ * Return: 0 or the verbs error (@tx then not posted).
  */
 int rst_tx_post_chain(struct rst_conn *c, struct rst_tx *tx,
 		      struct ib_send_wr *first)
