@@ -50,8 +50,10 @@ static u32 rst_unit_pages(const struct rst_conn *c)
 	return c->c_p.small_io_pages ?: c->c_p.max_io_pages;
 }
 
+/* What the share of @entries and @keys covers. Under c_lock. */
 static void rst_set_limits(struct rst_conn *c, u64 entries, u64 keys)
 {
+	lockdep_assert_held(&c->c_lock);
 	c->c_mr_limit = rst_mr_limit_calc(entries, keys, rst_unit_pages(c),
 					  c->c_p.send_depth);
 	c->c_ent_limit = min_t(u64, entries, U32_MAX);
@@ -60,6 +62,7 @@ static void rst_set_limits(struct rst_conn *c, u64 entries, u64 keys)
 /* Under c_lock. */
 static bool rst_over_limits(const struct rst_conn *c)
 {
+	lockdep_assert_held(&c->c_lock);
 	return rst_mr_over_calc(c->c_mr_total, c->c_mr_limit, c->c_mr_entries,
 				c->c_ent_limit);
 }
@@ -78,6 +81,7 @@ static bool rst_mr_room(const struct rst_conn *c, u32 pages)
 /* Take @m off its idle list. Under c_lock. */
 static void rst_mr_unidle(struct rst_conn *c, struct rst_mr *m)
 {
+	lockdep_assert_held(&c->c_lock);
 	list_del(&m->mr_node);
 	c->c_mr_idle--;
 }
@@ -85,6 +89,7 @@ static void rst_mr_unidle(struct rst_conn *c, struct rst_mr *m)
 /* Count @m as freed (the caller frees it outside the lock). Under c_lock. */
 static void rst_mr_uncount(struct rst_conn *c, struct rst_mr *m)
 {
+	lockdep_assert_held(&c->c_lock);
 	c->c_mr_total--;
 	c->c_mr_entries -= rst_cls_pages(c, m->mr_cls);
 }
@@ -198,6 +203,7 @@ static void rst_mr_take_idle(struct rst_conn *c, int cls, struct list_head *list
 {
 	struct rst_mr *m, *tmp;
 
+	lockdep_assert_held(&c->c_lock);
 	list_for_each_entry_safe(m, tmp, &c->c_mr_free[cls], mr_node) {
 		rst_mr_unidle(c, m);
 		rst_mr_uncount(c, m);
@@ -399,6 +405,7 @@ static struct rst_mr *rst_mr_pick(struct rst_conn *c, int cls, bool *alloc,
 	u32 pages = rst_cls_pages(c, cls);
 	struct rst_mr *m;
 
+	lockdep_assert_held(&c->c_lock);
 	m = list_first_entry_or_null(&c->c_mr_free[cls], struct rst_mr, mr_node);
 	if (!m && cls == RST_MR_SMALL)	/* a large MR serves a small I/O */
 		m = list_first_entry_or_null(&c->c_mr_free[RST_MR_LARGE],

@@ -3,7 +3,10 @@
  * Internals of the transport engine, shared by its files only.
  *
  * Locking: c_lock (a spinlock) protects the state, the send ring's free
- * list, the MR pool and the window counters. Waiters sleep on c_wq,
+ * list, the MR pool and the window counters. It is taken with interrupts
+ * off: rst_conn_down() takes it and is called from the QP's asynchronous
+ * event handler, which some providers run in hard-IRQ context. Helpers
+ * documented "Under c_lock" assert it (lockdep). Waiters sleep on c_wq,
  * which is woken whenever a send slot, an MR or window room frees up and
  * when the connection goes down. c_post_lock (taken with bottom halves
  * off, never inside c_lock) is held across every ib_post_send() of a
