@@ -7,9 +7,20 @@
 
 #include "rst_int.h"
 
+/* Writable at run time, so bounded: 0 would make the idle reaper spin. */
+static int rst_set_mr_idle_ms(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 10, 3600000);
+}
+
+static const struct kernel_param_ops rst_mr_idle_ms_ops = {
+	.set = rst_set_mr_idle_ms,
+	.get = param_get_uint,
+};
+
 unsigned int rst_mr_idle_ms = 1000;
-module_param_named(mr_idle_ms, rst_mr_idle_ms, uint, 0644);
-MODULE_PARM_DESC(mr_idle_ms, "a connection that starts no I/O for this long frees its idle MRs");
+module_param_cb(mr_idle_ms, &rst_mr_idle_ms_ops, &rst_mr_idle_ms, 0644);
+MODULE_PARM_DESC(mr_idle_ms, "a connection that starts no I/O for this long frees its idle MRs (10..3600000)");
 
 static int __init rst_init(void)
 {

@@ -106,6 +106,12 @@ ok "$([ "$(field disconnected)" = 1 ] && [ "$(field verify_errors)" = 0 ]; echo 
 ok "$([ -z "$(rdma resource show mr 2>/dev/null)" ]; echo $?)" "no MR left"
 check "server stops" $R server-stop
 check "unload rtp" rmmod rtp
+# A writable parameter is bounded: out of range is refused, in range taken.
+MIP=/sys/module/rdmastor_transport/parameters/mr_idle_ms
+ok "$(! echo 0 > $MIP 2>/dev/null && ! echo 3600001 > $MIP 2>/dev/null &&
+	[ "$(cat $MIP)" = 1000 ]; echo $?)" "mr_idle_ms refuses 0 and 3600001"
+ok "$(echo 2000 > $MIP && [ "$(cat $MIP)" = 2000 ] && echo 1000 > $MIP; echo $?)" \
+	"mr_idle_ms takes 2000"
 check "unload the transport" modprobe -r rdmastor_transport
 check "unload rnic_mgr" modprobe -r rnic_mgr
 tap_done
