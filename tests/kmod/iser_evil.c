@@ -565,6 +565,41 @@ static const struct evil_case evil_cases[] = {
 	{ "write-bad-datasn", { 0x2a, 0, 0, 0, 0, 200, 0, 0, 32, 0 }, 16384, 0x20, 5 },
 };
 
+/*
+ * Wait up to @wait_ms for the SCSI Response or Reject to the command
+ * just sent: 1 if it came (in evil_rsp), 0 if not, -ECONNRESET if the
+ * target ended the connection.
+ */
+static int evil_wait_rsp(struct evil_sess *es, unsigned int wait_ms)
+{
+	if (!wait_event_timeout(evil_wq, READ_ONCE(evil_rsp_seen) || READ_ONCE(evil_down),
+				msecs_to_jiffies(wait_ms)))
+		return 0;
+	if (!READ_ONCE(evil_rsp_seen))
+		return -ECONNRESET;
+	es->exp_statsn = get_be32(evil_rsp + 24) + 1;
+	return 1;
+}
+
+/* An MR over the READ buffer, with a fresh key, to advertise. */
+static struct rst_mr *evil_map_read_buf(struct evil_sess *es, u8 *buf,
+					struct scatterlist *sg, u64 *addr, u32 *rkey)
+{
+	struct rst_mr *m = rst_mr_get(es->c);
+	u32 len;
+	int err;
+
+	if (IS_ERR(m))
+		return m;
+	sg_init_one(sg, buf, EVIL_BUF);
+	err = rst_mr_map(m, sg, 1, DMA_FROM_DEVICE, addr, &len, rkey);
+	if (err) {
+		rst_mr_put(m);
+		return ERR_PTR(err);
+	}
+	return m;
+}
+
 static u8 evil_pattern(u32 i)
 {
 	return i * 7 + 3;
@@ -609,13 +644,7 @@ static int evil_case_write(struct evil_sess *es, const struct evil_case *t,
 	kfree(data);
 	if (err)
 		return -ECONNRESET;
-	if (!wait_event_timeout(evil_wq, READ_ONCE(evil_rsp_seen) || READ_ONCE(evil_down),
-				5 * HZ))
-		return 0;
-	if (!READ_ONCE(evil_rsp_seen))
-		return -ECONNRESET;
-	es->exp_statsn = get_be32(evil_rsp + 24) + 1;
-	return 1;
+	return evil_wait_rsp(es, 5000);
 }
 
 /*
@@ -654,13 +683,7 @@ static int evil_case_send(struct evil_sess *es, const struct evil_case *t,
 	spin_unlock(&evil_lock);
 	if (rst_tx_post(es->c, tx, ISER_HEADERS_LEN, m, false, 0))
 		return -ENOTCONN;
-	if (!wait_event_timeout(evil_wq, READ_ONCE(evil_rsp_seen) || READ_ONCE(evil_down),
-				msecs_to_jiffies(wait_ms)))
-		return 0;
-	if (!READ_ONCE(evil_rsp_seen))
-		return -ECONNRESET;
-	es->exp_statsn = get_be32(evil_rsp + 24) + 1;
-	return 1;
+	return evil_wait_rsp(es, wait_ms);
 }
 
 /* One READ-buffer run of a case over a buffer filled with @fill. */
@@ -669,20 +692,14 @@ static int evil_case_read(struct evil_sess *es, const struct evil_case *t,
 {
 	struct scatterlist sg;
 	struct rst_mr *m;
-	u32 len, rkey, i;
+	u32 rkey, i;
 	u64 addr;
 	int got, err;
 
 	memset(buf, fill, EVIL_BUF);
-	m = rst_mr_get(es->c);
+	m = evil_map_read_buf(es, buf, &sg, &addr, &rkey);
 	if (IS_ERR(m))
 		return PTR_ERR(m);
-	sg_init_one(&sg, buf, EVIL_BUF);
-	err = rst_mr_map(m, &sg, 1, DMA_FROM_DEVICE, &addr, &len, &rkey);
-	if (err) {
-		rst_mr_put(m);
-		return err;
-	}
 	got = evil_case_send(es, t, m, addr, rkey, 5000);
 	err = rst_mr_local_invalidate(m);
 	rst_mr_put(m);		/* unmaps: the CPU sees what was written */
@@ -707,20 +724,14 @@ static int evil_abort_race(struct evil_sess *es, const struct evil_case *t,
 	u32 itt = es->itt, cmdsn = es->cmdsn;
 	struct scatterlist sg;
 	struct rst_mr *m;
-	u32 len, rkey;
 	bool cmd_done;
+	u32 rkey;
 	u64 addr;
 	int err;
 
-	m = rst_mr_get(es->c);
+	m = evil_map_read_buf(es, buf, &sg, &addr, &rkey);
 	if (IS_ERR(m))
 		return PTR_ERR(m);
-	sg_init_one(&sg, buf, EVIL_BUF);
-	err = rst_mr_map(m, &sg, 1, DMA_FROM_DEVICE, &addr, &len, &rkey);
-	if (err) {
-		rst_mr_put(m);
-		return err;
-	}
 	spin_lock(&evil_lock);
 	evil_tmf_seen = false;
 	evil_last_scsi_itt = 0;
