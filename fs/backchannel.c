@@ -133,7 +133,7 @@ void rsx_bc_receive_call(struct rsx_xprt *x, struct rst_conn *c,
 	bool full;
 
 	if (h->nr_read || h->nr_write || h->has_reply || len > PAGE_SIZE || !serv) {
-		pr_warn_ratelimited("rdmastor: %s: bad backchannel call\n", x->x_name);
+		pr_warn_ratelimited("%s: bad backchannel call\n", x->x_name);
 		goto drop;
 	}
 	spin_lock(&x->x_lock);
@@ -142,7 +142,7 @@ void rsx_bc_receive_call(struct rsx_xprt *x, struct rst_conn *c,
 		x->x_bc_count++;
 	spin_unlock(&x->x_lock);
 	if (full) {
-		pr_warn_ratelimited("rdmastor: %s: backchannel overrun\n", x->x_name);
+		pr_warn_ratelimited("%s: backchannel overrun\n", x->x_name);
 		goto drop;
 	}
 	bc = kzalloc(sizeof(*bc), GFP_NOWAIT | __GFP_NOWARN);

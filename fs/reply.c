@@ -26,7 +26,7 @@ static void rsx_bad_reply(struct rsx_xprt *x, struct rst_conn *c, const char *wh
 	x->x_stats.bad_replies++;
 	spin_unlock(&x->x_lock);
 	/* one per connection: it ends here, and reconnects back off */
-	pr_warn("rdmastor: %s: bad reply (%s): disconnecting\n", x->x_name, why);
+	pr_warn("%s: bad reply (%s): disconnecting\n", x->x_name, why);
 	WRITE_ONCE(x->x_proto_error, true);
 	rst_disconnect(c, -EPROTO);
 }
@@ -223,7 +223,7 @@ static void rsx_reply(struct rsx_xprt *x, struct rst_conn *c,
 		spin_lock(&x->x_lock);
 		x->x_stats.rdma_errors++;
 		spin_unlock(&x->x_lock);
-		pr_warn_ratelimited("rdmastor: %s: RDMA_ERROR %s for xid %08x\n",
+		pr_warn_ratelimited("%s: RDMA_ERROR %s for xid %08x\n",
 				    x->x_name, h->err == RPCRDMA_ERR_VERS ?
 				    "ERR_VERS" : "ERR_CHUNK", h->xid);
 		req->r_status = -EIO;

@@ -69,7 +69,7 @@ static void rsx_disconnected(struct rst_conn *c, int reason)
 	/* our own close, or a connect that failed: nothing to tell */
 	if (READ_ONCE(x->x_closing) || READ_ONCE(x->x_conn) != c)
 		return;
-	pr_info("rdmastor: %s: connection lost (%d)\n", x->x_name, reason);
+	pr_debug("%s: connection lost (%d)\n", x->x_name, reason);
 	xprt_force_disconnect(&x->xprt);
 }
 
@@ -172,7 +172,7 @@ static void rsx_connect_worker(struct work_struct *work)
 		rc = -EAGAIN;
 	} else {
 		x->x_connect_failed = true;
-		pr_info_ratelimited("rdmastor: %s: connect failed (%d)\n",
+		pr_info_ratelimited("%s: connect failed (%d)\n",
 				    x->x_name, rc);
 		/* what call_connect_status() retries on */
 		if (rc != -ECONNREFUSED && rc != -ETIMEDOUT)
@@ -393,7 +393,7 @@ static int rsx_send_request(struct rpc_rqst *rqst)
 	req->r_reply_bounce = NULL;
 	err = rsx_marshal(x, x->x_conn, req);
 	if (err == -EMSGSIZE || err == -ENOMEM || err == -EINVAL) {
-		pr_warn_ratelimited("rdmastor: %s: cannot marshal xid %08x: %d\n",
+		pr_warn_ratelimited("%s: cannot marshal xid %08x: %d\n",
 				    x->x_name, be32_to_cpu(rqst->rq_xid), err);
 		return err == -ENOMEM ? -ENOBUFS : -EIO;
 	}
@@ -512,7 +512,7 @@ static int __init rsx_init(void)
 
 	if (rsx_credits < 2 || rsx_credits > 256 ||
 	    rsx_inline < RPCRDMA_CM_MIN_INLINE || rsx_inline > 65536) {
-		pr_err("rdmastor: credits must be 2..256, inline_size 1024..65536\n");
+		pr_err("credits must be 2..256, inline_size 1024..65536\n");
 		return -EINVAL;
 	}
 	rsx_inline = rounddown(rsx_inline, 1024);
@@ -522,7 +522,7 @@ static int __init rsx_init(void)
 	err = xprt_register_transport(&rsx_class);
 	if (err) {
 		if (err == -EEXIST)
-			pr_err("rdmastor: another RPC-over-RDMA client (the stock rpcrdma?) is loaded\n");
+			pr_err("another RPC-over-RDMA client (the stock rpcrdma?) is loaded\n");
 		destroy_workqueue(rsx_wq);
 		return err;
 	}

@@ -111,9 +111,7 @@ static void rnic_enforce_all(struct rnic_dev *rd, u64 now)
 				c->rc_shrink_ms = now ? now : 1;
 				c->rc_late_counted = false;
 			}
-			trace_rnic_shrink_request(rd->rd_name, c->rc_name,
-						  c->rc_pol.r[RNP_ENTRIES].held,
-						  c->rc_pol.r[RNP_ENTRIES].target);
+			trace_rnic_shrink_request(c);
 		}
 		c->rc_notify |= flags;
 		notify = true;
@@ -128,7 +126,7 @@ static void rnic_rebalance(struct rnic_dev *rd, u64 now)
 
 	rnp_rebalance(&rd->rd_pool, now);
 	rd->rd_rebalances++;
-	trace_rnic_rebalance(rd->rd_name, rd->rd_pool.nr, ktime_get_ns() - t0);
+	trace_rnic_rebalance(rd, ktime_get_ns() - t0);
 }
 
 /* Is any queued waiter owed its request (within its fair share)? */
@@ -243,8 +241,7 @@ static int rnic_acquire_slow(struct rnic_consumer *c, u64 *n, unsigned int flags
 	rnp_note_demand(p, &c->rc_pol, n, now);
 	rnic_rebalance(rd, now);
 	owed = rnp_below_share(&c->rc_pol, n);
-	trace_rnic_acquire_slow(rd->rd_name, c->rc_name, n[RNP_ENTRIES],
-				n[RNP_KEYS], owed);
+	trace_rnic_acquire_slow(c, n, owed);
 	if (owed)
 		rnic_enforce_all(rd, now);
 	/* Fresh shares (and a fresh owed) may let it through now. */
@@ -257,6 +254,7 @@ static int rnic_acquire_slow(struct rnic_consumer *c, u64 *n, unsigned int flags
 	if (flags & RNIC_NOWAIT) {
 		c->rc_eagain++;
 		err = -EAGAIN;
+		trace_rnic_refuse(c, n, err);
 		goto out_unlock;
 	}
 
@@ -287,15 +285,13 @@ static int rnic_acquire_slow(struct rnic_consumer *c, u64 *n, unsigned int flags
 	spin_lock(&rd->rd_lock);
 	c->rc_wait_ns += ktime_get_ns() - t0;
 	spin_unlock(&rd->rd_lock);
-	trace_rnic_wait_done(rd->rd_name, c->rc_name, n[RNP_ENTRIES],
-			     ktime_get_ns() - t0, w.w_status);
+	trace_rnic_wait_done(c, n, ktime_get_ns() - t0, w.w_status);
 	return w.w_status;
 
 granted:
 	spin_unlock(&c->rc_lock);
 	rnic_update_short(rd);
-	trace_rnic_grant(rd->rd_name, c->rc_name, n[RNP_ENTRIES], n[RNP_KEYS],
-			 c->rc_pol.r[RNP_ENTRIES].held);
+	trace_rnic_grant(c, n, 0);
 out_unlock:
 	spin_unlock(&rd->rd_lock);
 	return err;
@@ -374,7 +370,7 @@ void rnic_release(struct rnic_consumer *c, u32 entries, u32 keys)
 	if (done & RNP_REL_SHRUNK && c->rc_shrink_ms) {
 		now = rnic_now_ms();
 		c->rc_last_reclaim_ms = now - c->rc_shrink_ms;
-		trace_rnic_shrink_done(rd->rd_name, c->rc_name, c->rc_last_reclaim_ms);
+		trace_rnic_shrink_done(c);
 		c->rc_shrink_ms = 0;
 	}
 	rnic_serve_waiters(rd);
@@ -482,9 +478,7 @@ static void rnic_reap_work(struct work_struct *work)
 		    now - c->rc_shrink_ms > READ_ONCE(rnic_revoke_deadline_ms)) {
 			c->rc_late++;
 			c->rc_late_counted = true;
-			trace_rnic_shrink_late(rd->rd_name, c->rc_name,
-					       c->rc_pol.r[RNP_ENTRIES].held,
-					       c->rc_pol.r[RNP_ENTRIES].target);
+			trace_rnic_shrink_late(c);
 		}
 	}
 	spin_unlock(&rd->rd_lock);
@@ -587,6 +581,7 @@ struct rnic_consumer *rnic_register(struct ib_device *ibdev,
 		rd->rd_pool.cons[rd->rd_pool.nr++] = &c->rc_pol;
 		c->rc_in_pool = true;
 		list_add_tail(&c->rc_node, &rd->rd_consumers);
+		trace_rnic_consumer_register(c);
 	}
 	spin_unlock(&rd->rd_lock);
 	if (err)
@@ -601,12 +596,12 @@ struct rnic_consumer *rnic_register(struct ib_device *ibdev,
 	c->rc_published = !err;
 	mutex_unlock(&rd->rd_cons_mutex);
 	if (err)
-		pr_warn("rnic_mgr: %s: no sysfs entry for consumer %s: %d\n",
+		pr_warn("%s: no sysfs entry for consumer %s: %d\n",
 			rd->rd_name, c->rc_name, err);
 	__module_get(THIS_MODULE);
-	pr_info("rnic_mgr: %s: consumer %s.%llu registered, weight %u, min %u entries %u keys\n",
-		rd->rd_name, c->rc_name, c->rc_id, desc->weight,
-		desc->min_entries, desc->min_keys);
+	pr_debug("%s: consumer %s.%llu registered, weight %u, min %u entries %u keys\n",
+		 rd->rd_name, c->rc_name, c->rc_id, desc->weight,
+		 desc->min_entries, desc->min_keys);
 	return c;
 
 out_unlock:
@@ -616,7 +611,7 @@ out_free:
 out_put_dev:
 	kobject_put(&rd->rd_kobj);
 	if (err == -ENOSPC)
-		pr_warn("rnic_mgr: %s: cannot guarantee %s its minimum of %u entries, %u keys\n",
+		pr_warn("%s: cannot guarantee %s its minimum of %u entries, %u keys\n",
 			rd->rd_name, desc->name, desc->min_entries, desc->min_keys);
 	return ERR_PTR(err);
 }
@@ -665,9 +660,10 @@ void rnic_unregister(struct rnic_consumer *c)
 
 	mutex_lock(&rd->rd_cons_mutex);
 	spin_lock(&rd->rd_lock);
+	trace_rnic_consumer_unregister(c);
 	if (c->rc_in_pool) {
 		WARN_ONCE(c->rc_pol.r[RNP_ENTRIES].held || c->rc_pol.r[RNP_KEYS].held,
-			  "rnic_mgr: %s: consumer %s unregisters holding %llu entries, %llu keys\n",
+			  KBUILD_MODNAME ": %s: consumer %s unregisters holding %llu entries, %llu keys\n",
 			  rd->rd_name, c->rc_name, c->rc_pol.r[RNP_ENTRIES].held,
 			  c->rc_pol.r[RNP_KEYS].held);
 		rnic_leave_pool(rd, c, -ENODEV);
@@ -677,8 +673,8 @@ void rnic_unregister(struct rnic_consumer *c)
 	spin_unlock(&rd->rd_lock);
 	mutex_unlock(&rd->rd_cons_mutex);
 
-	pr_info("rnic_mgr: %s: consumer %s.%llu unregistered, peak %llu entries\n",
-		rd->rd_name, c->rc_name, c->rc_id, c->rc_pol.r[RNP_ENTRIES].peak);
+	pr_debug("%s: consumer %s.%llu unregistered, peak %llu entries\n",
+		 rd->rd_name, c->rc_name, c->rc_id, c->rc_pol.r[RNP_ENTRIES].peak);
 	rnic_consumer_release_kobj(c);
 	module_put(THIS_MODULE);
 }
@@ -714,13 +710,13 @@ int rnic_dev_set_budget(struct rnic_dev *rd, enum rnp_res r, u64 budget)
 	spin_unlock(&rd->rd_lock);
 	mutex_unlock(&rd->rd_cons_mutex);
 	if (err == -EINVAL && budget > RNP_MAX_BUDGET)
-		pr_warn("rnic_mgr: %s: %s budget %llu refused: above the most the arbiter handles (%llu)\n",
+		pr_warn("%s: %s budget %llu refused: above the most the arbiter handles (%llu)\n",
 			rd->rd_name, r == RNP_ENTRIES ? "entry" : "key", budget, RNP_MAX_BUDGET);
 	else if (err == -EINVAL)
-		pr_warn("rnic_mgr: %s: %s budget %llu refused: below the consumers' guaranteed minimums (%llu)\n",
+		pr_warn("%s: %s budget %llu refused: below the consumers' guaranteed minimums (%llu)\n",
 			rd->rd_name, r == RNP_ENTRIES ? "entry" : "key", budget, mins);
 	else if (!err)
-		trace_rnic_budget(rd->rd_name, r, budget);
+		trace_rnic_budget(rd, r, budget);
 	return err;
 }
 

@@ -63,7 +63,7 @@ static int rnic_add_one(struct ib_device *ibdev)
 	list_add_tail(&rd->rd_node, &rnic_devs);
 	mutex_unlock(&rnic_devs_mutex);
 	ib_set_client_data(ibdev, &rnic_client, rd);
-	pr_info("rnic_mgr: device %s added, budget %llu entries, %llu keys\n",
+	pr_info("device %s added, budget %llu entries, %llu keys\n",
 		rd->rd_name, rd->rd_pool.r[RNP_ENTRIES].budget,
 		rd->rd_pool.r[RNP_KEYS].budget);
 	return 0;
@@ -77,7 +77,7 @@ static void rnic_remove_one(struct ib_device *ibdev, void *client_data)
 	list_del(&rd->rd_node);
 	mutex_unlock(&rnic_devs_mutex);
 	rnic_dev_removed(rd);
-	pr_info("rnic_mgr: device %s removed\n", rd->rd_name);
+	pr_info("device %s removed\n", rd->rd_name);
 	rd->rd_ibdev = NULL;
 	rnic_sysfs_del_dev(rd);
 }

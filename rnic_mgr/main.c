@@ -87,7 +87,7 @@ static int __init rnic_mgr_init(void)
 	err = rnic_client_init();
 	if (err)
 		goto out_sysfs;
-	pr_info("rnic_mgr: loaded\n");
+	pr_info("loaded\n");
 	return 0;
 
 out_sysfs:
@@ -102,7 +102,7 @@ static void __exit rnic_mgr_exit(void)
 	rnic_client_exit();
 	rnic_sysfs_exit();
 	rnic_fault_exit();
-	pr_info("rnic_mgr: unloaded\n");
+	pr_info("unloaded\n");
 }
 
 module_init(rnic_mgr_init);

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Tracepoints of rnic_mgr's decisions: the slow path, grants beyond the
- * fast path, waits, rebalances, shrink requests and their completion.
+ * Tracepoints of rnic_mgr's decisions: consumers coming and going, the
+ * slow path, grants and refusals beyond the fast path, waits,
+ * rebalances, shrink requests and their completion, budget changes.
+ * Events take the objects (consumer, device) and name a consumer as
+ * cons=NAME.ID, the name of its sysfs directory.
  * The fast path is not traced: it is the common case and must stay
  * cheap. Enable with: echo 1 > /sys/kernel/tracing/events/rnic_mgr/enable
  */
@@ -12,128 +15,142 @@
 #define RNIC_MGR_TRACE_H
 
 #include <linux/tracepoint.h>
+#include "rnic_mgr.h"
 
-TRACE_EVENT(rnic_acquire_slow,
-	TP_PROTO(const char *dev, const char *cons, u64 entries, u64 keys, bool owed),
-	TP_ARGS(dev, cons, entries, keys, owed),
+/* Consumers: which, and what they hold */
+
+DECLARE_EVENT_CLASS(rnic_consumer_class,
+	TP_PROTO(const struct rnic_consumer *c),
+	TP_ARGS(c),
 	TP_STRUCT__entry(
-		__string(dev, dev)
-		__string(cons, cons)
+		__string(dev, c->rc_dev->rd_name)
+		__string(name, c->rc_name)
+		__field(u64, id)
 		__field(u64, entries)
 		__field(u64, keys)
-		__field(bool, owed)
+		__field(u64, target)
 	),
 	TP_fast_assign(
-		__assign_str(dev, dev);
-		__assign_str(cons, cons);
-		__entry->entries = entries;
-		__entry->keys = keys;
-		__entry->owed = owed;
+		__assign_str(dev, c->rc_dev->rd_name);
+		__assign_str(name, c->rc_name);
+		__entry->id = c->rc_id;
+		__entry->entries = c->rc_pol.r[RNP_ENTRIES].held;
+		__entry->keys = c->rc_pol.r[RNP_KEYS].held;
+		__entry->target = c->rc_pol.r[RNP_ENTRIES].target;
 	),
-	TP_printk("dev=%s cons=%s entries=%llu keys=%llu owed=%d",
-		  __get_str(dev), __get_str(cons), __entry->entries,
-		  __entry->keys, __entry->owed)
+	TP_printk("dev=%s cons=%s.%llu held=%llu keys=%llu target=%llu",
+		  __get_str(dev), __get_str(name), __entry->id,
+		  __entry->entries, __entry->keys, __entry->target)
 );
 
-TRACE_EVENT(rnic_grant,
-	TP_PROTO(const char *dev, const char *cons, u64 entries, u64 keys, u64 held),
-	TP_ARGS(dev, cons, entries, keys, held),
+#define DEFINE_RNIC_CONSUMER_EVENT(name)				\
+	DEFINE_EVENT(rnic_consumer_class, name,				\
+		TP_PROTO(const struct rnic_consumer *c), TP_ARGS(c))
+
+/* birth and death: every register has one unregister */
+DEFINE_RNIC_CONSUMER_EVENT(rnic_consumer_register);
+DEFINE_RNIC_CONSUMER_EVENT(rnic_consumer_unregister);
+/* asked to come down to target; still above it past the deadline */
+DEFINE_RNIC_CONSUMER_EVENT(rnic_shrink_request);
+DEFINE_RNIC_CONSUMER_EVENT(rnic_shrink_late);
+
+/* Requests beyond the fast path, and what became of them */
+
+DECLARE_EVENT_CLASS(rnic_acquire_class,
+	TP_PROTO(const struct rnic_consumer *c, const u64 *n, int status),
+	TP_ARGS(c, n, status),
 	TP_STRUCT__entry(
-		__string(dev, dev)
-		__string(cons, cons)
+		__string(dev, c->rc_dev->rd_name)
+		__string(name, c->rc_name)
+		__field(u64, id)
 		__field(u64, entries)
 		__field(u64, keys)
 		__field(u64, held)
+		__field(int, status)
 	),
 	TP_fast_assign(
-		__assign_str(dev, dev);
-		__assign_str(cons, cons);
-		__entry->entries = entries;
-		__entry->keys = keys;
-		__entry->held = held;
+		__assign_str(dev, c->rc_dev->rd_name);
+		__assign_str(name, c->rc_name);
+		__entry->id = c->rc_id;
+		__entry->entries = n[RNP_ENTRIES];
+		__entry->keys = n[RNP_KEYS];
+		__entry->held = c->rc_pol.r[RNP_ENTRIES].held;
+		__entry->status = status;
 	),
-	TP_printk("dev=%s cons=%s entries=%llu keys=%llu held=%llu",
-		  __get_str(dev), __get_str(cons), __entry->entries,
-		  __entry->keys, __entry->held)
+	TP_printk("dev=%s cons=%s.%llu entries=%llu keys=%llu held=%llu status=%d",
+		  __get_str(dev), __get_str(name), __entry->id,
+		  __entry->entries, __entry->keys, __entry->held,
+		  __entry->status)
 );
 
+#define DEFINE_RNIC_ACQUIRE_EVENT(name)					\
+	DEFINE_EVENT(rnic_acquire_class, name,				\
+		TP_PROTO(const struct rnic_consumer *c, const u64 *n, int status), \
+		TP_ARGS(c, n, status))
+
+/* the fast path could not grant: status 1 if it is owed (below its share) */
+DEFINE_RNIC_ACQUIRE_EVENT(rnic_acquire_slow);
+/* granted on the slow path */
+DEFINE_RNIC_ACQUIRE_EVENT(rnic_grant);
+/* refused with -EAGAIN (RNIC_NOWAIT) */
+DEFINE_RNIC_ACQUIRE_EVENT(rnic_refuse);
+
 TRACE_EVENT(rnic_wait_done,
-	TP_PROTO(const char *dev, const char *cons, u64 entries, u64 ns, int status),
-	TP_ARGS(dev, cons, entries, ns, status),
+	TP_PROTO(const struct rnic_consumer *c, const u64 *n, u64 ns, int status),
+	TP_ARGS(c, n, ns, status),
 	TP_STRUCT__entry(
-		__string(dev, dev)
-		__string(cons, cons)
+		__string(dev, c->rc_dev->rd_name)
+		__string(name, c->rc_name)
+		__field(u64, id)
 		__field(u64, entries)
 		__field(u64, ns)
 		__field(int, status)
 	),
 	TP_fast_assign(
-		__assign_str(dev, dev);
-		__assign_str(cons, cons);
-		__entry->entries = entries;
+		__assign_str(dev, c->rc_dev->rd_name);
+		__assign_str(name, c->rc_name);
+		__entry->id = c->rc_id;
+		__entry->entries = n[RNP_ENTRIES];
 		__entry->ns = ns;
 		__entry->status = status;
 	),
-	TP_printk("dev=%s cons=%s entries=%llu waited_ns=%llu status=%d",
-		  __get_str(dev), __get_str(cons), __entry->entries,
-		  __entry->ns, __entry->status)
+	TP_printk("dev=%s cons=%s.%llu entries=%llu waited_ns=%llu status=%d",
+		  __get_str(dev), __get_str(name), __entry->id,
+		  __entry->entries, __entry->ns, __entry->status)
 );
-
-DECLARE_EVENT_CLASS(rnic_shrink_class,
-	TP_PROTO(const char *dev, const char *cons, u64 held, u64 target),
-	TP_ARGS(dev, cons, held, target),
-	TP_STRUCT__entry(
-		__string(dev, dev)
-		__string(cons, cons)
-		__field(u64, held)
-		__field(u64, target)
-	),
-	TP_fast_assign(
-		__assign_str(dev, dev);
-		__assign_str(cons, cons);
-		__entry->held = held;
-		__entry->target = target;
-	),
-	TP_printk("dev=%s cons=%s held=%llu target=%llu",
-		  __get_str(dev), __get_str(cons), __entry->held, __entry->target)
-);
-
-DEFINE_EVENT(rnic_shrink_class, rnic_shrink_request,
-	TP_PROTO(const char *dev, const char *cons, u64 held, u64 target),
-	TP_ARGS(dev, cons, held, target));
-
-DEFINE_EVENT(rnic_shrink_class, rnic_shrink_late,
-	TP_PROTO(const char *dev, const char *cons, u64 held, u64 target),
-	TP_ARGS(dev, cons, held, target));
 
 TRACE_EVENT(rnic_shrink_done,
-	TP_PROTO(const char *dev, const char *cons, u64 ms),
-	TP_ARGS(dev, cons, ms),
+	TP_PROTO(const struct rnic_consumer *c),
+	TP_ARGS(c),
 	TP_STRUCT__entry(
-		__string(dev, dev)
-		__string(cons, cons)
+		__string(dev, c->rc_dev->rd_name)
+		__string(name, c->rc_name)
+		__field(u64, id)
 		__field(u64, ms)
 	),
 	TP_fast_assign(
-		__assign_str(dev, dev);
-		__assign_str(cons, cons);
-		__entry->ms = ms;
+		__assign_str(dev, c->rc_dev->rd_name);
+		__assign_str(name, c->rc_name);
+		__entry->id = c->rc_id;
+		__entry->ms = c->rc_last_reclaim_ms;
 	),
-	TP_printk("dev=%s cons=%s reclaim_ms=%llu",
-		  __get_str(dev), __get_str(cons), __entry->ms)
+	TP_printk("dev=%s cons=%s.%llu reclaim_ms=%llu", __get_str(dev),
+		  __get_str(name), __entry->id, __entry->ms)
 );
 
+/* The device's pool */
+
 TRACE_EVENT(rnic_rebalance,
-	TP_PROTO(const char *dev, u32 consumers, u64 ns),
-	TP_ARGS(dev, consumers, ns),
+	TP_PROTO(const struct rnic_dev *rd, u64 ns),
+	TP_ARGS(rd, ns),
 	TP_STRUCT__entry(
-		__string(dev, dev)
+		__string(dev, rd->rd_name)
 		__field(u32, consumers)
 		__field(u64, ns)
 	),
 	TP_fast_assign(
-		__assign_str(dev, dev);
-		__entry->consumers = consumers;
+		__assign_str(dev, rd->rd_name);
+		__entry->consumers = rd->rd_pool.nr;
 		__entry->ns = ns;
 	),
 	TP_printk("dev=%s consumers=%u ns=%llu",
@@ -141,15 +158,15 @@ TRACE_EVENT(rnic_rebalance,
 );
 
 TRACE_EVENT(rnic_budget,
-	TP_PROTO(const char *dev, int res, u64 budget),
-	TP_ARGS(dev, res, budget),
+	TP_PROTO(const struct rnic_dev *rd, int res, u64 budget),
+	TP_ARGS(rd, res, budget),
 	TP_STRUCT__entry(
-		__string(dev, dev)
+		__string(dev, rd->rd_name)
 		__field(int, res)
 		__field(u64, budget)
 	),
 	TP_fast_assign(
-		__assign_str(dev, dev);
+		__assign_str(dev, rd->rd_name);
 		__entry->res = res;
 		__entry->budget = budget;
 	),

@@ -43,7 +43,7 @@ static bool ist_np_make_room(struct ist_np *inp)
 			continue;
 		ic->evicted = true;
 		inp->nr_evicted++;
-		pr_info_ratelimited("rdmastor_isert: %u connections wait for login: the oldest idle one is dropped\n",
+		pr_info_ratelimited("%u connections wait for login: the oldest idle one is dropped\n",
 				    IST_MAX_PENDING);
 		rst_disconnect(ic->rc, -EBUSY);
 		return true;
@@ -69,7 +69,7 @@ static int ist_accept(struct rst_conn *rc, const void *pdata, u8 plen, void *lpr
 		inp->nr_pending++;	/* a place held for this one */
 	mutex_unlock(&inp->lock);
 	if (busy) {
-		pr_info_ratelimited("rdmastor_isert: %u connections wait for login: connect refused\n",
+		pr_info_ratelimited("%u connections wait for login: connect refused\n",
 				    IST_MAX_PENDING);
 		return -EBUSY;
 	}
@@ -88,7 +88,7 @@ static void ist_login_wait_expired(struct work_struct *work)
 	struct ist_conn *ic = container_of(to_delayed_work(work), struct ist_conn,
 					   login_wait);
 
-	pr_info_ratelimited("rdmastor_isert: no login request within %u ms: disconnecting\n",
+	pr_info_ratelimited("no login request within %u ms: disconnecting\n",
 			    IST_LOGIN_WAIT_MS);
 	rst_disconnect(ic->rc, -ETIMEDOUT);
 }
@@ -100,7 +100,7 @@ static int ist_accept_conn(struct rst_conn *rc, const void *pdata, u8 plen,
 	u8 flags;
 
 	if (iser_cm_req_decode(pdata, plen, &flags)) {
-		pr_info("rdmastor_isert: connect request with bad private data, rejected\n");
+		pr_info("connect request with bad private data, rejected\n");
 		return -EPROTO;
 	}
 	ic = kzalloc(sizeof(*ic), GFP_KERNEL);
@@ -212,12 +212,12 @@ int ist_setup_np(struct iscsi_np *np, struct sockaddr_storage *addr)
 	if (IS_ERR(inp->lst)) {
 		int err = PTR_ERR(inp->lst);
 
-		pr_warn("rdmastor_isert: cannot listen on %pISpc: %d\n", addr, err);
+		pr_warn("cannot listen on %pISpc: %d\n", addr, err);
 		kfree(inp);
 		return err;
 	}
 	np->np_context = inp;
-	pr_info("rdmastor_isert: iSER portal %pISpc%s\n", addr,
+	pr_info("iSER portal %pISpc%s\n", addr,
 		ist_force_mr ? " (forced-MR mode)" : "");
 	return 0;
 }

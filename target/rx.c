@@ -21,7 +21,7 @@
  */
 void ist_protocol_error(struct ist_conn *ic, const char *what)
 {
-	pr_info("rdmastor_isert: protocol error: %s; disconnecting\n", what);
+	pr_info("protocol error: %s; disconnecting\n", what);
 	rst_disconnect(ic->rc, -EPROTO);
 }
 
@@ -39,7 +39,7 @@ static struct iscsit_cmd *ist_cmd_alloc(struct ist_conn *ic,
 
 	cmd = iscsit_allocate_cmd(conn, TASK_RUNNING);
 	if (!cmd) {
-		pr_info_ratelimited("rdmastor_isert: no command tags left\n");
+		pr_info_ratelimited("no command tags left\n");
 		return NULL;
 	}
 	icmd = iscsit_priv_cmd(cmd);
@@ -332,7 +332,7 @@ void ist_recv(struct rst_conn *rc, const void *buf, u32 len, bool inv,
 		return;
 	if (ist_rx_pdu(ic, conn, &p) < 0) {
 		/* the Reject LIO may have queued goes out first (tx.c) */
-		pr_info("rdmastor_isert: PDU (opcode 0x%02x) refused by the iSCSI layer; disconnecting\n",
+		pr_info("PDU (opcode 0x%02x) refused by the iSCSI layer; disconnecting\n",
 			p.opcode);
 		WRITE_ONCE(ic->closing, true);
 		queue_delayed_work(ist_wq, &ic->close_work,

@@ -516,7 +516,7 @@ int ist_immediate_queue(struct iscsit_conn *conn, struct iscsit_cmd *cmd, int st
 		spin_unlock_bh(&cmd->istate_lock);
 		return ist_send_nopin(icmd, false);
 	default:
-		pr_warn("rdmastor_isert: unknown immediate state %d\n", state);
+		pr_warn("unknown immediate state %d\n", state);
 		return -EINVAL;
 	}
 }
@@ -558,7 +558,7 @@ int ist_response_queue(struct iscsit_conn *conn, struct iscsit_cmd *cmd, int sta
 	case ISTATE_SEND_TEXTRSP:
 		break;
 	default:
-		pr_warn("rdmastor_isert: unknown response state %d\n", state);
+		pr_warn("unknown response state %d\n", state);
 		return -EINVAL;
 	}
 	tx = ist_tx_get(icmd, true, &err);

@@ -16,17 +16,23 @@
 #include <net/net_namespace.h>
 
 #include "rst_int.h"
+#include "trace.h"
 
 struct workqueue_struct *rst_wq;
+
+/* numbers connections for traces */
+static atomic_t rst_conn_nr = ATOMIC_INIT(0);
 
 /**
  * rst_conn_alloc - a new connection, not yet bound to an rdma_cm id
  * @p: its parameters (copied)
+ * @l: the listener of a server-side connection, else NULL
  *
  * Return: the connection in state RST_NEW, or ERR_PTR(-EINVAL) for
  * parameters it cannot work with, ERR_PTR(-ENOMEM).
  */
-struct rst_conn *rst_conn_alloc(const struct rst_conn_params *p)
+struct rst_conn *rst_conn_alloc(const struct rst_conn_params *p,
+				struct rst_listener *l)
 {
 	struct rst_conn *c;
 
@@ -38,6 +44,7 @@ struct rst_conn *rst_conn_alloc(const struct rst_conn_params *p)
 	c->c_tag = RST_OBJ_CONN;
 	c->c_p = *p;
 	c->c_priv = p->priv;
+	c->c_listener = l;
 	spin_lock_init(&c->c_lock);
 	c->c_state = RST_NEW;
 	init_completion(&c->c_cm_done);
@@ -53,13 +60,57 @@ struct rst_conn *rst_conn_alloc(const struct rst_conn_params *p)
 	rst_reads_init(c);
 	/* One credit until the ULP learns the peer's (private data, replies). */
 	c->c_peer_credits = 1;
+	c->c_nr = atomic_inc_return(&rst_conn_nr);
+	trace_rst_conn_create(c);
 	return c;
+}
+
+/**
+ * rst_conn_free - free the memory of a connection from rst_conn_alloc()
+ * @c: the connection, its hardware resources and rdma_cm id gone
+ */
+void rst_conn_free(struct rst_conn *c)
+{
+	trace_rst_conn_destroy(c);
+	kfree(c);
+}
+
+/**
+ * rst_wc_error - a work request failed or was flushed: go down
+ * @c: the connection
+ * @wc: the completion (already traced by its handler)
+ * @what: the kind of work request, for the log
+ *
+ * A flush is what every posted work request gets once the QP is in the
+ * error state, so only the first real error is worth a log line; a
+ * flush while the connection is up still means the QP failed under us.
+ */
+void rst_wc_error(struct rst_conn *c, const struct ib_wc *wc, const char *what)
+{
+	if (wc->status != IB_WC_WR_FLUSH_ERR)
+		pr_info_ratelimited("%s: %s failed: %s (vendor error 0x%x)\n",
+				    c->c_p.name, what, ib_wc_status_msg(wc->status),
+				    wc->vendor_err);
+	rst_conn_down(c, -EIO);
+}
+
+/**
+ * rst_post_error - posting (or setting up) a work request failed: go down
+ * @c: the connection
+ * @what: what could not be posted, for the trace
+ * @err: the errno, recorded as the reason
+ */
+void rst_post_error(struct rst_conn *c, const char *what, int err)
+{
+	trace_rst_post_error(c, what, err);
+	rst_conn_down(c, err);
 }
 
 static void rst_qp_event(struct ib_event *ev, void *ctx)
 {
 	struct rst_conn *c = ctx;
 
+	trace_rst_conn_qp_event(c, ev);
 	switch (ev->event) {
 	case IB_EVENT_COMM_EST:
 		/* a receive beat ESTABLISHED: rdma_cm handles it */
@@ -69,7 +120,7 @@ static void rst_qp_event(struct ib_event *ev, void *ctx)
 	case IB_EVENT_SQ_DRAINED:
 		break;
 	default:
-		pr_warn("rdmastor: %s: QP event %s\n", c->c_p.name,
+		pr_warn("%s: QP event %s\n", c->c_p.name,
 			ib_event_msg(ev->event));
 		rst_conn_down(c, -EIO);
 	}
@@ -101,7 +152,7 @@ int rst_conn_setup(struct rst_conn *c, struct rdma_cm_id *id)
 	c->c_port = id->port_num;
 	if (c->c_p.max_io_pages &&
 	    !(dev->attrs.device_cap_flags & IB_DEVICE_MEM_MGT_EXTENSIONS)) {
-		pr_warn("rdmastor: %s: %s has no fast registration\n",
+		pr_warn("%s: %s has no fast registration\n",
 			c->c_p.name, dev_name(&dev->dev));
 		return -EOPNOTSUPP;
 	}
@@ -178,7 +229,7 @@ void rst_conn_destroy(struct rst_conn *c)
 	rst_conn_free_hw(c);
 	if (c->c_id)
 		rdma_destroy_id(c->c_id);
-	kfree(c);
+	rst_conn_free(c);
 }
 
 /**
@@ -195,6 +246,7 @@ void rst_conn_down(struct rst_conn *c, int reason)
 
 	spin_lock_irqsave(&c->c_lock, flags);
 	if (c->c_state != RST_DOWN) {
+		trace_rst_conn_down(c, reason);
 		first = c->c_state == RST_UP || c->c_state == RST_CONNECTING;
 		c->c_state = RST_DOWN;
 		c->c_reason = reason;
@@ -265,8 +317,10 @@ static int rst_conn_cm_event(struct rst_conn *c, struct rdma_cm_event *ev)
 	case RDMA_CM_EVENT_ESTABLISHED:
 		rst_save_pdata(c, ev);
 		spin_lock_irq(&c->c_lock);
-		if (c->c_state == RST_CONNECTING)
+		if (c->c_state == RST_CONNECTING) {
 			c->c_state = RST_UP;
+			trace_rst_conn_up(c);
+		}
 		spin_unlock_irq(&c->c_lock);
 		rst_cm_step_done(c, 0);
 		break;
@@ -337,13 +391,13 @@ struct rst_conn *rst_connect(struct sockaddr *dst, const struct rst_conn_params 
 	struct rst_conn *c;
 	int err;
 
-	c = rst_conn_alloc(p);
+	c = rst_conn_alloc(p, NULL);
 	if (IS_ERR(c))
 		return c;
 	INIT_WORK(&c->c_down_work, rst_down_work);
 	id = rdma_create_id(&init_net, rst_cm_handler, c, RDMA_PS_TCP, IB_QPT_RC);
 	if (IS_ERR(id)) {
-		kfree(c);
+		rst_conn_free(c);
 		return ERR_CAST(id);
 	}
 	c->c_id = id;

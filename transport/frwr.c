@@ -30,6 +30,7 @@
 #include <rdmastor/rst_window.h>
 
 #include "rst_int.h"
+#include "trace.h"
 
 /* Pages of the MRs of size class @cls. */
 static u32 rst_cls_pages(const struct rst_conn *c, int cls)
@@ -39,6 +40,7 @@ static u32 rst_cls_pages(const struct rst_conn *c, int cls)
 
 static void rst_mr_dereg(struct rst_conn *c, struct rst_mr *m)
 {
+	trace_rst_mr_free(m);
 	ib_dereg_mr(m->mr_ib);
 	m->mr_ib = NULL;
 	rnic_release(c->c_rc, rst_cls_pages(c, m->mr_cls), 1);
@@ -57,6 +59,7 @@ static void rst_set_limits(struct rst_conn *c, u64 entries, u64 keys)
 	c->c_mr_limit = rst_mr_limit_calc(entries, keys, rst_unit_pages(c),
 					  c->c_p.send_depth);
 	c->c_ent_limit = min_t(u64, entries, U32_MAX);
+	trace_rst_share(c, entries, keys);
 }
 
 /* Under c_lock. */
@@ -126,7 +129,7 @@ static void rst_shrink(struct rnic_consumer *rc, u64 entries, u64 keys, void *pr
 	struct rst_conn *c = priv;
 	struct rst_mr *m, *tmp;
 	LIST_HEAD(victims);
-
+	u32 freed = 0;
 	int cls;
 
 	spin_lock_irq(&c->c_lock);
@@ -140,8 +143,10 @@ static void rst_shrink(struct rnic_consumer *rc, u64 entries, u64 keys, void *pr
 			rst_mr_unidle(c, m);
 			rst_mr_uncount(c, m);
 			list_add(&m->mr_node, &victims);
+			freed++;
 		}
 	}
+	trace_rst_shrink(c, entries, freed);
 	spin_unlock_irq(&c->c_lock);
 	list_for_each_entry_safe(m, tmp, &victims, mr_node)
 		rst_mr_free(c, m);
@@ -308,7 +313,7 @@ void rst_mr_pool_destroy(struct rst_conn *c)
 	list_for_each_entry_safe(m, tmp, &c->c_mr_dead, mr_node)
 		kfree(m);
 	INIT_LIST_HEAD(&c->c_mr_dead);
-	WARN(busy, "rdmastor: %s: %u MRs still lent out at teardown\n",
+	WARN(busy, KBUILD_MODNAME ": %s: %u MRs still lent out at teardown\n",
 	     c->c_p.name, busy);
 	rnic_unregister(c->c_rc);
 	c->c_rc = NULL;
@@ -319,17 +324,19 @@ static void rst_mr_reg_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct rst_mr *m = container_of(wc->wr_cqe, struct rst_mr, mr_reg_cqe);
 
 	/* REG_MR is unsignaled: this runs only when it failed */
+	trace_rst_wc_reg(wc, &m->mr_cid);
 	m->mr_status = -EIO;
-	rst_conn_down(m->mr_conn, -EIO);
+	rst_wc_error(m->mr_conn, wc, "REG_MR");
 }
 
 static void rst_mr_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct rst_mr *m = container_of(wc->wr_cqe, struct rst_mr, mr_inv_cqe);
 
+	trace_rst_wc_li(wc, &m->mr_cid);
 	if (wc->status != IB_WC_SUCCESS) {
 		m->mr_status = -EIO;
-		rst_conn_down(m->mr_conn, -EIO);
+		rst_wc_error(m->mr_conn, wc, "LOCAL_INV");
 	} else {
 		m->mr_state = RST_MR_IDLE;
 	}
@@ -388,6 +395,8 @@ static struct rst_mr *rst_mr_alloc(struct rst_conn *c, int cls, bool wait)
 	m->mr_reg_cqe.done = rst_mr_reg_done;
 	m->mr_inv_cqe.done = rst_mr_inv_done;
 	init_completion(&m->mr_inv_done);
+	rst_cid_init(c, &m->mr_cid);
+	trace_rst_mr_alloc(m);
 	return m;
 release:
 	rnic_release(c->c_rc, pages, 1);
@@ -491,6 +500,7 @@ static struct rst_mr *rst_mr_take(struct rst_conn *c, u32 pages, bool wait)
 	}
 	m->mr_status = 0;
 	m->mr_state = RST_MR_IDLE;
+	trace_rst_mr_get(m);
 	return m;
 }
 
@@ -586,7 +596,8 @@ int rst_mr_map_off(struct rst_mr *m, struct scatterlist *sg, int nents,
 	struct ib_mr *mr = m->mr_ib;
 	int mapped, n;
 
-	if (m->mr_state != RST_MR_IDLE || !nents)
+	/* an MR is lent IDLE and mapped once per I/O */
+	if (WARN_ON_ONCE(m->mr_state != RST_MR_IDLE) || !nents)
 		return -EINVAL;
 	mapped = ib_dma_map_sg(c->c_dev, sg, nents, dir);
 	if (!mapped)
@@ -613,6 +624,7 @@ int rst_mr_map_off(struct rst_mr *m, struct scatterlist *sg, int nents,
 		IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE :
 		IB_ACCESS_REMOTE_READ;
 	m->mr_state = RST_MR_MAPPED;
+	trace_rst_mr_map(m, mr->length, nents);
 	*addr = mr->iova;
 	*len = mr->length;
 	*rkey = mr->rkey;
@@ -631,9 +643,12 @@ int rst_mr_remote_invalidated(struct rst_mr *m, u32 inv_rkey)
 {
 	struct rst_conn *c = m->mr_conn;
 
-	if (m->mr_state != RST_MR_VALID || inv_rkey != m->mr_ib->rkey)
+	if (m->mr_state != RST_MR_VALID || inv_rkey != m->mr_ib->rkey) {
+		trace_rst_mr_wrong_inv(m, inv_rkey);
 		return -EPROTO;
+	}
 	m->mr_state = RST_MR_IDLE;
+	trace_rst_mr_remote_inv(m);
 	spin_lock_irq(&c->c_lock);
 	c->c_stats.remote_inv++;
 	spin_unlock_irq(&c->c_lock);
@@ -667,12 +682,13 @@ int rst_mr_local_invalidate(struct rst_mr *m)
 	err = ib_post_send(c->c_qp, &m->mr_inv_wr, NULL);
 	if (err) {
 		m->mr_status = err;
-		rst_conn_down(c, err);
+		rst_post_error(c, "LOCAL_INV", err);
 		return err;
 	}
 	wait_for_completion(&m->mr_inv_done);
 	if (m->mr_status)
 		return m->mr_status;
+	trace_rst_mr_local_inv(m);
 	spin_lock_irq(&c->c_lock);
 	c->c_stats.local_inv++;
 	spin_unlock_irq(&c->c_lock);
@@ -690,6 +706,7 @@ void rst_mr_put(struct rst_mr *m)
 	bool unknown = m->mr_status || m->mr_state != RST_MR_IDLE;
 	bool drop;
 
+	trace_rst_mr_put(m);
 	if (m->mr_sg) {
 		ib_dma_unmap_sg(c->c_dev, m->mr_sg, m->mr_nents, m->mr_dir);
 		m->mr_sg = NULL;

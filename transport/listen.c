@@ -27,7 +27,7 @@ static int rst_listener_device_removal(struct rst_listener *l)
 	l->l_id_gone = gone;
 	spin_unlock(&l->l_lock);
 	if (gone)
-		pr_info("rdmastor: listener: device removed, no longer listening\n");
+		pr_info("listener: device removed, no longer listening\n");
 	return gone ? -ENODEV : 0;
 }
 
@@ -55,11 +55,10 @@ int rst_listener_cm_event(struct rst_listener *l, struct rdma_cm_id *id,
 	if (READ_ONCE(l->l_closing))
 		return -ESHUTDOWN;	/* non-zero: rdma_cm rejects, destroys id */
 
-	c = rst_conn_alloc(&l->l_p);
+	c = rst_conn_alloc(&l->l_p, l);
 	if (IS_ERR(c))
 		return PTR_ERR(c);
 	INIT_WORK(&c->c_down_work, rst_down_work);
-	c->c_listener = l;
 	id->context = c;
 	err = rst_conn_setup(c, id);
 	if (!err)
@@ -103,7 +102,7 @@ fail:
 	if (accepted)
 		c->c_p.ops->disconnected(c, err);
 	rst_conn_free_hw(c);
-	kfree(c);
+	rst_conn_free(c);
 	return err ? err : -EIO;
 }
 

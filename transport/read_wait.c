@@ -33,6 +33,7 @@
 #include <linux/module.h>
 
 #include "rst_int.h"
+#include "trace.h"
 
 #define RST_READ_RETRY_MS	20
 
@@ -78,6 +79,7 @@ int rst_read_park(struct rst_conn *c, struct rst_read_op *op)
 	list_add_tail(&op->op_node, &c->c_reads_parked);
 	c->c_reads_waiting++;
 	c->c_stats.reads_parked++;
+	trace_rst_read_park(c, op);
 	spin_unlock_irqrestore(&c->c_lock, flags);
 	/* an MR may have come back before we were on the list */
 	rst_reads_kick(c);
@@ -126,10 +128,11 @@ void rst_read_work(struct work_struct *work)
 		spin_lock_irq(&c->c_lock);
 		list_del(&op->op_node);
 		c->c_reads_waiting--;
+		trace_rst_read_unpark(c, op);
 		spin_unlock_irq(&c->c_lock);
 		if (IS_ERR(m)) {
 			/* no memory for an MR, or going down: the READ cannot be */
-			rst_conn_down(c, PTR_ERR(m));
+			rst_post_error(c, "MR for READ sink", PTR_ERR(m));
 			op->done(op, PTR_ERR(m));
 			continue;
 		}

@@ -22,6 +22,7 @@
 #include <linux/slab.h>
 
 #include "rst_int.h"
+#include "trace.h"
 
 static void rst_rx_done(struct ib_cq *cq, struct ib_wc *wc);
 static void rst_tx_done(struct ib_cq *cq, struct ib_wc *wc);
@@ -86,6 +87,7 @@ int rst_rings_create(struct rst_conn *c)
 					 c->c_p.rx_align_off, &rx->rx_pad);
 		if (!rx->rx_buf)
 			return -ENOMEM;
+		rst_cid_init(c, &rx->rx_cid);
 		rx->rx_cqe.done = rst_rx_done;
 		rx->rx_wr.wr_cqe = &rx->rx_cqe;
 		rx->rx_wr.sg_list = &rx->rx_sge;
@@ -98,6 +100,7 @@ int rst_rings_create(struct rst_conn *c)
 		tx->tx_buf = rst_buf_map(c, &tx->tx_sge, DMA_TO_DEVICE, 0, &pad);
 		if (!tx->tx_buf)
 			return -ENOMEM;
+		rst_cid_init(c, &tx->tx_cid);
 		tx->tx_cqe.done = rst_tx_done;
 		tx->tx_wr.wr_cqe = &tx->tx_cqe;
 		tx->tx_wr.sg_list = &tx->tx_sge;
@@ -163,10 +166,11 @@ static void rst_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct rst_rx *rx = container_of(wc->wr_cqe, struct rst_rx, rx_cqe);
 	struct rst_conn *c = rx->rx_conn;
 	bool inv;
+	int err;
 
+	trace_rst_wc_receive(wc, &rx->rx_cid);
 	if (wc->status != IB_WC_SUCCESS) {
-		/* a flush while up means the QP failed under us */
-		rst_conn_down(c, -EIO);
+		rst_wc_error(c, wc, "receive");
 		return;
 	}
 	ib_dma_sync_single_for_cpu(c->c_dev, rx->rx_sge.addr, wc->byte_len,
@@ -181,8 +185,9 @@ static void rst_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 		return;		/* reposted by rst_rx_release() */
 	if (READ_ONCE(c->c_state) == RST_DOWN)
 		return;		/* the drain flushes whatever is still posted */
-	if (rst_rx_post(c, rx))
-		rst_conn_down(c, -EIO);
+	err = rst_rx_post(c, rx);
+	if (err)
+		rst_post_error(c, "receive", err);
 }
 
 /**
@@ -218,11 +223,14 @@ EXPORT_SYMBOL_GPL(rst_rx_hold);
  */
 void rst_rx_release(struct rst_conn *c, struct rst_rx *rx)
 {
+	int err;
+
 	atomic_dec(&c->c_rx_held_nr);
 	if (READ_ONCE(c->c_state) == RST_DOWN)
 		return;
-	if (rst_rx_post(c, rx))
-		rst_conn_down(c, -EIO);
+	err = rst_rx_post(c, rx);
+	if (err)
+		rst_post_error(c, "receive", err);
 }
 EXPORT_SYMBOL_GPL(rst_rx_release);
 
@@ -269,18 +277,15 @@ static void rst_tx_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct rst_tx *tx = container_of(wc->wr_cqe, struct rst_tx, tx_cqe);
 	struct rst_conn *c = tx->tx_conn;
 
+	trace_rst_wc_send(wc, &tx->tx_cid);
 	rst_tx_retire_before(c, tx);
-	if (wc->status != IB_WC_SUCCESS) {
-		if (wc->status != IB_WC_WR_FLUSH_ERR)
-			pr_info("rdmastor: %s: send failed: %s\n", c->c_p.name,
-				ib_wc_status_msg(wc->status));
-		/*
-		 * A flush while up means the QP failed under us, e.g. an
-		 * RDMA WRITE chained before this send (unsignaled, so its
-		 * own error completion has no context) was refused.
-		 */
-		rst_conn_down(c, -EIO);
-	}
+	/*
+	 * A flush may also mean an RDMA WRITE chained before this send
+	 * (unsignaled, so its own error completion has no context) was
+	 * refused.
+	 */
+	if (wc->status != IB_WC_SUCCESS)
+		rst_wc_error(c, wc, "send");
 	tx->tx_status = wc->status == IB_WC_SUCCESS ? 0 : -EIO;
 	if (tx->tx_rw_sg) {
 		rdma_rw_ctx_destroy(&tx->tx_rw, c->c_qp, c->c_port, tx->tx_rw_sg,
@@ -457,9 +462,13 @@ int rst_tx_post_mrs(struct rst_conn *c, struct rst_tx *tx, u32 len,
 	unsigned int i;
 	int err;
 
-	for (i = 0; i < nr_mrs; i++)
-		if (mrs[i]->mr_state != RST_MR_MAPPED)
-			len = U32_MAX;
+	for (i = 0; i < nr_mrs; i++) {
+		/* the ULP must map each MR first, and post it once */
+		if (WARN_ON_ONCE(mrs[i]->mr_state != RST_MR_MAPPED)) {
+			rst_tx_free(c, tx);
+			return -EINVAL;
+		}
+	}
 	if (len > c->c_p.msg_size) {
 		rst_tx_free(c, tx);
 		return -EINVAL;
@@ -480,7 +489,7 @@ int rst_tx_post_mrs(struct rst_conn *c, struct rst_tx *tx, u32 len,
 		for (i = 0; i < nr_mrs; i++)
 			mrs[i]->mr_status = err;	/* state unknown: freed on put */
 		rst_tx_free(c, tx);
-		rst_conn_down(c, err);
+		rst_post_error(c, "send", err);
 		return err;
 	}
 	if (nr_mrs) {

@@ -39,6 +39,7 @@ struct rst_rx {
 	void *rx_buf;
 	struct rst_conn *rx_conn;
 	u32 rx_pad;		/* rx_buf is this far into its allocation */
+	struct rst_cid rx_cid;
 	bool rx_held;		/* rst_rx_hold(): reposted by rst_rx_release() */
 };
 
@@ -57,6 +58,7 @@ struct rst_tx {
 	rst_tx_done_fn tx_cb;		/* called on completion, if set */
 	void *tx_cb_arg;
 	int tx_status;
+	struct rst_cid tx_cid;
 };
 
 /* MR size classes (rst_conn_params.small_io_pages) */
@@ -80,12 +82,16 @@ struct rst_mr {
 	struct ib_cqe mr_reg_cqe;
 	struct ib_cqe mr_inv_cqe;
 	struct completion mr_inv_done;
+	/* for its REG_MR and LOCAL_INV; ci_completion_id names the MR */
+	struct rst_cid mr_cid;
 };
 
 struct rst_listener;
 
 struct rst_conn {
 	enum rst_obj c_tag;
+	u32 c_nr;			/* names it in traces; never reused */
+	atomic_t c_completion_ids;	/* the last rst_cid handed out */
 	struct rdma_cm_id *c_id;
 	struct ib_device *c_dev;
 	struct ib_pd *c_pd;
@@ -166,8 +172,23 @@ void rst_fault_exit(void);
 bool rst_fault_rw_init(void);
 bool rst_fault_mr_busy(void);
 
+/**
+ * rst_cid_init - a new completion id for a work request of @c
+ * @c: the connection, its CQ allocated
+ * @cid: out
+ */
+static inline void rst_cid_init(struct rst_conn *c, struct rst_cid *cid)
+{
+	cid->ci_queue_id = c->c_cq->res.id;
+	cid->ci_completion_id = atomic_inc_return(&c->c_completion_ids);
+}
+
 /* conn.c */
-struct rst_conn *rst_conn_alloc(const struct rst_conn_params *p);
+struct rst_conn *rst_conn_alloc(const struct rst_conn_params *p,
+				struct rst_listener *l);
+void rst_conn_free(struct rst_conn *c);
+void rst_wc_error(struct rst_conn *c, const struct ib_wc *wc, const char *what);
+void rst_post_error(struct rst_conn *c, const char *what, int err);
 int rst_conn_setup(struct rst_conn *c, struct rdma_cm_id *id);
 void rst_conn_free_hw(struct rst_conn *c);
 void rst_conn_destroy(struct rst_conn *c);

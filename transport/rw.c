@@ -8,6 +8,7 @@
 #include <linux/module.h>
 
 #include "rst_int.h"
+#include "trace.h"
 
 /*
  * rdma_rw_ctx_init() for @c. A failure (no memory for the context, a DMA
@@ -24,9 +25,11 @@ static int rst_rw_init(struct rst_conn *c, struct rdma_rw_ctx *ctx,
 				 raddr, rkey, dir);
 
 	if (n < 0) {
-		pr_warn_ratelimited("rdmastor: cannot set up an RDMA %s of %u entries (%d): disconnecting\n",
-				    dir == DMA_TO_DEVICE ? "WRITE" : "READ", nents, n);
-		rst_conn_down(c, n);
+		pr_warn_ratelimited("%s: cannot set up an RDMA %s of %u entries (%d): disconnecting\n",
+				    c->c_p.name, dir == DMA_TO_DEVICE ? "WRITE" : "READ",
+				    nents, n);
+		rst_post_error(c, dir == DMA_TO_DEVICE ? "rw_ctx WRITE" : "rw_ctx READ",
+			       n);
 	}
 	return n;
 }
@@ -65,7 +68,7 @@ static int rst_rw_write_post(struct rst_conn *c, struct scatterlist *sg,
 				    DMA_TO_DEVICE);
 		tx->tx_rw_sg = NULL;
 		rst_tx_put(c, tx);
-		rst_conn_down(c, err);
+		rst_post_error(c, "RDMA WRITE", err);
 	}
 	return err;
 }
@@ -136,19 +139,17 @@ struct rst_read {
 	struct completion r_done;
 	struct rst_conn *r_conn;
 	int r_status;
+	struct rst_cid r_cid;
 };
 
 static void rst_read_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct rst_read *r = container_of(wc->wr_cqe, struct rst_read, r_cqe);
 
+	trace_rst_wc_read(wc, &r->r_cid);
 	r->r_status = wc->status == IB_WC_SUCCESS ? 0 : -EIO;
-	if (wc->status != IB_WC_SUCCESS) {
-		if (wc->status != IB_WC_WR_FLUSH_ERR)
-			pr_info("rdmastor: %s: RDMA READ failed: %s\n",
-				r->r_conn->c_p.name, ib_wc_status_msg(wc->status));
-		rst_conn_down(r->r_conn, -EIO);
-	}
+	if (wc->status != IB_WC_SUCCESS)
+		rst_wc_error(r->r_conn, wc, "RDMA READ");
 	complete(&r->r_done);
 }
 
@@ -173,12 +174,13 @@ int rst_rw_read(struct rst_conn *c, struct scatterlist *sg, u32 nents,
 	if (READ_ONCE(c->c_state) == RST_DOWN)
 		return -ENOTCONN;
 	init_completion(&r.r_done);
+	rst_cid_init(c, &r.r_cid);
 	n = rst_rw_init(c, &ctx, sg, nents, 0, raddr, rkey, DMA_FROM_DEVICE);
 	if (n < 0)
 		return n;
 	err = rdma_rw_ctx_post(&ctx, c->c_qp, c->c_port, &r.r_cqe, NULL);
 	if (err)
-		rst_conn_down(c, err);
+		rst_post_error(c, "RDMA READ", err);
 	else
 		wait_for_completion(&r.r_done);
 	rdma_rw_ctx_destroy(&ctx, c->c_qp, c->c_port, sg, nents, DMA_FROM_DEVICE);
@@ -192,10 +194,8 @@ static void rst_read_op_rd_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct rst_read_op *op = container_of(wc->wr_cqe, struct rst_read_op,
 					      op_rd_cqe);
 
-	if (wc->status != IB_WC_WR_FLUSH_ERR)
-		pr_info("rdmastor: %s: RDMA READ failed: %s\n",
-			op->op_conn->c_p.name, ib_wc_status_msg(wc->status));
-	rst_conn_down(op->op_conn, -EIO);
+	trace_rst_wc_read(wc, &op->op_cid);
+	rst_wc_error(op->op_conn, wc, "RDMA READ");
 }
 
 static void rst_read_op_done(struct ib_cq *cq, struct ib_wc *wc)
@@ -205,18 +205,17 @@ static void rst_read_op_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct rst_conn *c = op->op_conn;
 	int status = wc->status == IB_WC_SUCCESS ? 0 : -EIO;
 
-	if (status) {
-		if (wc->status != IB_WC_WR_FLUSH_ERR)
-			pr_info("rdmastor: %s: RDMA READ failed: %s\n",
-				c->c_p.name, ib_wc_status_msg(wc->status));
-		rst_conn_down(c, -EIO);
-	}
+	trace_rst_wc_read(wc, &op->op_cid);
+	if (status)
+		rst_wc_error(c, wc, "RDMA READ");
 	if (op->op_mr) {
 		/* the fenced LOCAL_INV completed: the key is dead */
 		if (status)
 			op->op_mr->mr_status = status;
 		else
 			op->op_mr->mr_state = RST_MR_IDLE;
+		if (!status)
+			trace_rst_mr_local_inv(op->op_mr);
 		spin_lock_irq(&c->c_lock);
 		if (!status)
 			c->c_stats.local_inv++;
@@ -255,7 +254,7 @@ int rst_read_post_mr(struct rst_conn *c, struct rst_read_op *op,
 			     DMA_FROM_DEVICE, &addr, &len, &key);
 	if (err) {
 		rst_mr_put(m);
-		rst_conn_down(c, err);
+		rst_post_error(c, "map READ sink", err);
 		return err;
 	}
 	op->op_mr = m;
@@ -284,7 +283,7 @@ int rst_read_post_mr(struct rst_conn *c, struct rst_read_op *op,
 		m->mr_status = err;
 		rst_mr_put(m);
 		op->op_mr = NULL;
-		rst_conn_down(c, err);
+		rst_post_error(c, "RDMA READ", err);
 		return err;
 	}
 	spin_lock_irq(&c->c_lock);
@@ -323,7 +322,7 @@ static int rst_read_mr(struct rst_conn *c, struct rst_read_op *op,
 	if (m == ERR_PTR(-EAGAIN))
 		return rst_read_park(c, op);
 	if (IS_ERR(m)) {
-		rst_conn_down(c, PTR_ERR(m));
+		rst_post_error(c, "MR for READ sink", PTR_ERR(m));
 		return PTR_ERR(m);
 	}
 	return rst_read_post_mr(c, op, m);
@@ -363,6 +362,7 @@ int rst_rw_read_async(struct rst_conn *c, struct rst_read_op *op,
 	op->op_mr = NULL;
 	op->op_cqe.done = rst_read_op_done;
 	op->op_rd_cqe.done = rst_read_op_rd_done;
+	rst_cid_init(c, &op->op_cid);
 	if (use_mr)
 		return rst_read_mr(c, op, sg_off, raddr, rkey);
 	n = rst_rw_init(c, &op->op_rw, sg, nents, sg_off, raddr, rkey,
@@ -373,7 +373,7 @@ int rst_rw_read_async(struct rst_conn *c, struct rst_read_op *op,
 	if (err) {
 		rdma_rw_ctx_destroy(&op->op_rw, c->c_qp, c->c_port, sg, nents,
 				    DMA_FROM_DEVICE);
-		rst_conn_down(c, err);
+		rst_post_error(c, "RDMA READ", err);
 	}
 	return err;
 }

@@ -9,6 +9,7 @@
 #include <rdmastor/rst_window.h>
 
 #include "rst_int.h"
+#include "trace.h"
 
 static u32 rst_window_locked(struct rst_conn *c)
 {
@@ -46,6 +47,8 @@ void rst_set_peer_credits(struct rst_conn *c, u32 credits)
 
 	spin_lock_irqsave(&c->c_lock, flags);
 	more = credits > c->c_peer_credits;
+	if (credits != c->c_peer_credits)
+		trace_rst_credits(c, c->c_peer_credits, credits);
 	c->c_peer_credits = credits;
 	spin_unlock_irqrestore(&c->c_lock, flags);
 	if (more)
@@ -62,10 +65,14 @@ static bool rst_io_may_start(struct rst_conn *c, int *err)
 		*err = -ENOTCONN;
 		ok = true;
 	} else {
-		ok = c->c_outstanding < rst_window_locked(c);
+		u32 window = rst_window_locked(c);
+
+		ok = c->c_outstanding < window;
 		if (ok) {
 			c->c_outstanding++;
 			*err = 0;
+		} else {
+			trace_rst_window_full(c, window);
 		}
 	}
 	spin_unlock_irq(&c->c_lock);

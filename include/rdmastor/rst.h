@@ -186,6 +186,16 @@ int rst_rw_read(struct rst_conn *c, struct scatterlist *sg, u32 nents,
 		u64 raddr, u32 rkey);
 
 /**
+ * struct rst_cid - names a work request's completion in traces
+ * @ci_queue_id: the restrack id of the connection's CQ
+ * @ci_completion_id: unique among the connection's work requests
+ */
+struct rst_cid {
+	u32 ci_queue_id;
+	int ci_completion_id;
+};
+
+/**
  * struct rst_read_op - one asynchronous RDMA READ (the ULP embeds it)
  * @done: runs once from the completion context; 0 when the data is in
  *	the pages, else an errno (the connection is then going down)
@@ -210,6 +220,7 @@ struct rst_read_op {
 	u32 op_sg_off;
 	u64 op_raddr;
 	u32 op_rkey;
+	struct rst_cid op_cid;
 };
 
 int rst_rw_read_async(struct rst_conn *c, struct rst_read_op *op,

@@ -77,3 +77,20 @@ rdmastor_install() {
 rdmastor_testmod() {
 	echo "$RDMASTOR_TREE/tests/kmod/$1.ko"
 }
+
+# trace_pairs_start: record the births and deaths of connections, MRs and
+# rnic_mgr consumers from here on (scripts/guest/trace-pairs; the
+# modules must be loaded).
+trace_pairs_start() {
+	check "trace-cmd records births and deaths" scripts/guest/trace-pairs start
+}
+
+# trace_pairs_check: every object born since trace_pairs_start died, once
+# (call after teardown, before the modules unload).
+trace_pairs_check() {
+	local rc
+	scripts/guest/trace-pairs check > /tmp/trace-pairs.out 2>&1
+	rc=$?
+	sed 's/^/# /' /tmp/trace-pairs.out
+	ok "$rc" "births and deaths pair up: $(head -1 /tmp/trace-pairs.out | sed 's/^trace-pairs: //')"
+}

@@ -6,19 +6,14 @@ set -u
 tree=$(cd "$(dirname "$0")/../.." && pwd)
 scan=$tree/scripts/vm/scan-log
 fx=$tree/tests/harness/fixtures
-n=0
-failed=0
+. "$tree/scripts/guest/lib.sh"
 expect() {	# expect FIXTURE RC REASON
 	local out rc
 	out=$("$scan" "$fx/$1.log")
 	rc=$?
-	n=$((n + 1))
-	if [ "$rc" = "$2" ] && { [ -z "$3" ] || grep -q "FAIL: $3 in guest" <<< "$out"; }; then
-		echo "ok $n - scan-log $1.log: exit $2${3:+, $3}"
-	else
-		echo "not ok $n - scan-log $1.log: want exit $2${3:+, $3}; got $rc: $out"
-		failed=$((failed + 1))
-	fi
+	ok "$([ "$rc" = "$2" ] && { [ -z "$3" ] || grep -q "FAIL: $3 in guest" <<< "$out"; }; echo $?)" \
+		"scan-log $1.log: exit $2${3:+, $3} (got $rc)"
+	[ "$rc" = "$2" ] || diag "$out"
 }
 expect clean 0 ""
 expect warn 1 "kernel WARNING"
@@ -29,5 +24,4 @@ expect panic 1 "kernel panic"
 expect panic_on_warn 1 "kernel WARNING"
 expect stack_dump 1 "kernel stack dump"
 expect slab 1 "slab corruption"
-echo "1..$n"
-exit $(( failed != 0 ))
+tap_done

@@ -6,12 +6,7 @@
 set -u
 tree=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$tree"
-n=0
-failed=0
-ok() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi
-}
+. scripts/guest/lib.sh
 run() {
 	scripts/vm-run --quiet "$@" > /tmp/rdmastor-selftest.out 2>&1
 	rc=$?
@@ -31,5 +26,4 @@ run --name selftest_hang --timeout 40 tests/harness/guest/hang.sh
 ok "$( [ "$rc" = 3 ]; echo $?)" "a hung body fails the run with exit 3 (got $rc)"
 ok "$(grep -q 'timeout after 40s' /tmp/rdmastor-selftest.out; echo $?)" "the harness says it timed out"
 
-echo "1..$n"
-exit $(( failed != 0 ))
+tap_done

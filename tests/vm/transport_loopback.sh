@@ -29,6 +29,7 @@ check "soft-RoCE" scripts/guest/rxe-setup single
 check "rdmastor installed" rdmastor_install
 check "load the transport" modprobe rdmastor_transport
 check "load rtp" insmod "$(rdmastor_testmod rtp)"
+trace_pairs_start
 check "server listens" $R server 7471 32
 ok "$([ "$(mrs)" = 0 ]; echo $?)" "no MR exists before any I/O ($(mrs))"
 
@@ -74,6 +75,7 @@ ok "$(awk '$1 == "verify_errors" || $1 == "proto_errors" { s += $2 } END { exit 
 ok "$([ "$(mrs)" = 0 ]; echo $?)" "no MR left after the connections closed ($(mrs))"
 check "server stops" $R server-stop
 check "unload rtp" rmmod rtp
+trace_pairs_check
 check "unload the transport" modprobe -r rdmastor_transport
 check "unload rnic_mgr" modprobe -r rnic_mgr
 tap_done

@@ -1,0 +1,25 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Unit test of scripts/guest/trace-pairs on canned trace-cmd reports
+# (from a transport_loopback run): it passes a run whose births and
+# deaths pair up and fails a leak, a double death and a run with no
+# connection at all.
+set -u
+tree=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$tree"
+. scripts/guest/lib.sh
+fx=tests/harness/fixtures
+
+expect() {	# expect FIXTURE RC TEXT
+	local out rc
+	out=$(scripts/guest/trace-pairs pair "$fx/$1.txt")
+	rc=$?
+	ok "$([ "$rc" = "$2" ] && grep -q "$3" <<< "$out"; echo $?)" \
+		"trace-pairs $1: exit $2, says '$3' (got $rc: $(tr '\n' ' ' <<< "$out"))"
+}
+expect trace-paired 0 "20/20 connections, 47/47 MRs, 10/10 consumers"
+expect trace-mr-leak 1 "never died: mr conn=1 mr=22"
+expect trace-double-death 1 "died unborn or twice: conn conn=1"
+expect trace-no-conn 1 "0/0 connections"
+tap_done
