@@ -17,6 +17,7 @@
 #include <linux/sunrpc/bc_xprt.h>
 
 #include "rsx.h"
+#include "trace.h"
 
 struct rsx_bc {
 	struct rpc_rqst rqst;
@@ -134,6 +135,7 @@ void rsx_bc_receive_call(struct rsx_xprt *x, struct rst_conn *c,
 
 	if (h->nr_read || h->nr_write || h->has_reply || len > PAGE_SIZE || !serv) {
 		pr_warn_ratelimited("%s: bad backchannel call\n", x->x_name);
+		trace_rsx_bc_call(x, h->xid, -EPROTO);
 		goto drop;
 	}
 	spin_lock(&x->x_lock);
@@ -143,10 +145,12 @@ void rsx_bc_receive_call(struct rsx_xprt *x, struct rst_conn *c,
 	spin_unlock(&x->x_lock);
 	if (full) {
 		pr_warn_ratelimited("%s: backchannel overrun\n", x->x_name);
+		trace_rsx_bc_call(x, h->xid, -ENOBUFS);
 		goto drop;
 	}
 	bc = kzalloc(sizeof(*bc), GFP_NOWAIT | __GFP_NOWARN);
 	if (!bc) {
+		trace_rsx_bc_call(x, h->xid, -ENOMEM);
 		spin_lock(&x->x_lock);
 		x->x_bc_count--;
 		spin_unlock(&x->x_lock);
@@ -166,6 +170,7 @@ void rsx_bc_receive_call(struct rsx_xprt *x, struct rst_conn *c,
 	spin_lock(&x->x_lock);
 	x->x_stats.bc_calls++;
 	spin_unlock(&x->x_lock);
+	trace_rsx_bc_call(x, h->xid, 0);
 
 	xprt_get(xprt);
 	atomic_inc(&xprt->bc_slot_count);	/* bc_svc_process() drops it */

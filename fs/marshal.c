@@ -18,6 +18,7 @@
 #include <linux/sunrpc/sched.h>
 
 #include "rsx.h"
+#include "trace.h"
 
 static gfp_t rsx_gfp(void)
 {
@@ -73,7 +74,7 @@ static int rsx_register(struct rsx_req *req, struct rst_conn *c,
 void rsx_hdr_init(struct rpcrdma_hdr *h, __be32 xid, u32 credits)
 {
 	h->xid = be32_to_cpu(xid);
-	h->vers = RPCRDMA_VERSION;
+	h->vers = RPCRDMA_WIRE_VERSION;
 	h->credits = credits;
 	h->proc = RPCRDMA_MSG;
 	h->nr_read = 0;
@@ -240,6 +241,7 @@ int rsx_marshal(struct rsx_xprt *x, struct rst_conn *c, struct rsx_req *req)
 		err = len;
 		goto fail;
 	}
+	trace_rsx_marshal(x, req, h, len);
 	/* Armed before the post: the reply may beat rst_tx_post_mrs()'s return. */
 	spin_lock(&x->x_lock);
 	list_add_tail(&req->r_node, &x->x_armed);
@@ -276,6 +278,9 @@ static bool rsx_disarm(struct rsx_req *req)
 static void rsx_req_put(struct rsx_req *req, bool invalidate)
 {
 	unsigned int i;
+
+	if (WARN_ON_ONCE(!req->r_conn))	/* A1: armed without a connection */
+		return;
 
 	for (i = 0; i < req->r_nr_mrs; i++) {
 		if (invalidate && !req->r_invalidated[i])
@@ -328,6 +333,7 @@ void rsx_release_armed(struct rsx_xprt *x)
 		spin_unlock(&x->x_lock);
 		if (!req)
 			return;
+		trace_rsx_release_armed(x, be32_to_cpu(req->r_rqst->rq_xid), 0);
 		rsx_req_put(req, false);
 	}
 }

@@ -19,12 +19,14 @@
 #include <linux/sunrpc/sched.h>
 
 #include "rsx.h"
+#include "trace.h"
 
 static void rsx_bad_reply(struct rsx_xprt *x, struct rst_conn *c, const char *why)
 {
 	spin_lock(&x->x_lock);
 	x->x_stats.bad_replies++;
 	spin_unlock(&x->x_lock);
+	trace_rsx_bad_reply(x, x->x_dec.xid, why);
 	/* one per connection: it ends here, and reconnects back off */
 	pr_warn("%s: bad reply (%s): disconnecting\n", x->x_name, why);
 	WRITE_ONCE(x->x_proto_error, true);
@@ -115,6 +117,7 @@ static void rsx_finish(struct rsx_req *req)
 		status = rsx_bounce_to_xdr(&rqst->rq_private_buf,
 					   req->r_reply_bounce, req->r_reply_len);
 	}
+	trace_rsx_complete(req->r_x, be32_to_cpu(rqst->rq_xid), status);
 	spin_lock(&xprt->queue_lock);
 	if (status < 0) {
 		/* RDMA_ERROR: the RPC fails with it; there is no reply to decode */
@@ -189,6 +192,7 @@ static void rsx_reply(struct rsx_xprt *x, struct rst_conn *c,
 	if (!rqst || !rqst->rq_buffer) {
 		spin_unlock(&xprt->queue_lock);
 		/* e.g. the RPC was killed while we waited; nothing to do */
+		trace_rsx_reply_unknown_xid(x, h->xid, 0);
 		spin_lock(&x->x_lock);
 		x->x_stats.unknown_xids++;
 		spin_unlock(&x->x_lock);
@@ -223,6 +227,7 @@ static void rsx_reply(struct rsx_xprt *x, struct rst_conn *c,
 		spin_lock(&x->x_lock);
 		x->x_stats.rdma_errors++;
 		spin_unlock(&x->x_lock);
+		trace_rsx_rdma_error(x, h->xid, h->err);
 		pr_warn_ratelimited("%s: RDMA_ERROR %s for xid %08x\n",
 				    x->x_name, h->err == RPCRDMA_ERR_VERS ?
 				    "ERR_VERS" : "ERR_CHUNK", h->xid);
@@ -249,6 +254,7 @@ static void rsx_reply(struct rsx_xprt *x, struct rst_conn *c,
 		spin_lock(&x->x_lock);
 		x->x_stats.local_inv_replies++;
 		spin_unlock(&x->x_lock);
+		trace_rsx_reply_local_inv(x, h->xid, 0);
 		queue_work(rsx_wq, &req->r_done_work);
 		return;
 	}
@@ -279,9 +285,11 @@ void rsx_recv(struct rst_conn *c, const void *buf, u32 len, bool invalidated,
 
 	err = rpcrdma_decode_hdr(buf, len, h);
 	if (err) {
+		h->xid = len >= 4 ? be32_to_cpup(buf) : 0;
 		rsx_bad_reply(x, c, "header does not decode");
 		return;
 	}
+	trace_rsx_reply(x, h, len, invalidated, inv_rkey);
 	if (!h->credits) {
 		rsx_bad_reply(x, c, "zero credits");
 		return;

@@ -192,7 +192,7 @@ int rpcrdma_decode_hdr(const void *buf, u32 size, struct rpcrdma_hdr *h)
 	if (!xdr_get(&x, &h->xid) || !xdr_get(&x, &h->vers) ||
 	    !xdr_get(&x, &h->credits) || !xdr_get(&x, &h->proc))
 		return -EMSGSIZE;
-	if (h->vers != RPCRDMA_VERSION)
+	if (h->vers != RPCRDMA_WIRE_VERSION)
 		return -EPROTO;
 	switch (h->proc) {
 	case RPCRDMA_MSG:

@@ -23,6 +23,25 @@
  *     only then complete the RPC.
  *   a lost connection: whoever disarms a req (the reply path, the close
  *     path or buf_free) releases what it holds; x_lock decides who.
+ *
+ * Invariants of a req's arming (x_lock orders every change):
+ *   A1. A req is armed (r_armed, on x_armed) exactly while it holds a
+ *       window slot and r_nr_mrs MRs of r_conn.
+ *       Asserted: rsx_req_put() warns on a req with no r_conn.
+ *   A2. Whoever disarms a req releases what it holds, once: of every
+ *       caller, rsx_disarm() returns true to one only.
+ *       Asserted: rsx_disarm() tests and clears r_armed under x_lock.
+ *   A3. A reply is taken at most once per arming, and only on the
+ *       connection the req was armed on; any other is a protocol error.
+ *       Asserted: rsx_claim_reply().
+ *   A4. An RPC completes only after its req is disarmed and every key
+ *       it advertised is invalid (or its MR freed, which kills the key).
+ *       Asserted: rsx_finish() releases with invalidation before
+ *       xprt_complete_rqst(); rst_mr_put() frees an MR not known IDLE.
+ *   A5. Armed reqs are released by the close path only once the
+ *       connection is drained: no ->recv runs and no reply work is left.
+ *       Asserted: rsx_conn_close() runs rst_shutdown() and flushes rsx_wq
+ *       before rsx_release_armed().
  */
 #ifndef RDMASTOR_RSX_H
 #define RDMASTOR_RSX_H

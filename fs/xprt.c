@@ -22,6 +22,7 @@
 #include <linux/sunrpc/addr.h>
 
 #include "rsx.h"
+#include "trace.h"
 
 unsigned int rsx_credits = 64;
 module_param_named(credits, rsx_credits, uint, 0444);
@@ -66,6 +67,7 @@ static void rsx_disconnected(struct rst_conn *c, int reason)
 {
 	struct rsx_xprt *x = rst_conn_priv(c);
 
+	trace_rsx_disconnected(x, reason);
 	/* our own close, or a connect that failed: nothing to tell */
 	if (READ_ONCE(x->x_closing) || READ_ONCE(x->x_conn) != c)
 		return;
@@ -85,6 +87,7 @@ static void rsx_conn_close(struct rsx_xprt *x)
 
 	if (!c)
 		return;
+	trace_rsx_close(x, 0);
 	WRITE_ONCE(x->x_closing, true);
 	rst_shutdown(c);
 	flush_workqueue(rsx_wq);	/* reply work that local-invalidates */
@@ -162,6 +165,7 @@ static void rsx_connect_worker(struct work_struct *work)
 
 	rsx_conn_close(x);	/* a stale one, if autoclose did not run */
 	rc = rsx_conn_open(x);
+	trace_rsx_connect_done(x, rc);
 	xprt_clear_connecting(xprt);
 	if (!rc) {
 		x->x_connect_failed = false;
@@ -392,6 +396,8 @@ static int rsx_send_request(struct rpc_rqst *rqst)
 	rsx_bounce_free(req->r_reply_bounce);
 	req->r_reply_bounce = NULL;
 	err = rsx_marshal(x, x->x_conn, req);
+	if (err)
+		trace_rsx_marshal_error(x, be32_to_cpu(rqst->rq_xid), err);
 	if (err == -EMSGSIZE || err == -ENOMEM || err == -EINVAL) {
 		pr_warn_ratelimited("%s: cannot marshal xid %08x: %d\n",
 				    x->x_name, be32_to_cpu(rqst->rq_xid), err);

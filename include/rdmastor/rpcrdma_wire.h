@@ -3,6 +3,9 @@
  * RPC-over-RDMA version 1 (RFC 8166) transport header and the RFC 8797
  * connection private data, as plain C (see compat.h): the codec builds
  * into the NFS client transport and into user-space tests and fuzzers.
+ * Names the kernel's <linux/sunrpc/rpc_rdma.h> also defines carry a
+ * WIRE/wire part (RPCRDMA_WIRE_VERSION, enum rpcrdma_wire_proc), so the
+ * two headers can meet in one file.
  *
  * Wire format (XDR, big-endian 32-bit words):
  *
@@ -23,9 +26,9 @@
 
 #include "compat.h"
 
-#define RPCRDMA_VERSION		1
+#define RPCRDMA_WIRE_VERSION		1
 
-enum rpcrdma_proc {
+enum rpcrdma_wire_proc {
 	RPCRDMA_MSG = 0,
 	RPCRDMA_NOMSG = 1,
 	RPCRDMA_MSGP = 2,	/* deprecated by RFC 8166; rejected */
@@ -33,7 +36,7 @@ enum rpcrdma_proc {
 	RPCRDMA_ERROR = 4,
 };
 
-enum rpcrdma_errcode {
+enum rpcrdma_wire_err {
 	RPCRDMA_ERR_VERS = 1,
 	RPCRDMA_ERR_CHUNK = 2,
 };
@@ -65,16 +68,16 @@ struct rpcrdma_chunk {
 /**
  * struct rpcrdma_hdr - a decoded transport header
  * @xid: the RPC's xid (raw, as on the wire)
- * @vers: RPCRDMA_VERSION
+ * @vers: RPCRDMA_WIRE_VERSION
  * @credits: credits requested (calls) or granted (replies)
- * @proc: enum rpcrdma_proc
+ * @proc: enum rpcrdma_wire_proc
  * @nr_read: read segments
  * @read: the read list
  * @nr_write: write chunks
  * @write: the write list
  * @has_reply: a reply chunk is present
  * @reply: the reply chunk
- * @err: RDMA_ERROR: enum rpcrdma_errcode
+ * @err: RDMA_ERROR: enum rpcrdma_wire_err
  * @vers_low: ERR_VERS: lowest version the peer supports
  * @vers_high: ERR_VERS: highest
  * @len: bytes of header; for RDMA_MSG the RPC message starts here

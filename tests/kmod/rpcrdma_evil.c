@@ -121,7 +121,7 @@ static void evil_hdr(struct rpcrdma_hdr *h, u32 xid)
 {
 	memset(h, 0, sizeof(*h));
 	h->xid = xid;
-	h->vers = RPCRDMA_VERSION;
+	h->vers = RPCRDMA_WIRE_VERSION;
 	h->credits = EVIL_DEPTH;
 	h->proc = RPCRDMA_MSG;
 }

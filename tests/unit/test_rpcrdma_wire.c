@@ -62,7 +62,7 @@ static void random_hdr(struct rpcrdma_hdr *h)
 
 	memset(h, 0, sizeof(*h));
 	h->xid = rnd();
-	h->vers = RPCRDMA_VERSION;
+	h->vers = RPCRDMA_WIRE_VERSION;
 	h->credits = rnd() % 256;
 	if (rnd() % 8 == 0) {
 		h->proc = RPCRDMA_ERROR;

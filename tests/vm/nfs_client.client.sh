@@ -60,6 +60,10 @@ small_memory() {	# 160 MiB written and verified by a writer held to 32 MiB
 		> /tmp/fio.out 2>&1 || { tail -20 /tmp/fio.out; return 1; }
 }
 
+# The engine first, so that every connection and MR of the run is traced.
+check "load the engine" modprobe rdmastor_transport
+trace_pairs_start
+
 for vers in 3 4.0 4.1 4.2; do
 	opts=
 	[ "$vers" = 3 ] && opts=nolock
@@ -149,8 +153,11 @@ fi
 # by Read chunk; a call that is large for another reason is a long call.
 # With a 1 KiB inline size, NFSACL SETACL of a 100-entry ACL is one, and
 # GETACL's reply (sparse pages the transport fills) a Reply chunk.
+# (unloading a module with tracepoints clears the trace: pair up first)
+trace_pairs_check
 check "reload rdmastor_rpcrdma with inline_size=1024" \
 	wait_for 60 sh -c "modprobe -r rdmastor_rpcrdma && modprobe rdmastor_rpcrdma inline_size=1024"
+trace_pairs_start
 if check "mount NFSv3 (1 KiB inline)" nfs_mount 3 nolock; then
 	check "NFSv3: a 100-entry ACL set and read back" long_acl
 	ok "$([ "$(xstat long_calls)" -gt 0 ]; echo $?)" "it went as a long call ($(xstat long_calls))"
@@ -163,6 +170,7 @@ for kind in qp cq mr; do
 	check "no $kind of rdmastor left after umount" wait_for 30 none_left $kind
 done
 diag "$(rdma resource show qp)"
+trace_pairs_check
 check "rdmastor_rpcrdma unloads" modprobe -r rdmastor_rpcrdma
 check "then the engine and rnic_mgr" modprobe -r rdmastor_transport rnic_mgr
 [ "$tap_failed" = 0 ] && result=pass
