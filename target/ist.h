@@ -63,6 +63,7 @@ enum ist_phase { IST_LOGIN, IST_FULL };
 
 struct ist_conn {
 	struct rst_conn *rc;
+	u32 nr;				/* rst_conn_id(rc), for traces */
 	struct ist_np *inp;
 	struct list_head node;		/* in inp->pending until LIO takes it */
 	struct iscsit_conn *conn;	/* LIO's, once bound, until free_conn */

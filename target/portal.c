@@ -10,6 +10,7 @@
 #include <target/target_core_fabric.h>
 
 #include "ist.h"
+#include "trace.h"
 
 static const u8 ist_rep_inv[ISER_CM_LEN] = { ISER_CM_ZBVA_NOT_USED };
 static const u8 ist_rep_noinv[ISER_CM_LEN] = {
@@ -43,6 +44,7 @@ static bool ist_np_make_room(struct ist_np *inp)
 			continue;
 		ic->evicted = true;
 		inp->nr_evicted++;
+		trace_ist_conn_evict(ic, -EBUSY);
 		pr_info_ratelimited("%u connections wait for login: the oldest idle one is dropped\n",
 				    IST_MAX_PENDING);
 		rst_disconnect(ic->rc, -EBUSY);
@@ -69,6 +71,7 @@ static int ist_accept(struct rst_conn *rc, const void *pdata, u8 plen, void *lpr
 		inp->nr_pending++;	/* a place held for this one */
 	mutex_unlock(&inp->lock);
 	if (busy) {
+		trace_ist_conn_refuse(IST_MAX_PENDING);
 		pr_info_ratelimited("%u connections wait for login: connect refused\n",
 				    IST_MAX_PENDING);
 		return -EBUSY;
@@ -88,6 +91,7 @@ static void ist_login_wait_expired(struct work_struct *work)
 	struct ist_conn *ic = container_of(to_delayed_work(work), struct ist_conn,
 					   login_wait);
 
+	trace_ist_login_timeout(ic, -ETIMEDOUT);
 	pr_info_ratelimited("no login request within %u ms: disconnecting\n",
 			    IST_LOGIN_WAIT_MS);
 	rst_disconnect(ic->rc, -ETIMEDOUT);
@@ -112,6 +116,7 @@ static int ist_accept_conn(struct rst_conn *rc, const void *pdata, u8 plen,
 		return -ENOMEM;
 	}
 	ic->rc = rc;
+	ic->nr = rst_conn_id(rc);
 	ic->inp = inp;
 	ic->phase = IST_LOGIN;
 	ic->login_expect = true;
@@ -131,11 +136,13 @@ static int ist_accept_conn(struct rst_conn *rc, const void *pdata, u8 plen,
 	list_add_tail(&ic->node, &inp->pending);
 	mutex_unlock(&inp->lock);
 	queue_delayed_work(ist_wq, &ic->login_wait, msecs_to_jiffies(IST_LOGIN_WAIT_MS));
+	trace_ist_conn_accept(ic, 0);
 	return 0;
 }
 
 static void ist_conn_free(struct ist_conn *ic)
 {
+	trace_ist_conn_free(ic, 0);
 	cancel_delayed_work_sync(&ic->login_wait);
 	cancel_delayed_work_sync(&ic->close_work);
 	ist_stats_del(ic);
@@ -155,6 +162,7 @@ static void ist_disconnected(struct rst_conn *rc, int reason)
 
 	if (!ic)		/* the accept callback failed */
 		return;
+	trace_ist_disconnected(ic, reason);
 	inp = ic->inp;
 	mutex_lock(&inp->lock);
 	WRITE_ONCE(ic->down, true);
@@ -286,6 +294,7 @@ int ist_accept_np(struct iscsi_np *np, struct iscsit_conn *conn)
 		/* it went down before we got to it */
 	}
 	cancel_delayed_work(&ic->login_wait);	/* LIO's own login timer now */
+	trace_ist_conn_bound(ic, 0);
 	conn->context = ic;
 	rst_conn_addrs(ic->rc, &local, &peer);
 	conn->login_family = np->np_sockaddr.ss_family;

@@ -13,6 +13,7 @@
 #include <target/target_core_fabric.h>
 
 #include "ist.h"
+#include "trace.h"
 
 /**
  * ist_protocol_error - end a connection because of what the peer sent
@@ -21,6 +22,7 @@
  */
 void ist_protocol_error(struct ist_conn *ic, const char *what)
 {
+	trace_ist_protocol_error(ic, what);
 	pr_info("protocol error: %s; disconnecting\n", what);
 	rst_disconnect(ic->rc, -EPROTO);
 }
@@ -59,6 +61,7 @@ static int ist_reject(struct ist_conn *ic, struct iscsit_conn *conn, u8 reason,
 
 	if (!cmd)
 		return -ENOMEM;
+	trace_ist_reject(ic, reason, bhs);
 	spin_lock_bh(&conn->cmd_lock);
 	list_add_tail(&cmd->i_conn_node, &conn->conn_cmd_list);
 	spin_unlock_bh(&conn->cmd_lock);
@@ -311,6 +314,7 @@ void ist_recv(struct rst_conn *rc, const void *buf, u32 len, bool inv,
 		ist_protocol_error(ic, "malformed iSER header");
 		return;
 	}
+	trace_ist_pdu_recv(ic, &p);
 	if (inv) {
 		ist_protocol_error(ic, "the initiator invalidated a key of ours");
 		return;
@@ -332,6 +336,7 @@ void ist_recv(struct rst_conn *rc, const void *buf, u32 len, bool inv,
 		return;
 	if (ist_rx_pdu(ic, conn, &p) < 0) {
 		/* the Reject LIO may have queued goes out first (tx.c) */
+		trace_ist_protocol_error(ic, "PDU refused by the iSCSI layer");
 		pr_info("PDU (opcode 0x%02x) refused by the iSCSI layer; disconnecting\n",
 			p.opcode);
 		WRITE_ONCE(ic->closing, true);

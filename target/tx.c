@@ -21,6 +21,7 @@
 #include <target/target_core_fabric.h>
 
 #include "ist.h"
+#include "trace.h"
 
 /**
  * ist_window - most commands the session may have outstanding
@@ -249,6 +250,7 @@ static void ist_send_done(void *arg, int status)
 	struct iscsit_cmd *cmd = icmd->cmd;
 	struct ist_conn *ic = icmd->ic;
 
+	trace_ist_send_done(icmd, 0, status);
 	ist_untrim(icmd);	/* the engine is done with the READ data */
 	if (status) {
 		ist_cmd_put(icmd, true);
@@ -355,6 +357,7 @@ int ist_queue_status(struct iscsit_conn *conn, struct iscsit_cmd *cmd)
 		return err;
 	dlen = ist_build_response(conn, cmd, tx);
 	ist_cmd_uncount(icmd);
+	trace_ist_status(icmd, dlen, 0);
 	return ist_post(icmd, tx, dlen);
 }
 
@@ -388,9 +391,11 @@ int ist_queue_data_in(struct iscsit_conn *conn, struct iscsit_cmd *cmd)
 	dlen = ist_build_response(conn, cmd, tx);
 	if (!se_cmd->data_length || !se_cmd->t_data_nents) {
 		ist_cmd_uncount(icmd);
+		trace_ist_status(icmd, dlen, 0);
 		return ist_post(icmd, tx, dlen);	/* no data: the status only */
 	}
 	nents = ist_trim_data_in(icmd, se_cmd);
+	trace_ist_data_in(icmd, se_cmd->data_length, 0);
 	ist_cmd_uncount(icmd);
 	ist_clamp_maxcmdsn(ic, rst_tx_buf(tx) + ISER_HDR_LEN);
 	inv = ist_inv_rkey(icmd);
@@ -410,6 +415,7 @@ static int ist_read_start(struct ist_cmd *icmd)
 	struct se_cmd *se_cmd = &cmd->se_cmd;
 
 	icmd->rd.done = ist_read_done;
+	trace_ist_read_start(icmd, se_cmd->data_length - cmd->write_data_done, 0);
 	return rst_rw_read_async(icmd->ic->rc, &icmd->rd, se_cmd->t_data_sg,
 				 se_cmd->t_data_nents, cmd->write_data_done,
 				 icmd->write_va, icmd->write_stag, icmd->ic->use_mr);
@@ -420,6 +426,8 @@ static void ist_read_done(struct rst_read_op *op, int status)
 	struct ist_cmd *icmd = container_of(op, struct ist_cmd, rd);
 	struct iscsit_cmd *cmd = icmd->cmd;
 
+	trace_ist_read_done(icmd, cmd->se_cmd.data_length - cmd->write_data_done,
+			    status);
 	if (status) {
 		ist_cmd_put(icmd, true);
 		return;
@@ -613,6 +621,7 @@ void ist_aborted_task(struct iscsit_conn *conn, struct iscsit_cmd *cmd)
 {
 	struct ist_cmd *icmd = iscsit_priv_cmd(cmd);
 
+	trace_ist_aborted(icmd, cmd->se_cmd.data_length, 0);
 	ist_cmd_uncount(icmd);
 	spin_lock_bh(&conn->cmd_lock);
 	if (!list_empty(&cmd->i_conn_node))

@@ -558,6 +558,19 @@ const void *rst_conn_peer_pdata(struct rst_conn *c, u8 *len)
 EXPORT_SYMBOL_GPL(rst_conn_peer_pdata);
 
 /**
+ * rst_conn_id - the number that names a connection in traces
+ * @c: the connection
+ *
+ * Return: its conn=N of the "rst" trace events (never reused while the
+ * engine is loaded), for a ULP's own events to refer to.
+ */
+u32 rst_conn_id(const struct rst_conn *c)
+{
+	return c->c_nr;
+}
+EXPORT_SYMBOL_GPL(rst_conn_id);
+
+/**
  * rst_conn_device - the RDMA device of a connection
  * @c: the connection
  *

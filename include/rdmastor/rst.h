@@ -137,6 +137,7 @@ void *rst_conn_priv(struct rst_conn *c);
 void rst_conn_set_priv(struct rst_conn *c, void *priv);
 const void *rst_conn_peer_pdata(struct rst_conn *c, u8 *len);
 struct ib_device *rst_conn_device(struct rst_conn *c);
+u32 rst_conn_id(const struct rst_conn *c);
 bool rst_conn_up(struct rst_conn *c);
 void rst_conn_stats(struct rst_conn *c, struct rst_stats *s);
 

@@ -124,12 +124,14 @@ hook() {
 }
 
 # iser_check_gone: after the last logout and the target's removal, no QP,
-# CQ or MR is left on rxe0 and rdmastor's modules unload (TAP checks).
+# CQ or MR is left on rxe0, births and deaths pair up if trace_pairs_start
+# ran, and rdmastor's modules unload (TAP checks).
 iser_check_gone() {
 	local k
 	for k in qp cq mr; do
 		ok "$(wait_for 30 iser_none_left $k; echo $?)" "no $k left ($(iser_rdma_left $k))"
 	done
+	[ -n "${trace_pairs_on:-}" ] && trace_pairs_check
 	# rmmod: modprobe -r would also try LIO's core, which configfs holds
 	check "rdmastor_isert unloads" rmmod rdmastor_isert
 	check "then the engine and rnic_mgr" modprobe -r rdmastor_transport rnic_mgr

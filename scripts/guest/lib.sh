@@ -82,13 +82,15 @@ rdmastor_testmod() {
 # rnic_mgr consumers from here on (scripts/guest/trace-pairs; the
 # modules must be loaded).
 trace_pairs_start() {
-	check "trace-cmd records births and deaths" scripts/guest/trace-pairs start
+	check "trace-cmd records births and deaths" scripts/guest/trace-pairs start &&
+		trace_pairs_on=1
 }
 
 # trace_pairs_check: every object born since trace_pairs_start died, once
 # (call after teardown, before the modules unload).
 trace_pairs_check() {
 	local rc
+	trace_pairs_on=
 	scripts/guest/trace-pairs check > /tmp/trace-pairs.out 2>&1
 	rc=$?
 	sed 's/^/# /' /tmp/trace-pairs.out

@@ -21,6 +21,7 @@ check "rdmastor installed" rdmastor_install
 check "modprobe configuration installed" rdmastor_iser_target
 check "load rdmastor_isert with force_mr=1" modprobe rdmastor_isert force_mr=1
 check "target: one 128 MiB LUN over iSER" iser_target_create 1 1 128M || bail "no target"
+trace_pairs_start
 check "iscsid runs" iscsid_start
 check "log in" iser_login 1 || bail "no login"
 wait_for 20 iser_disk 1 0 || bail "no LUN"

@@ -15,6 +15,7 @@ check "soft-RoCE" scripts/guest/rxe-setup single
 check "rdmastor installed" rdmastor_install
 check "modprobe configuration installed" rdmastor_iser_target
 check "target: one 64 MiB LUN over iSER" iser_target_create 1 1 64M || bail "no target"
+trace_pairs_start
 check "load the test initiator" insmod "$(rdmastor_testmod iser_evil)" || bail "no iser_evil"
 
 evil() {

@@ -19,6 +19,7 @@ ok "$(modprobe -R ib_isert | grep -qx rdmastor_isert; echo $?)" \
 check "target 1: two 64 MiB RAM-disk LUNs, iSER portal" iser_target_create 1 2 64M ||
 	bail "no target"
 check "target 2: one 64 MiB RAM-disk LUN" iser_target_create 2 1 64M || bail "no target"
+trace_pairs_start
 ok "$(lsmod | grep -q '^rdmastor_isert ' && ! lsmod | grep -q '^ib_isert '; echo $?)" \
 	"enable_iser loaded rdmastor_isert, not ib_isert"
 diag "$(dmesg | grep rdmastor_isert | tail -2 | paste -sd' ')"
