@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target: the iSER message and private-data decoders
- * (target/iser_wire.c) on arbitrary bytes. Whatever decodes must lie
+ * (iser/iser_wire.c) on arbitrary bytes. Whatever decodes must lie
  * within the input, and the target's receive path reads nothing else.
  */
 #include <stdint.h>
