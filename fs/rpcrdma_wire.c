@@ -126,7 +126,6 @@ int rpcrdma_encode_hdr(void *buf, u32 size, const struct rpcrdma_hdr *h)
 	}
 	return (int)(size - x.left);
 }
-EXPORT_SYMBOL_GPL(rpcrdma_encode_hdr);
 
 /* An XDR optional-data discriminator: 0 or 1, anything else is garbage. */
 static int get_bool(struct rpcrdma_xdr *x, bool *b)
@@ -250,7 +249,6 @@ int rpcrdma_decode_hdr(const void *buf, u32 size, struct rpcrdma_hdr *h)
 	h->len = size - x.left;
 	return 0;
 }
-EXPORT_SYMBOL_GPL(rpcrdma_decode_hdr);
 
 static u8 inline_code(u32 size)
 {
@@ -282,7 +280,6 @@ int rpcrdma_encode_cm_pdata(void *buf, u32 size, const struct rpcrdma_cm_pdata *
 	b[7] = inline_code(p->recv_size);
 	return RPCRDMA_CM_PDATA_LEN;
 }
-EXPORT_SYMBOL_GPL(rpcrdma_encode_cm_pdata);
 
 /**
  * rpcrdma_decode_cm_pdata - read a peer's RFC 8797 private data
@@ -311,5 +308,4 @@ int rpcrdma_decode_cm_pdata(const void *buf, u32 size, struct rpcrdma_cm_pdata *
 	p->recv_size = ((u32)b[7] + 1) * 1024;
 	return 0;
 }
-EXPORT_SYMBOL_GPL(rpcrdma_decode_cm_pdata);
 

@@ -127,7 +127,8 @@ static int rsx_conn_open(struct rsx_xprt *x)
 		return -EINVAL;
 	p.private_data = pdata;
 	p.private_len = sizeof(pdata);
-	c = rst_connect((struct sockaddr *)&x->xprt.addr, &p, RSX_CONNECT_MS);
+	c = rst_connect(x->xprt.xprt_net, (struct sockaddr *)&x->xprt.addr, &p,
+			RSX_CONNECT_MS);
 	if (IS_ERR(c))
 		return PTR_ERR(c);
 	pd = rst_conn_peer_pdata(c, &plen);

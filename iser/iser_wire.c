@@ -40,7 +40,6 @@ bool iser_opcode_known(u8 opcode)
 	}
 	return false;
 }
-EXPORT_SYMBOL_GPL(iser_opcode_known);
 
 /**
  * iser_pdu_decode - check and split one received message
@@ -94,7 +93,6 @@ int iser_pdu_decode(const void *buf, u32 len, struct iser_pdu *p)
 	p->data_len = dlen;
 	return 0;
 }
-EXPORT_SYMBOL_GPL(iser_pdu_decode);
 
 /**
  * iser_hdr_encode - the iSER header of a message the target sends
@@ -112,7 +110,6 @@ u32 iser_hdr_encode(void *buf)
 	b[0] = ISER_OP_ISCSI_CTRL;
 	return ISER_HDR_LEN;
 }
-EXPORT_SYMBOL_GPL(iser_hdr_encode);
 
 /**
  * iser_cm_req_decode - the initiator's connection private data
@@ -136,7 +133,6 @@ int iser_cm_req_decode(const void *pdata, u32 len, u8 *flags)
 	*flags = b[0];
 	return 0;
 }
-EXPORT_SYMBOL_GPL(iser_cm_req_decode);
 
 /**
  * iser_cm_rep_encode - the target's accept private data
@@ -154,4 +150,3 @@ void iser_cm_rep_encode(void *pdata, bool send_w_inv)
 	if (!send_w_inv)
 		b[0] |= ISER_CM_SEND_W_INV_NOT_USED;
 }
-EXPORT_SYMBOL_GPL(iser_cm_rep_encode);

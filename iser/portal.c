@@ -216,7 +216,8 @@ int ist_setup_np(struct iscsi_np *np, struct sockaddr_storage *addr)
 	INIT_LIST_HEAD(&inp->pending);
 	init_waitqueue_head(&inp->wq);
 	memcpy(&np->np_sockaddr, addr, sizeof(*addr));
-	inp->lst = rst_listen((struct sockaddr *)addr, &p, ist_accept, inp);
+	/* LIO's iSCSI portals live in the initial namespace */
+	inp->lst = rst_listen(&init_net, (struct sockaddr *)addr, &p, ist_accept, inp);
 	if (IS_ERR(inp->lst)) {
 		int err = PTR_ERR(inp->lst);
 

@@ -32,12 +32,9 @@
  */
 u32 ist_window(struct ist_conn *ic)
 {
-	struct rst_stats s;
-
 	if (!ic->use_mr)
 		return U32_MAX;		/* no translation entries: LIO's depth */
-	rst_conn_stats(ic->rc, &s);
-	return max(s.mr_limit, 1U);
+	return max(rst_mr_limit(ic->rc), 1U);
 }
 
 /**

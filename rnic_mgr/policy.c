@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rnic_mgr policy: fair shares, borrowing, revocation targets, reserve,
- * demand with decay, hysteresis. See include/rdmastor/rnic_policy.h for
+ * demand with decay, hysteresis. See rnic_mgr/rnic_policy.h for
  * the model and the locking rules.
  *
  * Invariants (checked by tests/unit/test_policy.c after every step):
@@ -12,7 +12,7 @@
  *  4. after rnp_rebalance(), sum of shares <= max(budget - reserve,
  *     min_total), and min <= share for every consumer.
  */
-#include <rdmastor/rnic_policy.h>
+#include "rnic_policy.h"
 
 /**
  * rnp_params_default - defaults for a pool's tunables

@@ -5,7 +5,7 @@
  * rnic_mgr is an ib_client: the RDMA core tells it about every device as
  * it comes and goes, and it keeps one struct rnic_dev per device, visible
  * as /sys/kernel/rnic_mgr/devices/<ibdev>/, holding the device's pool
- * (the policy's state, rdmastor/rnic_policy.h) and its consumers.
+ * (the policy's state, rnic_policy.h) and its consumers.
  *
  * Locks, outermost first:
  *   rd_cons_mutex  consumer list changes, callbacks to consumers, budget
@@ -24,7 +24,7 @@
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
-#include <rdmastor/rnic_policy.h>
+#include "rnic_policy.h"
 #include <rdmastor/rnic_mgr.h>
 
 /**

@@ -13,7 +13,6 @@
  */
 #include <linux/module.h>
 #include <linux/slab.h>
-#include <net/net_namespace.h>
 
 #include "rst_int.h"
 #include "trace.h"
@@ -376,6 +375,7 @@ static int rst_cm_wait(struct rst_conn *c, unsigned int timeout_ms)
 
 /**
  * rst_connect - connect to a listening peer
+ * @net: the caller's network namespace (where @dst is reached)
  * @dst: its address
  * @p: parameters (copied)
  * @timeout_ms: for each of address resolution, route resolution, connect
@@ -383,7 +383,8 @@ static int rst_cm_wait(struct rst_conn *c, unsigned int timeout_ms)
  * Return: a connection that is up, or ERR_PTR.
  * Context: process, sleeps.
  */
-struct rst_conn *rst_connect(struct sockaddr *dst, const struct rst_conn_params *p,
+struct rst_conn *rst_connect(struct net *net, struct sockaddr *dst,
+			     const struct rst_conn_params *p,
 			     unsigned int timeout_ms)
 {
 	struct rdma_conn_param cp = {};
@@ -395,7 +396,7 @@ struct rst_conn *rst_connect(struct sockaddr *dst, const struct rst_conn_params 
 	if (IS_ERR(c))
 		return c;
 	INIT_WORK(&c->c_down_work, rst_down_work);
-	id = rdma_create_id(&init_net, rst_cm_handler, c, RDMA_PS_TCP, IB_QPT_RC);
+	id = rdma_create_id(net, rst_cm_handler, c, RDMA_PS_TCP, IB_QPT_RC);
 	if (IS_ERR(id)) {
 		rst_conn_free(c);
 		return ERR_CAST(id);

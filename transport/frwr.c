@@ -27,7 +27,7 @@
  */
 #include <linux/module.h>
 #include <linux/slab.h>
-#include <rdmastor/rst_window.h>
+#include "rst_window.h"
 
 #include "rst_int.h"
 #include "trace.h"
@@ -546,6 +546,7 @@ EXPORT_SYMBOL_GPL(rst_mr_get_sg);
  * @c: the connection
  *
  * Never waits for rnic_mgr (it may still allocate memory and an MR).
+ * For the engine's own READ sinks (rw.c, read_wait.c).
  *
  * Return: the MR or ERR_PTR: -EAGAIN when every MR the share covers is
  * lent out or rnic_mgr cannot grant one now, else as rst_mr_get().
@@ -554,7 +555,21 @@ struct rst_mr *rst_mr_tryget(struct rst_conn *c)
 {
 	return rst_mr_take(c, c->c_p.max_io_pages, false);
 }
-EXPORT_SYMBOL_GPL(rst_mr_tryget);
+
+/**
+ * rst_mr_limit - MRs the connection's rnic_mgr share covers now
+ * @c: the connection
+ *
+ * For a ULP whose window is bound by its MRs without waiting in the
+ * engine (the target side in forced-MR mode). One lockless read.
+ *
+ * Return: the limit (0 for a connection that registers no memory).
+ */
+u32 rst_mr_limit(struct rst_conn *c)
+{
+	return c->c_rc ? READ_ONCE(c->c_mr_limit) : 0;
+}
+EXPORT_SYMBOL_GPL(rst_mr_limit);
 
 /**
  * rst_mr_map - map an I/O's pages into an MR, with a fresh key

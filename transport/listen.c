@@ -7,7 +7,6 @@
  */
 #include <linux/module.h>
 #include <linux/slab.h>
-#include <net/net_namespace.h>
 
 #include "rst_int.h"
 
@@ -108,6 +107,7 @@ fail:
 
 /**
  * rst_listen - accept connections on an address
+ * @net: the caller's network namespace (where @src is)
  * @src: address and port to listen on
  * @p: parameters of every accepted connection (copied; @p->priv is the
  *	initial private pointer of each)
@@ -116,7 +116,8 @@ fail:
  *
  * Return: the listener, or ERR_PTR.
  */
-struct rst_listener *rst_listen(struct sockaddr *src, const struct rst_conn_params *p,
+struct rst_listener *rst_listen(struct net *net, struct sockaddr *src,
+				const struct rst_conn_params *p,
 				rst_accept_fn accept, void *lpriv)
 {
 	struct rst_listener *l;
@@ -132,7 +133,7 @@ struct rst_listener *rst_listen(struct sockaddr *src, const struct rst_conn_para
 	spin_lock_init(&l->l_lock);
 	INIT_LIST_HEAD(&l->l_conns);
 	init_waitqueue_head(&l->l_wq);
-	l->l_id = rdma_create_id(&init_net, rst_cm_handler, l, RDMA_PS_TCP, IB_QPT_RC);
+	l->l_id = rdma_create_id(net, rst_cm_handler, l, RDMA_PS_TCP, IB_QPT_RC);
 	if (IS_ERR(l->l_id)) {
 		err = PTR_ERR(l->l_id);
 		kfree(l);

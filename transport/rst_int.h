@@ -210,6 +210,7 @@ struct ib_send_wr *rst_tx_prepare(struct rst_conn *c, struct rst_tx *tx, u32 len
 				  bool send_inv, u32 inv_rkey);
 
 /* frwr.c */
+struct rst_mr *rst_mr_tryget(struct rst_conn *c);
 int rst_mr_pool_init(struct rst_conn *c);
 void rst_mr_pool_destroy(struct rst_conn *c);
 void rst_mr_refresh_limit(struct rst_conn *c);

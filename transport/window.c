@@ -2,11 +2,11 @@
 /*
  * The window: how many I/Os a connection may have outstanding, from the
  * peer's credits, our receive ring and the MRs our share covers
- * (include/rdmastor/rst_window.h). A shrink lowers c_mr_limit, so the
+ * (rst_window.h). A shrink lowers c_mr_limit, so the
  * window drops at once; I/Os already in flight finish, new ones wait.
  */
 #include <linux/module.h>
-#include <rdmastor/rst_window.h>
+#include "rst_window.h"
 
 #include "rst_int.h"
 #include "trace.h"

@@ -36,9 +36,6 @@ typedef uint32_t u32;
 typedef uint64_t u64;
 typedef int64_t s64;
 
-/* the codec exports its functions to test modules; nothing to do here */
-#define EXPORT_SYMBOL_GPL(sym) extern int rdmastor_not_exported_##sym
-
 #define min(a, b) ((a) < (b) ? (a) : (b))
 #define max(a, b) ((a) > (b) ? (a) : (b))
 #define min_t(t, a, b) min((t)(a), (t)(b))

@@ -54,12 +54,17 @@
 
 /**
  * struct iser_pdu - one decoded message; pointers into the buffer
- * @write_stag, @write_va: valid if @has_write
- * @read_stag, @read_va: valid if @has_read
+ * @has_write: the iSER header advertises a write buffer (WSV)
+ * @has_read: ... a read buffer (RSV)
+ * @write_stag: the write buffer's key, valid if @has_write
+ * @read_stag: the read buffer's key, valid if @has_read
+ * @write_va: the write buffer's address, valid if @has_write
+ * @read_va: the read buffer's address, valid if @has_read
  * @bhs: the 48-byte iSCSI header
  * @opcode: its opcode, without the immediate bit
  * @immediate: the I bit
- * @data: the data segment, @data_len bytes (exactly DataSegmentLength)
+ * @data: the data segment, @data_len bytes
+ * @data_len: exactly DataSegmentLength
  */
 struct iser_pdu {
 	bool has_write, has_read;

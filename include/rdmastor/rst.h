@@ -37,6 +37,7 @@
 
 #include <linux/types.h>
 #include <linux/socket.h>
+#include <net/net_namespace.h>
 #include <linux/scatterlist.h>
 #include <linux/completion.h>
 #include <rdma/ib_verbs.h>
@@ -101,17 +102,23 @@ struct rst_conn_params {
 
 /**
  * struct rst_stats - counters of a connection
- * @mrs: MRs allocated now; @mrs_peak: most ever
- * @mr_entries: rnic_mgr entries the MRs are charged now
+ * @mrs: MRs allocated now
+ * @mrs_peak: most MRs ever allocated at once
  * @mr_limit: MRs the share allows now
- * @window: rst_window() now; @outstanding: I/Os in the window
- * @regs: registrations posted; @remote_inv, @local_inv: invalidations
+ * @window: rst_window() now
+ * @outstanding: I/Os in the window
+ * @rx_held: receive buffers the ULP holds (rst_rx_hold())
+ * @regs: registrations posted
+ * @remote_inv: keys the peer invalidated (Send-with-Invalidate)
+ * @local_inv: keys we invalidated (LOCAL_INV)
  * @mr_freed_unknown: MRs freed because their state was unknown
  * @shrinks: shrink requests from rnic_mgr
- * @sends: messages posted; @sends_signaled: how many asked for a completion
- * @rx_held: receive buffers the ULP holds (rst_rx_hold())
+ * @sends: messages posted
+ * @sends_signaled: how many of them asked for a completion
+ * @mr_entries: rnic_mgr entries the MRs are charged now
  * @reads_parked: forced-MR RDMA READs that found no MR and waited for
- *	one, ever; @reads_waiting: how many wait now
+ *	one, ever
+ * @reads_waiting: how many wait now
  */
 struct rst_stats {
 	u32 mrs, mrs_peak, mr_limit, window, outstanding, rx_held;
@@ -122,69 +129,10 @@ struct rst_stats {
 	u32 reads_waiting;
 };
 
-/* Connections */
-struct rst_conn *rst_connect(struct sockaddr *dst, const struct rst_conn_params *p,
-			     unsigned int timeout_ms);
 typedef int (*rst_accept_fn)(struct rst_conn *c, const void *pdata, u8 plen,
 			     void *lpriv);
-struct rst_listener *rst_listen(struct sockaddr *src, const struct rst_conn_params *p,
-				rst_accept_fn accept, void *lpriv);
-void rst_listener_destroy(struct rst_listener *l);
-void rst_shutdown(struct rst_conn *c);
-void rst_close(struct rst_conn *c);
-void rst_disconnect(struct rst_conn *c, int reason);
-void *rst_conn_priv(struct rst_conn *c);
-void rst_conn_set_priv(struct rst_conn *c, void *priv);
-const void *rst_conn_peer_pdata(struct rst_conn *c, u8 *len);
-struct ib_device *rst_conn_device(struct rst_conn *c);
-u32 rst_conn_id(const struct rst_conn *c);
-bool rst_conn_up(struct rst_conn *c);
-void rst_conn_stats(struct rst_conn *c, struct rst_stats *s);
-
-/* Messages */
-struct rst_rx;
-struct rst_rx *rst_rx_hold(struct rst_conn *c);
-void rst_rx_release(struct rst_conn *c, struct rst_rx *rx);
-struct rst_tx *rst_tx_get(struct rst_conn *c, unsigned int timeout_ms);
-void *rst_tx_buf(struct rst_tx *tx);
-int rst_tx_post(struct rst_conn *c, struct rst_tx *tx, u32 len,
-		struct rst_mr *mr, bool send_inv, u32 inv_rkey);
-int rst_tx_post_mrs(struct rst_conn *c, struct rst_tx *tx, u32 len,
-		    struct rst_mr **mrs, unsigned int nr_mrs, bool send_inv,
-		    u32 inv_rkey);
-void rst_tx_put(struct rst_conn *c, struct rst_tx *tx);
-
-/* Window */
-void rst_set_peer_credits(struct rst_conn *c, u32 credits);
-u32 rst_window(struct rst_conn *c);
-int rst_io_begin(struct rst_conn *c);
-void rst_io_end(struct rst_conn *c);
-
-/* Per-I/O fast registration (initiator side) */
-struct rst_mr *rst_mr_get(struct rst_conn *c);
-struct rst_mr *rst_mr_get_sg(struct rst_conn *c, struct scatterlist *sg,
-			     int nents);
-int rst_mr_map(struct rst_mr *m, struct scatterlist *sg, int nents,
-	       enum dma_data_direction dir, u64 *addr, u32 *len, u32 *rkey);
-int rst_mr_remote_invalidated(struct rst_mr *m, u32 inv_rkey);
-int rst_mr_local_invalidate(struct rst_mr *m);
-void rst_mr_put(struct rst_mr *m);
-
 /* Asynchronous sends: @fn runs from the completion context, once. */
 typedef void (*rst_tx_done_fn)(void *arg, int status);
-void rst_tx_on_done(struct rst_tx *tx, rst_tx_done_fn fn, void *arg);
-struct rst_mr *rst_mr_tryget(struct rst_conn *c);
-void rst_refresh_share(struct rst_conn *c);
-
-/* Data movement (target side) */
-int rst_rw_write_send(struct rst_conn *c, struct scatterlist *sg, u32 nents,
-		      u64 raddr, u32 rkey, struct rst_tx *tx, u32 len,
-		      bool send_inv);
-int rst_rw_write_send_async(struct rst_conn *c, struct scatterlist *sg,
-			    u32 nents, u64 raddr, u32 rkey, struct rst_tx *tx,
-			    u32 len, bool send_inv);
-int rst_rw_read(struct rst_conn *c, struct scatterlist *sg, u32 nents,
-		u64 raddr, u32 rkey);
 
 /**
  * struct rst_cid - names a work request's completion in traces
@@ -207,6 +155,7 @@ struct rst_cid {
  */
 struct rst_read_op {
 	void (*done)(struct rst_read_op *op, int status);
+	/* private: the engine's */
 	struct rst_conn *op_conn;
 	struct scatterlist *op_sg;
 	u32 op_nents;
@@ -224,11 +173,73 @@ struct rst_read_op {
 	struct rst_cid op_cid;
 };
 
+/* Connections (conn.c, listen.c) */
+struct rst_conn *rst_connect(struct net *net, struct sockaddr *dst,
+			     const struct rst_conn_params *p,
+			     unsigned int timeout_ms);
+struct rst_listener *rst_listen(struct net *net, struct sockaddr *src,
+				const struct rst_conn_params *p,
+				rst_accept_fn accept, void *lpriv);
+void rst_listener_destroy(struct rst_listener *l);
+void rst_conn_set_accept_pdata(struct rst_conn *c, const void *pdata, u8 len);
+void rst_shutdown(struct rst_conn *c);
+void rst_close(struct rst_conn *c);
+void rst_disconnect(struct rst_conn *c, int reason);
+
+/* What a connection is (conn.c) */
+void *rst_conn_priv(struct rst_conn *c);
+void rst_conn_set_priv(struct rst_conn *c, void *priv);
+const void *rst_conn_peer_pdata(struct rst_conn *c, u8 *len);
+struct ib_device *rst_conn_device(struct rst_conn *c);
+u32 rst_conn_id(const struct rst_conn *c);
+bool rst_conn_up(struct rst_conn *c);
+void rst_conn_addrs(struct rst_conn *c, struct sockaddr_storage *local,
+		    struct sockaddr_storage *peer);
+void rst_conn_stats(struct rst_conn *c, struct rst_stats *s);
+
+/* Messages (ring.c) */
+struct rst_rx;
+struct rst_rx *rst_rx_hold(struct rst_conn *c);
+void rst_rx_release(struct rst_conn *c, struct rst_rx *rx);
+struct rst_tx *rst_tx_get(struct rst_conn *c, unsigned int timeout_ms);
+void *rst_tx_buf(struct rst_tx *tx);
+void rst_tx_on_done(struct rst_tx *tx, rst_tx_done_fn fn, void *arg);
+int rst_tx_post(struct rst_conn *c, struct rst_tx *tx, u32 len,
+		struct rst_mr *mr, bool send_inv, u32 inv_rkey);
+int rst_tx_post_mrs(struct rst_conn *c, struct rst_tx *tx, u32 len,
+		    struct rst_mr **mrs, unsigned int nr_mrs, bool send_inv,
+		    u32 inv_rkey);
+void rst_tx_put(struct rst_conn *c, struct rst_tx *tx);
+
+/* The window and the share (window.c, frwr.c) */
+void rst_set_peer_credits(struct rst_conn *c, u32 credits);
+u32 rst_window(struct rst_conn *c);
+int rst_io_begin(struct rst_conn *c);
+void rst_io_end(struct rst_conn *c);
+u32 rst_mr_limit(struct rst_conn *c);
+void rst_refresh_share(struct rst_conn *c);
+
+/* Per-I/O fast registration, initiator side (frwr.c) */
+struct rst_mr *rst_mr_get(struct rst_conn *c);
+struct rst_mr *rst_mr_get_sg(struct rst_conn *c, struct scatterlist *sg,
+			     int nents);
+int rst_mr_map(struct rst_mr *m, struct scatterlist *sg, int nents,
+	       enum dma_data_direction dir, u64 *addr, u32 *len, u32 *rkey);
+int rst_mr_remote_invalidated(struct rst_mr *m, u32 inv_rkey);
+int rst_mr_local_invalidate(struct rst_mr *m);
+void rst_mr_put(struct rst_mr *m);
+
+/* Data movement, target side (rw.c) */
+int rst_rw_write_send(struct rst_conn *c, struct scatterlist *sg, u32 nents,
+		      u64 raddr, u32 rkey, struct rst_tx *tx, u32 len,
+		      bool send_inv);
+int rst_rw_write_send_async(struct rst_conn *c, struct scatterlist *sg,
+			    u32 nents, u64 raddr, u32 rkey, struct rst_tx *tx,
+			    u32 len, bool send_inv);
+int rst_rw_read(struct rst_conn *c, struct scatterlist *sg, u32 nents,
+		u64 raddr, u32 rkey);
 int rst_rw_read_async(struct rst_conn *c, struct rst_read_op *op,
 		      struct scatterlist *sg, u32 nents, u32 sg_off, u64 raddr,
 		      u32 rkey, bool use_mr);
-void rst_conn_addrs(struct rst_conn *c, struct sockaddr_storage *local,
-		    struct sockaddr_storage *peer);
-void rst_conn_set_accept_pdata(struct rst_conn *c, const void *pdata, u8 len);
 
 #endif /* RDMASTOR_RST_H */

@@ -72,6 +72,12 @@
 #include <linux/scatterlist.h>
 #include <rdmastor/rst.h>
 #include <rdmastor/iser_wire.h>
+/*
+ * The codec is built into this module (the product module exports
+ * nothing that only tests use): loading this one loads no product
+ * module beside the engine.
+ */
+#include "../../iser/iser_wire.c"
 
 static char target[32] = "192.0.2.1";
 module_param_string(target, target, sizeof(target), 0644);
@@ -271,11 +277,6 @@ static void put_be32(u8 *p, u32 v)
 	p[1] = v >> 16;
 	p[2] = v >> 8;
 	p[3] = v;
-}
-
-static u32 get_be32(const u8 *p)
-{
-	return (u32)p[0] << 24 | (u32)p[1] << 16 | (u32)p[2] << 8 | p[3];
 }
 
 static bool is_session_mode(const char *mode)
@@ -903,7 +904,7 @@ static int evil_idle_run(const char *mode, struct rst_conn_params *p,
 	for (i = 0; i < EVIL_IDLE; i++) {
 		evil_idle_down[evil_nr_idle] = false;
 		p->priv = &evil_idle_down[evil_nr_idle];
-		c = rst_connect((struct sockaddr *)sin, p, 5000);
+		c = rst_connect(&init_net, (struct sockaddr *)sin, p, 5000);
 		if (IS_ERR(c))
 			refused++;
 		else
@@ -956,7 +957,7 @@ static int evil_run(const char *mode)
 		p.send_depth = 256;
 		p.recv_depth = evil_slow_rx ? 8 : 256;
 	}
-	c = rst_connect((struct sockaddr *)&sin, &p, 5000);
+	c = rst_connect(&init_net, (struct sockaddr *)&sin, &p, 5000);
 	if (IS_ERR(c)) {
 		snprintf(result, sizeof(result), "refused");
 		return 0;

@@ -42,6 +42,12 @@
 #include <linux/sunrpc/clnt.h>
 #include <rdmastor/rst.h>
 #include <rdmastor/rpcrdma_wire.h>
+/*
+ * The codec is built into this module (the product module exports
+ * nothing that only tests use): loading this one loads no product
+ * module beside the engine.
+ */
+#include "../../fs/rpcrdma_wire.c"
 
 static char mode[16] = "good";
 module_param_string(mode, mode, sizeof(mode), 0644);
@@ -455,7 +461,7 @@ static int __init evil_init(void)
 	};
 	struct rst_listener *l;
 
-	l = rst_listen((struct sockaddr *)&sin, &p, evil_accept, NULL);
+	l = rst_listen(&init_net, (struct sockaddr *)&sin, &p, evil_accept, NULL);
 	if (IS_ERR(l))
 		return PTR_ERR(l);
 	evil_listener = l;

@@ -358,7 +358,7 @@ static int rtpc_connect(struct rtpc_run *r, const char *ip, u16 port, u32 credit
 	if (!in4_pton(ip, -1, (u8 *)&sin.sin_addr.s_addr, -1, NULL))
 		return -EINVAL;
 	rtp_pdata_encode(&rtpc_pdata, credits);
-	r->r_conn = rst_connect((struct sockaddr *)&sin, &p, 5000);
+	r->r_conn = rst_connect(&init_net, (struct sockaddr *)&sin, &p, 5000);
 	if (IS_ERR(r->r_conn)) {
 		int err = PTR_ERR(r->r_conn);
 

@@ -10,7 +10,7 @@
 
 #include <assert.h>
 #include <string.h>
-#include <rdmastor/rnic_policy.h>
+#include "rnic_mgr/rnic_policy.h"
 
 struct upool {
 	struct rnp_pool p;

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of the transport's pure parts: the window arithmetic
- * (include/rdmastor/rst_window.h) and the rtp wire codec
+ * (transport/rst_window.h) and the rtp wire codec
  * (tests/kmod/rtp_wire.c), including hostile input.
  */
 #include <stdio.h>
 #include <string.h>
-#include <rdmastor/rst_window.h>
+#include "transport/rst_window.h"
 #include "tap.h"
 #include "../kmod/rtp_wire.h"
 

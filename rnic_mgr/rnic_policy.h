@@ -30,7 +30,7 @@
 #ifndef RDMASTOR_RNIC_POLICY_H
 #define RDMASTOR_RNIC_POLICY_H
 
-#include "compat.h"
+#include <rdmastor/compat.h>
 
 enum rnp_res {
 	RNP_ENTRIES,

@@ -13,7 +13,7 @@
 #ifndef RDMASTOR_RST_WINDOW_H
 #define RDMASTOR_RST_WINDOW_H
 
-#include "compat.h"
+#include <rdmastor/compat.h>
 
 /**
  * rst_mr_limit_calc - MRs a share covers
