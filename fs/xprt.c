@@ -63,6 +63,15 @@ static const struct rpc_timeout rsx_timeout = {
 static const struct rpc_xprt_ops rsx_ops;
 static struct xprt_class rsx_class;
 
+/**
+ * rsx_disconnected - the engine's ->disconnected: the connection is down
+ * @c: the connection, drained
+ * @reason: why (0 orderly, else an errno; -EPROTO for a protocol error)
+ *
+ * A loss we did not cause is handed to SUNRPC, which closes the
+ * transport and reconnects when an RPC needs it.
+ * Context: process (the engine's workqueue).
+ */
 static void rsx_disconnected(struct rst_conn *c, int reason)
 {
 	struct rsx_xprt *x = rst_conn_priv(c);
@@ -187,6 +196,15 @@ static void rsx_connect_worker(struct work_struct *work)
 	xprt_wake_pending_tasks(xprt, rc);
 }
 
+/**
+ * rsx_connect - SUNRPC's ->connect: (re)connect in the background
+ * @xprt: the transport, XPRT_LOCKED by @task
+ * @task: the RPC that wants the connection
+ *
+ * The connect worker closes a stale connection, opens a new one and
+ * wakes the waiting RPCs. After a failed connect or a protocol error
+ * the attempt is delayed, with SUNRPC's exponential backoff.
+ */
 static void rsx_connect(struct rpc_xprt *xprt, struct rpc_task *task)
 {
 	struct rsx_xprt *x = rsx_of(xprt);
@@ -266,12 +284,25 @@ static void rsx_format_addresses(struct rpc_xprt *xprt)
 	rsx_format_port(xprt);
 }
 
+/**
+ * rsx_set_port - SUNRPC's ->set_port: rpcbind found the server's port
+ * @xprt: the transport
+ * @port: in host order
+ */
 static void rsx_set_port(struct rpc_xprt *xprt, u16 port)
 {
 	rpc_set_port((struct sockaddr *)&xprt->addr, port);
 	rsx_format_port(xprt);
 }
 
+/**
+ * rsx_setup - the transport class's ->setup: a new transport, unconnected
+ * @args: the mount's (or a client's) address, network namespace and flags
+ *
+ * Holds a reference on this module until rsx_destroy().
+ *
+ * Return: the rpc_xprt, or ERR_PTR (-EBADF, -EAFNOSUPPORT, -ENOMEM, -EIO).
+ */
 static struct rpc_xprt *rsx_setup(struct xprt_create *args)
 {
 	struct rpc_xprt *xprt;
@@ -320,6 +351,13 @@ static struct rpc_xprt *rsx_setup(struct xprt_create *args)
 	return xprt;
 }
 
+/**
+ * rsx_destroy - SUNRPC's ->destroy: the last user is gone
+ * @xprt: the transport
+ *
+ * Stops connecting, closes the connection (armed RPCs released) and
+ * frees the transport.
+ */
 static void rsx_destroy(struct rpc_xprt *xprt)
 {
 	struct rsx_xprt *x = rsx_of(xprt);
@@ -331,6 +369,15 @@ static void rsx_destroy(struct rpc_xprt *xprt)
 	module_put(THIS_MODULE);
 }
 
+/**
+ * rsx_buf_alloc - SUNRPC's ->buf_alloc: an RPC's call and reply buffers
+ * @task: the RPC
+ *
+ * One allocation holds our per-RPC state (struct rsx_req) and both
+ * buffers, so rsx_req_of() finds the state from rq_buffer.
+ *
+ * Return: 0 or -ENOMEM.
+ */
 static int rsx_buf_alloc(struct rpc_task *task)
 {
 	struct rpc_rqst *rqst = task->tk_rqstp;
@@ -351,6 +398,15 @@ static int rsx_buf_alloc(struct rpc_task *task)
 	return 0;
 }
 
+/**
+ * rsx_buf_free - SUNRPC's ->buf_free: the RPC is done with its buffers
+ * @task: the RPC
+ *
+ * An RPC that ended before its reply (signal, soft timeout) is still
+ * armed: its keys are invalidated and its MRs put back first, so that
+ * nothing the server may still write to is freed (principle 2).
+ * Context: process; may sleep.
+ */
 static void rsx_buf_free(struct rpc_task *task)
 {
 	struct rpc_rqst *rqst = task->tk_rqstp;
@@ -375,6 +431,18 @@ static void rsx_buf_free(struct rpc_task *task)
 	kfree(req);
 }
 
+/**
+ * rsx_send_request - SUNRPC's ->send_request: send a call
+ * @rqst: the call (or a backchannel reply, which has no rq_buffer)
+ *
+ * Takes a congestion slot, marshals the call (registering its chunks)
+ * and posts it. A retransmission on the connection the call was already
+ * sent on could overrun the server's credits, so it reconnects instead.
+ *
+ * Return: 0 when posted; -ENOTCONN (reconnect, then retry), -EBADSLT
+ * (wait for a congestion slot), -ENOBUFS or -EIO (the call cannot be
+ * marshaled: it fails).
+ */
 static int rsx_send_request(struct rpc_rqst *rqst)
 {
 	struct rpc_xprt *xprt = rqst->rq_xprt;
@@ -418,11 +486,25 @@ drop:
 	return -ENOTCONN;
 }
 
+/**
+ * rsx_timer - SUNRPC's ->timer: an RPC's reply did not come in time
+ * @xprt: the transport
+ * @task: the RPC
+ *
+ * Over RDMA a lost reply means a lost connection (credits and MRs are
+ * tied to it): reconnect, and the RPC is retransmitted on the new one.
+ */
 static void rsx_timer(struct rpc_xprt *xprt, struct rpc_task *task)
 {
 	xprt_force_disconnect(xprt);
 }
 
+/**
+ * rsx_set_connect_timeout - SUNRPC's ->set_connect_timeout
+ * @xprt: the transport
+ * @connect_timeout: how long a connect may take (only ever lowered)
+ * @reconnect_timeout: the most a reconnect backoff may reach
+ */
 static void rsx_set_connect_timeout(struct rpc_xprt *xprt,
 				    unsigned long connect_timeout,
 				    unsigned long reconnect_timeout)
@@ -436,6 +518,12 @@ static void rsx_set_connect_timeout(struct rpc_xprt *xprt,
 	spin_unlock(&xprt->transport_lock);
 }
 
+/**
+ * rsx_inject_disconnect - SUNRPC's ->inject_disconnect (fault injection)
+ * @xprt: the transport
+ *
+ * Drops the connection as a network fault would (-ECONNABORTED).
+ */
 static void rsx_inject_disconnect(struct rpc_xprt *xprt)
 {
 	struct rsx_xprt *x = rsx_of(xprt);
@@ -446,6 +534,14 @@ static void rsx_inject_disconnect(struct rpc_xprt *xprt)
 	mutex_unlock(&x->x_conn_mutex);
 }
 
+/**
+ * rsx_print_stats - SUNRPC's ->print_stats: the mountstats "xprt:" line
+ * @xprt: the transport
+ * @seq: /proc/self/mountstats
+ *
+ * The generic counters in the order of the stock RDMA transport's line,
+ * then ours and the engine's (Documentation/nfs.rst).
+ */
 static void rsx_print_stats(struct rpc_xprt *xprt, struct seq_file *seq)
 {
 	struct rsx_xprt *x = rsx_of(xprt);

@@ -15,6 +15,12 @@ module_param_named(force_mr, ist_force_mr, bool, 0644);
 MODULE_PARM_DESC(force_mr,
 		 "register every RDMA READ sink with a per-I/O MR charged to rnic_mgr, as iWARP requires (new connections)");
 
+/**
+ * ist_get_sup_prot_ops - LIO's ->iscsit_get_sup_prot_ops
+ * @conn: the connection
+ *
+ * Return: TARGET_PROT_NORMAL: no T10-PI offload (Documentation/iser.rst).
+ */
 static enum target_prot_op ist_get_sup_prot_ops(struct iscsit_conn *conn)
 {
 	return TARGET_PROT_NORMAL;	/* no T10-PI offload */

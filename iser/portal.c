@@ -53,6 +53,19 @@ static bool ist_np_make_room(struct ist_np *inp)
 	return false;
 }
 
+/**
+ * ist_accept - the listener's accept callback: a connect request came in
+ * @rc: the new engine connection, set up but not yet accepted
+ * @pdata: the initiator's iSER CM private data
+ * @plen: its length
+ * @lpriv: the portal (struct ist_np)
+ *
+ * Refused while the portal is disabled, and when IST_MAX_PENDING
+ * connections already wait for login and none of them is idle to make
+ * room; else the connection waits in the portal for LIO's login thread.
+ *
+ * Return: 0 to accept, or an errno to reject.
+ */
 static int ist_accept(struct rst_conn *rc, const void *pdata, u8 plen, void *lpriv)
 {
 	struct ist_np *inp = lpriv;
@@ -150,9 +163,14 @@ static void ist_conn_free(struct ist_conn *ic)
 	kfree(ic);
 }
 
-/*
- * The engine connection is down and drained: no completion runs after
- * this. Tell LIO, then wait until it has let go of the connection.
+/**
+ * ist_disconnected - the engine's ->disconnected: the connection is down
+ * @rc: the connection, drained: no completion runs after this
+ * @reason: why it went down
+ *
+ * Tells LIO (a bound connection's receive thread returns, a pending one
+ * leaves the portal), then waits until LIO has let go of it.
+ * Context: process (the engine's workqueue); sleeps.
  */
 static void ist_disconnected(struct rst_conn *rc, int reason)
 {
