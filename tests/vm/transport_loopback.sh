@@ -58,7 +58,29 @@ rtp_run "RDMA READ 4 KiB, local invalidation" -o read -s 4k -c 4 -t 2 -i local
 rtp_run "RDMA WRITE 1 MiB" -o write -s 1m -c 4 -t 2 -i remote
 rtp_run "RDMA READ 1 MiB" -o read -s 1m -c 4 -t 2 -i local
 rtp_run "one credit: stop-and-wait" -o write -s 16k -c 1 -t 1 -i remote
+
 ok "$([ "$(field mrs_peak)" -le 4 ]; echo $?)" "MRs never above the window ($(field mrs_peak) <= 4)" 
+
+# A trace-cmd session, in its own instance (the births-and-deaths
+# recording goes on underneath): one I/O at a time, local invalidation.
+# Every step of an I/O shows, and each completion carries its id.
+trace-cmd record -B example -e rst -e rnic_mgr -o /tmp/example.dat \
+	$R run -o read -s 16k -c 1 -t 1 -i local $IP > /tmp/record.out 2>&1
+trace-cmd report -i /tmp/example.dat > /tmp/example.txt 2>/dev/null
+cp /tmp/example.txt "$RDMASTOR_OUT/trace-example.txt"
+# every_seen EVENT...: each EVENT occurs in the report
+every_seen() {
+	local e
+	for e in "$@"; do
+		grep -q " $e: " /tmp/example.txt || { diag "no $e in the trace"; return 1; }
+	done
+}
+check "trace-cmd shows a connection's life and an I/O's steps" every_seen \
+	rst_conn_create rst_conn_up rnic_consumer_register rst_mr_alloc rst_mr_get \
+	rst_mr_map rst_wc_send rst_wc_receive rst_wc_li rst_mr_local_inv rst_mr_put \
+	rst_conn_down rst_mr_free rst_conn_destroy rnic_consumer_unregister
+ok "$(grep ' rst_wc_' /tmp/example.txt | grep -vqE 'cq\.id=[0-9]+ cid=[0-9]+ status=(SUCCESS|WR_FLUSH_ERR)'; [ $? = 1 ]; echo $?)" \
+	"all $(grep -c ' rst_wc_' /tmp/example.txt) completions name their CQ and completion id; none failed (flushes at teardown)"
 
 for inv in remote local; do
 	$R stale -s 16k -i $inv $IP > /tmp/out 2>&1
