@@ -12,12 +12,14 @@
  *                    iscsit_conn.
  *   struct ist_cmd   our part of each LIO command (iscsit_priv_cmd()).
  *
- * Lifetime: the engine frees a server connection after ->disconnected
- * returns. Ours (ist_disconnected()) therefore waits, for a connection
- * LIO has taken, until LIO is done with it (->iscsit_free_conn), and
- * frees the ist_conn then. LIO learns of a connection loss from
- * ->iscsit_get_rx_pdu returning (full feature phase) or from
- * ->iscsit_get_login_rx failing (login phase).
+ * Lifetime: an ist_conn is held by references (ref): one from the accept
+ * until the engine says the connection is down (ist_disconnected()), one
+ * from LIO's login thread taking it until LIO is done with it
+ * (->iscsit_free_conn). The last one frees it, and with it the
+ * reference it holds on the engine connection (rst_conn_get()), so the
+ * engine's ->disconnected never waits for LIO. LIO learns of a
+ * connection loss from ->iscsit_get_rx_pdu returning (full feature
+ * phase) or from ->iscsit_get_login_rx failing (login phase).
  */
 #ifndef RDMASTOR_IST_H
 #define RDMASTOR_IST_H
@@ -77,7 +79,7 @@ struct ist_conn {
 	enum ist_phase phase;
 	wait_queue_head_t wq;		/* down, control completions */
 	struct completion login_req;	/* one per login request received */
-	struct completion released;	/* LIO called ->iscsit_free_conn */
+	struct kref ref;		/* see "Lifetime" above */
 
 	/*
 	 * A login request is accepted only while LIO waits for one: the

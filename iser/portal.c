@@ -138,9 +138,10 @@ static int ist_accept_conn(struct rst_conn *rc, const void *pdata, u8 plen,
 	ic->send_w_inv = !(flags & ISER_CM_SEND_W_INV_NOT_SUP);
 	init_waitqueue_head(&ic->wq);
 	init_completion(&ic->login_req);
-	init_completion(&ic->released);
+	kref_init(&ic->ref);		/* until ->disconnected */
 	INIT_DELAYED_WORK(&ic->login_wait, ist_login_wait_expired);
 	INIT_DELAYED_WORK(&ic->close_work, ist_close_work);
+	rst_conn_get(rc);		/* until ic is freed */
 	rst_conn_set_priv(rc, ic);
 	rst_conn_set_accept_pdata(rc, ic->send_w_inv ? ist_rep_inv : ist_rep_noinv,
 				  ISER_CM_LEN);
@@ -153,14 +154,25 @@ static int ist_accept_conn(struct rst_conn *rc, const void *pdata, u8 plen,
 	return 0;
 }
 
-static void ist_conn_free(struct ist_conn *ic)
+/* The last reference is gone: the engine and LIO are both done with it. */
+static void ist_conn_free(struct kref *ref)
 {
+	struct ist_conn *ic = container_of(ref, struct ist_conn, ref);
+
 	trace_ist_conn_free(ic, 0);
 	cancel_delayed_work_sync(&ic->login_wait);
 	cancel_delayed_work_sync(&ic->close_work);
 	ist_stats_del(ic);
+	rst_conn_set_priv(ic->rc, NULL);
+	rst_conn_put(ic->rc);
 	kfree(ic->login_data);
 	kfree(ic);
+}
+
+/* Context: process (the last put cancels work synchronously). */
+static void ist_conn_put(struct ist_conn *ic)
+{
+	kref_put(&ic->ref, ist_conn_free);
 }
 
 /**
@@ -169,8 +181,9 @@ static void ist_conn_free(struct ist_conn *ic)
  * @reason: why it went down
  *
  * Tells LIO (a bound connection's receive thread returns, a pending one
- * leaves the portal), then waits until LIO has let go of it.
- * Context: process (the engine's workqueue); sleeps.
+ * leaves the portal) and drops the accept's reference; a bound one is
+ * freed once LIO lets go too (ist_free_conn()). Never waits for LIO.
+ * Context: process (the engine's workqueue).
  */
 static void ist_disconnected(struct rst_conn *rc, int reason)
 {
@@ -194,9 +207,7 @@ static void ist_disconnected(struct rst_conn *rc, int reason)
 	mutex_unlock(&inp->lock);
 	wake_up_all(&ic->wq);
 	complete_all(&ic->login_req);
-	if (bound)
-		wait_for_completion(&ic->released);
-	ist_conn_free(ic);
+	ist_conn_put(ic);
 }
 
 /**
@@ -306,6 +317,7 @@ int ist_accept_np(struct iscsi_np *np, struct iscsit_conn *conn)
 				inp->nr_evicted--;
 			ic->bound = true;
 			ic->conn = conn;
+			kref_get(&ic->ref);	/* LIO's, until free_conn */
 		}
 		mutex_unlock(&inp->lock);
 		if (ic)
@@ -428,7 +440,9 @@ void ist_wait_conn(struct iscsit_conn *conn)
  * ist_free_conn - LIO's ->iscsit_free_conn: LIO is done with a connection
  * @conn: LIO's connection
  *
- * Starts the disconnect and lets ist_disconnected() free ours.
+ * Starts the disconnect (if LIO frees a connection that is up) and drops
+ * LIO's reference: ours is freed once the engine has said it is down.
+ * Context: process.
  */
 void ist_free_conn(struct iscsit_conn *conn)
 {
@@ -441,5 +455,5 @@ void ist_free_conn(struct iscsit_conn *conn)
 	}
 	ic->conn = NULL;
 	conn->context = NULL;
-	complete(&ic->released);
+	ist_conn_put(ic);
 }

@@ -19,6 +19,8 @@
 
 struct workqueue_struct *rst_wq;
 
+static void rst_conn_free_work(struct work_struct *work);
+
 /* numbers connections for traces */
 static atomic_t rst_conn_nr = ATOMIC_INIT(0);
 
@@ -44,6 +46,9 @@ struct rst_conn *rst_conn_alloc(const struct rst_conn_params *p,
 	c->c_p = *p;
 	c->c_priv = p->priv;
 	c->c_listener = l;
+	c->c_server = !!l;
+	kref_init(&c->c_ref);
+	INIT_WORK(&c->c_free_work, rst_conn_free_work);
 	spin_lock_init(&c->c_lock);
 	c->c_state = RST_NEW;
 	init_completion(&c->c_cm_done);
@@ -63,6 +68,47 @@ struct rst_conn *rst_conn_alloc(const struct rst_conn_params *p,
 	trace_rst_conn_create(c);
 	return c;
 }
+
+/* The last reference to a server connection is gone (c_free_work). */
+static void rst_conn_free_work(struct work_struct *work)
+{
+	rst_conn_destroy(container_of(work, struct rst_conn, c_free_work));
+}
+
+static void rst_conn_release(struct kref *ref)
+{
+	struct rst_conn *c = container_of(ref, struct rst_conn, c_ref);
+
+	queue_work(rst_wq, &c->c_free_work);
+}
+
+/**
+ * rst_conn_get - hold a server connection past its ->disconnected
+ * @c: a server connection (from the listener's accept callback on)
+ *
+ * The engine frees a server connection once it is down and every
+ * holder has called rst_conn_put(): its rings, MRs and QP stay until
+ * then (the ULP may still give back send slots and MRs), its
+ * callbacks run no more after ->disconnected.
+ */
+void rst_conn_get(struct rst_conn *c)
+{
+	kref_get(&c->c_ref);
+}
+EXPORT_SYMBOL_GPL(rst_conn_get);
+
+/**
+ * rst_conn_put - drop a reference taken with rst_conn_get()
+ * @c: the connection
+ *
+ * Context: any; the last put frees the connection from the engine's
+ * workqueue.
+ */
+void rst_conn_put(struct rst_conn *c)
+{
+	kref_put(&c->c_ref, rst_conn_release);
+}
+EXPORT_SYMBOL_GPL(rst_conn_put);
 
 /**
  * rst_conn_free - free the memory of a connection from rst_conn_alloc()
@@ -262,8 +308,8 @@ void rst_conn_down(struct rst_conn *c, int reason)
  *
  * Disconnects, ends the READs still waiting for an MR, drains the QP
  * (every posted work request completes, flushed), then tells the ULP.
- * A server-side connection ends here: it leaves its listener and is
- * freed.
+ * A server-side connection then leaves its listener, and the engine
+ * drops its reference: it is freed once the ULP has dropped its own.
  */
 void rst_down_work(struct work_struct *work)
 {
@@ -279,12 +325,17 @@ void rst_down_work(struct work_struct *work)
 	complete_all(&c->c_down_done);
 	if (!l)
 		return;
-	/* Server side: the engine owns the connection; it ends here. */
+	/*
+	 * Server side: leave the listener, waking rst_listener_destroy()
+	 * under l_lock (it frees l once it sees the list empty, which it
+	 * can only after we unlock), then drop the engine's reference.
+	 */
 	spin_lock(&l->l_lock);
 	list_del_init(&c->c_lnode);
-	spin_unlock(&l->l_lock);
-	rst_conn_destroy(c);
+	c->c_listener = NULL;
 	wake_up_all(&l->l_wq);
+	spin_unlock(&l->l_lock);
+	rst_conn_put(c);
 }
 
 static void rst_cm_step_done(struct rst_conn *c, int status)
@@ -463,7 +514,7 @@ EXPORT_SYMBOL_GPL(rst_disconnect);
  */
 void rst_shutdown(struct rst_conn *c)
 {
-	if (WARN_ON_ONCE(c->c_listener))
+	if (WARN_ON_ONCE(c->c_server))
 		return;
 	rst_conn_down(c, 0);
 	flush_work(&c->c_down_work);
@@ -486,7 +537,7 @@ EXPORT_SYMBOL_GPL(rst_shutdown);
  */
 void rst_close(struct rst_conn *c)
 {
-	if (WARN_ON_ONCE(c->c_listener))
+	if (WARN_ON_ONCE(c->c_server))
 		return;
 	rst_shutdown(c);
 	/* The handler may run until the id is destroyed; it finds DOWN. */

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Listeners: accept connections, and own the server-side connections
- * they create. A server connection is set up in the CONNECT_REQUEST
- * handler, offered to the ULP's accept callback, and freed by its down
- * work after ->disconnected (see rst_down_work()).
+ * Listeners: accept connections, and list the server-side connections
+ * they create until those are down. A server connection is set up in
+ * the CONNECT_REQUEST handler and offered to the ULP's accept callback;
+ * its down work tells the ULP, takes it off the list and drops the
+ * engine's reference (see rst_down_work()). It is freed when the ULP
+ * drops its own (rst_conn_put()).
  */
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -100,6 +102,8 @@ fail:
 		ib_drain_qp(c->c_qp);
 	if (accepted)
 		c->c_p.ops->disconnected(c, err);
+	/* the ULP let go in ->disconnected; rdma_cm destroys the id */
+	WARN_ON_ONCE(kref_read(&c->c_ref) != 1);
 	rst_conn_free_hw(c);
 	rst_conn_free(c);
 	return err ? err : -EIO;
@@ -166,7 +170,7 @@ static bool rst_listener_empty(struct rst_listener *l)
  * @l: the listener
  *
  * Returns once every server connection has been through ->disconnected
- * and is freed.
+ * and left the listener; each is freed when its ULP lets go of it.
  */
 void rst_listener_destroy(struct rst_listener *l)
 {
@@ -185,9 +189,8 @@ void rst_listener_destroy(struct rst_listener *l)
 	list_for_each_entry(c, &l->l_conns, c_lnode)
 		rst_conn_down(c, -ESHUTDOWN);
 	spin_unlock(&l->l_lock);
+	/* the down work wakes l_wq under l_lock: l is ours once empty */
 	wait_event(l->l_wq, rst_listener_empty(l));
-	/* the last down work may still be waking l_wq */
-	flush_workqueue(rst_wq);
 	kfree(l);
 }
 EXPORT_SYMBOL_GPL(rst_listener_destroy);

@@ -15,6 +15,7 @@
 #ifndef RDMASTOR_RST_INT_H
 #define RDMASTOR_RST_INT_H
 
+#include <linux/kref.h>
 #include <linux/workqueue.h>
 #include <linux/wait.h>
 #include <rdma/rdma_cm.h>
@@ -100,8 +101,19 @@ struct rst_conn {
 	u32 c_port;
 	struct rst_conn_params c_p;
 	void *c_priv;
-	struct rst_listener *c_listener;	/* server side */
+	bool c_server;				/* accepted by a listener */
+	/* its listener, until it leaves l_conns (then NULL: l may be gone) */
+	struct rst_listener *c_listener;
 	struct list_head c_lnode;		/* in the listener's list */
+	/*
+	 * Server side: references. The engine holds one until the down work
+	 * has told the ULP; the ULP takes its own (rst_conn_get()) for as
+	 * long as it uses the connection after that. The last put frees it
+	 * from rst_wq (c_free_work): the final put may come from any
+	 * context, and freeing destroys the CQ, which waits for its work.
+	 */
+	struct kref c_ref;
+	struct work_struct c_free_work;
 
 	spinlock_t c_lock;
 	enum rst_state c_state;

@@ -120,7 +120,7 @@ DECLARE_EVENT_CLASS(rst_conn_class,
 		__entry->conn = c->c_nr;
 		__entry->state = c->c_state;
 		__assign_str(name, c->c_p.name);
-		__entry->server = !!c->c_listener;
+		__entry->server = c->c_server;
 	),
 	TP_printk("conn=%u name=%s %s state=%s", __entry->conn,
 		  __get_str(name), __entry->server ? "server" : "client",

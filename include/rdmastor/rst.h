@@ -29,8 +29,10 @@
  *
  * Lifetime: rst_connect() returns a connected client connection, which
  * the ULP ends with rst_close() (never from its own callbacks). A server
- * connection is created by the listener and freed by the engine after
- * ->disconnected returns.
+ * connection is created by the listener; the ULP holds it with
+ * rst_conn_get() from its accept callback on and lets go with
+ * rst_conn_put() whenever it is done with it, after ->disconnected or
+ * before. ->disconnected must not wait for anything of the ULP's.
  */
 #ifndef RDMASTOR_RST_H
 #define RDMASTOR_RST_H
@@ -182,6 +184,8 @@ struct rst_listener *rst_listen(struct net *net, struct sockaddr *src,
 				rst_accept_fn accept, void *lpriv);
 void rst_listener_destroy(struct rst_listener *l);
 void rst_conn_set_accept_pdata(struct rst_conn *c, const void *pdata, u8 len);
+void rst_conn_get(struct rst_conn *c);
+void rst_conn_put(struct rst_conn *c);
 void rst_shutdown(struct rst_conn *c);
 void rst_close(struct rst_conn *c);
 void rst_disconnect(struct rst_conn *c, int reason);
