@@ -129,7 +129,7 @@ hook() {
 iser_check_gone() {
 	local k
 	for k in qp cq mr; do
-		ok "$(wait_for 30 iser_none_left $k; echo $?)" "no $k left ($(iser_rdma_left $k))"
+		check "no $k left (within 30 s)" wait_for 30 iser_none_left $k
 	done
 	[ -n "${trace_pairs_on:-}" ] && trace_pairs_check
 	# rmmod: modprobe -r would also try LIO's core, which configfs holds

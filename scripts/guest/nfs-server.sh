@@ -76,7 +76,7 @@ nfs_server_main() {
 	diag "portlist: $(paste -sd' ' /proc/fs/nfsd/portlist)"
 	[ -n "${NFS_HOOKS:-}" ] && { nfs_hooks & }
 	check "the client finishes" wait_for "${NFS_SERVE_SECONDS:-500}" test -e $EXPORT/done
-	ok "$(grep -q pass $EXPORT/done; echo $?)" "the client reports: $(cat $EXPORT/done)"
+	check "the client reports: $(cat $EXPORT/done)" grep -q pass $EXPORT/done
 	check "nfsd stops" sh -c "rpc.nfsd 0 && exportfs -ua"
 	tap_done
 }

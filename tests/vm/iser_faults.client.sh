@@ -118,5 +118,5 @@ check "and verifies data" iser_fio after-silence "$(iser_disk 1 0)" --rw=randrw 
 	--iodepth=8 --size=16M --io_size=16M
 check "log out" iser_logout 1
 hook done
-ok "$(wait_for 30 iser_none_left qp; echo $?)" "no QP left on the initiator side"
+check "no QP left on the initiator side" wait_for 30 iser_none_left qp
 tap_done

@@ -27,16 +27,13 @@ check "log in" iser_login 1 || bail "no login"
 wait_for 20 iser_disk 1 0 || bail "no LUN"
 D=$(iser_disk 1 0)
 diag "$(cat $STATS)"
-ok "$([ "$(cstat mode)" = mr ]; echo $?)" "the session is in MR mode"
-
+check "the session is in MR mode" [ "$(cstat mode)" = mr ]
 check "4 KiB and 256 KiB writes, verified" \
 	iser_fio w4k "$D" --rw=randwrite --bsrange=4k-256k --iodepth=16 --size=64M --io_size=64M
 diag "$(cat $STATS)"
 ok "$(cgt regs 0 && [ "$(cstat regs)" = "$(cstat local_inv)" ]; echo $?)" \
 	"every READ sink was registered and invalidated ($(cstat regs) = $(cstat local_inv))"
-ok "$(grep -q "^iser-target" $SYS/table; echo $?)" \
-	"the session is an rnic_mgr consumer"
-
+check "the session is an rnic_mgr consumer" grep -q "^iser-target" $SYS/table
 budget0=$(cat $SYS/budget)
 iser_fio share "$D" --rw=randwrite --bs=64k --iodepth=32 --size=64M \
 	--time_based --runtime=25 & load=$!
@@ -49,7 +46,7 @@ check "the window follows the share" wait_for 2 cle window 2
 check "the MaxCmdSN granted shrinks to the window" wait_for 10 cle window_adv 2
 diag "budget 600: $(cat $STATS)"
 sleep 3
-ok "$(cle mrs 2; echo $?)" "MRs stay within the share under load ($(cstat mrs))"
+check "MRs stay within the share under load ($(cstat mrs))" cle mrs 2
 echo "$budget0" > $SYS/budget
 check "the window opens again when the budget is restored" wait_for 10 cgt window 2
 check "the MaxCmdSN granted grows with it" wait_for 15 cgt window_adv 2
@@ -70,8 +67,7 @@ check "a 128 KiB WRITE whose MR is refused 3 times completes" \
 	timeout 60 dd if=/tmp/blk of="$D" bs=128k count=1 seek=9 oflag=direct status=none
 dd if="$D" of=/tmp/blk.back bs=128k count=1 skip=9 iflag=direct status=none
 check "... with its data" cmp /tmp/blk /tmp/blk.back
-ok "$(cgt reads_parked "$parked0"; echo $?)" \
-	"it waited for an MR (reads_parked $parked0 -> $(cstat reads_parked))"
+check "it waited for an MR (reads_parked $parked0 -> $(cstat reads_parked))" cgt reads_parked "$parked0"
 parked0=$(cstat reads_parked)
 echo 100 > $BUSY
 check "16 deep WRITEs, 100 of them refused an MR at first: completes, verified" \
@@ -100,10 +96,8 @@ diag "hog holds $(hog_held) of 4096"
 parked0=$(cstat reads_parked) errs0=$(conn_errors)
 check "4 deep 128 KiB WRITEs wait for its entries, then complete, verified" \
 	iser_fio hog "$D" --rw=randwrite --bs=128k --iodepth=4 --size=8M --io_size=8M
-ok "$([ "$(conn_errors)" = "$errs0" ]; echo $?)" \
-	"the connection answered its pings meanwhile (no connection error)"
-ok "$(cgt reads_parked "$parked0"; echo $?)" \
-	"READs waited for rnic_mgr (reads_parked $parked0 -> $(cstat reads_parked))"
+check "the connection answered its pings meanwhile (no connection error)" [ "$(conn_errors)" = "$errs0" ]
+check "READs waited for rnic_mgr (reads_parked $parked0 -> $(cstat reads_parked))" cgt reads_parked "$parked0"
 echo "stop hog" > $TC
 echo "$budget0" > $SYS/budget
 check "unload the test consumer" rmmod rnic_test_consumer

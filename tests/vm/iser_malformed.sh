@@ -64,7 +64,7 @@ while read -r name rest; do
 			"conform: abort-race answered over iSER ($rest) and TCP (${tcp#* })"
 		continue
 	fi
-	ok "$([ "$name $rest" = "$tcp" ]; echo $?)" "conform: $name over iSER as over TCP ($rest)"
+	check "conform: $name over iSER as over TCP ($rest)" [ "$name $rest" = "$tcp" ]
 done < /tmp/conform.iser
 check "the target lets go of the conform session" wait_for 30 qps_gone
 # A NOP-Out answering a ping that was never sent (unknown Target

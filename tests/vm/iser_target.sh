@@ -79,8 +79,7 @@ ok "$(! iscsiadm -m session >/dev/null 2>&1; echo $?)" "no session left"
 check "log in to target 1 again" iser_login 1 || bail "no re-login"
 wait_for 20 iser_disk 1 1 || bail "the LUNs did not come back"
 D10=$(iser_disk 1 0) D11=$(iser_disk 1 1)
-ok "$([ "$(sha256sum "$D10" | cut -d' ' -f1)" = "$sha_t1" ]; echo $?)" \
-	"LUN 0 reads back what it held before the logout"
+check "LUN 0 reads back what it held before the logout" [ "$(sha256sum "$D10" | cut -d' ' -f1)" = "$sha_t1" ]
 check "the filesystem on LUN 1 mounts again" mount "$D11" /mnt/iser || bail "no filesystem"
 ok "$(cd /mnt/iser && sha256sum -c --quiet /tmp/sums >/dev/null; echo $?)" \
 	"and its 200 files are intact"

@@ -18,8 +18,7 @@ check "server reachable" wait_for 60 ping -c1 -W1 $SERVER
 check "rdmastor installed" rdmastor_install
 check "modprobe configuration installed" rdmastor_nfs_client
 for name in rpcrdma rpcrdma6 xprtrdma; do
-	ok "$([ "$(modprobe -R $name 2>/dev/null)" = rdmastor_rpcrdma ]; echo $?)" \
-		"modprobe $name resolves to rdmastor_rpcrdma"
+	check "modprobe $name resolves to rdmastor_rpcrdma" [ "$(modprobe -R $name 2>/dev/null)" = rdmastor_rpcrdma ]
 done
 
 tree_copy() {
@@ -94,12 +93,11 @@ for vers in 3 4.0 4.1 4.2; do
 		diag "calls: inline $(xstat inline_calls), read chunk $(xstat read_chunks), long $(xstat long_calls); replies: inline $(xstat inline_replies), write chunk $(xstat write_chunks), reply chunk $(xstat reply_chunks)"
 		ok "$([ "$(xstat read_chunks)" -gt 0 ] && [ "$(xstat write_chunks)" -gt 0 ] && [ "$(xstat reply_chunks)" -gt 0 ]; echo $?)" \
 			"Read, Write and Reply chunks all carried data"
-		ok "$([ "$(xstat regs)" = "$(( $(xstat remote_inv) + $(xstat local_inv) + $(xstat freed_unknown) ))" ]; echo $?)" \
-			"every registration ended invalid (regs $(xstat regs) = remote $(xstat remote_inv) + local $(xstat local_inv) + freed $(xstat freed_unknown); abandoned RPCs $(xstat abandoned))"
-		ok "$([ "$(xstat bad_replies)" = 0 ]; echo $?)" "no bad reply from the stock server"
+		check "every registration ended invalid (regs $(xstat regs) = remote $(xstat remote_inv) + local $(xstat local_inv) + freed $(xstat freed_unknown); abandoned RPCs $(xstat abandoned))" [ "$(xstat regs)" = "$(( $(xstat remote_inv) + $(xstat local_inv) + $(xstat freed_unknown) ))" ]
+		check "no bad reply from the stock server" [ "$(xstat bad_replies)" = 0 ]
 		ok "$([ "$(xstat sends)" -gt 100 ] && [ $(( $(xstat sends_signaled) * 8 )) -le "$(xstat sends)" ]; echo $?)" \
 			"few Sends ask for a completion ($(xstat sends_signaled) of $(xstat sends))"
-		ok "$([ "$(rdma_left qp)" -ge 1 ]; echo $?)" "the mount's QP shows in rdma resource ($(rdma_left qp))"
+		check "the mount's QP shows in rdma resource ($(rdma_left qp))" [ "$(rdma_left qp)" -ge 1 ]
 		diag "$(rdma resource show qp; rdma resource show cq; rdma resource show mr | head -3)"
 	fi
 	rm -rf $MNT/r4k* $MNT/s1m* $MNT/s128k* $MNT/r1m* $MNT/r64k* $MNT/mm* $MNT/big* $MNT/tree
@@ -140,11 +138,10 @@ if check "mount NFSv3 with nconnect=2" nfs_mount 3 nolock,nconnect=2; then
 	check "nconnect=2: 1 MiB sequential, O_DIRECT, depth 4, verified" \
 		fio_verify s1m --size=8m --bs=1m --rw=write --direct=1 --ioengine=libaio --iodepth=4
 	diag "transports' Sends: $(xprt_sends | paste -sd' ')"
-	ok "$([ "$(xprt_sends | wc -l)" = 2 ]; echo $?)" "the mount has two rdma transports"
-	ok "$([ "$(xprt_sends | awk '$1 > 50' | wc -l)" = 2 ]; echo $?)" "both carried RPCs"
-	ok "$([ "$(rdma_left qp)" = 2 ]; echo $?)" "two QPs of rdmastor ($(rdma_left qp))"
-	ok "$([ "$(grep -c "^nfs-$SERVER\\." /sys/kernel/rnic_mgr/devices/rxe0/table)" = 2 ]; echo $?)" \
-		"rnic_mgr lists two consumers nfs-$SERVER"
+	check "the mount has two rdma transports" [ "$(xprt_sends | wc -l)" = 2 ]
+	check "both carried RPCs" [ "$(xprt_sends | awk '$1 > 50' | wc -l)" = 2 ]
+	check "two QPs of rdmastor ($(rdma_left qp))" [ "$(rdma_left qp)" = 2 ]
+	check "rnic_mgr lists two consumers nfs-$SERVER" [ "$(grep -c "^nfs-$SERVER\\." /sys/kernel/rnic_mgr/devices/rxe0/table)" = 2 ]
 	rm -f $MNT/r4k* $MNT/s1m*
 	check "umount (nconnect=2)" umount $MNT
 fi
@@ -160,7 +157,7 @@ check "reload rdmastor_rpcrdma with inline_size=1024" \
 trace_pairs_start
 if check "mount NFSv3 (1 KiB inline)" nfs_mount 3 nolock; then
 	check "NFSv3: a 100-entry ACL set and read back" long_acl
-	ok "$([ "$(xstat long_calls)" -gt 0 ]; echo $?)" "it went as a long call ($(xstat long_calls))"
+	check "it went as a long call ($(xstat long_calls))" [ "$(xstat long_calls)" -gt 0 ]
 	check "umount" umount $MNT
 fi
 

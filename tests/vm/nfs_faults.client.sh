@@ -38,13 +38,13 @@ check "open a file for reading and keep it open" deleg
 bc0=$(xstat bc_calls); ret0=$(opcount DELEGRETURN)
 touch $MNT/deleg-ready
 check "the server's local write completes (recall answered)" wait_for 120 test -e $MNT/deleg-done
-ok "$([ "$(cat $MNT/deleg-done 2>/dev/null)" = 0 ]; echo $?)" "the server's write succeeded"
-ok "$(grep -q "type: deleg" $MNT/deleg-states; echo $?)" "the server had delegated the file to us"
+check "the server's write succeeded" [ "$(cat $MNT/deleg-done 2>/dev/null)" = 0 ]
+check "the server had delegated the file to us" grep -q "type: deleg" $MNT/deleg-states
 diag "server: $(grep -vE "^(address|name|clientid|Implementation|seconds)" $MNT/deleg-states | paste -sd' ')"
 diag "client: $(dmesg | grep -iE "rdmastor|callback|backchannel" | tail -5 | paste -sd'|')"
 diag "backchannel calls $bc0 -> $(xstat bc_calls), DELEGRETURN $ret0 -> $(opcount DELEGRETURN)"
-ok "$([ "$(xstat bc_calls)" -gt "$bc0" ]; echo $?)" "callbacks arrived over the backchannel"
-ok "$([ "$(opcount DELEGRETURN)" -gt "$ret0" ]; echo $?)" "the client returned the delegation"
+check "callbacks arrived over the backchannel" [ "$(xstat bc_calls)" -gt "$bc0" ]
+check "the client returned the delegation" [ "$(opcount DELEGRETURN)" -gt "$ret0" ]
 check "the client sees the server's write" wait_for 30 sh -c "[ \"\$(cat $MNT/deleg/file)\" = server ]"
 exec 3<&-
 
@@ -128,25 +128,25 @@ sleep 1
 diag "budget 600: MRs $(xstat mrs) ($(xstat mr_entries) entries), limit $(xstat mr_limit), window $(xstat window)"
 ok "$([ "$(xstat window)" -lt "$w0" ] && le "$(xstat window)" 37; echo $?)" \
 	"1 MiB load: the window fell with the share ($w0 -> $(xstat window))"
-ok "$(le "$(xstat mr_entries)" 600; echo $?)" "1 MiB load: entries held stay within the share ($(xstat mr_entries))"
+check "1 MiB load: entries held stay within the share ($(xstat mr_entries))" le "$(xstat mr_entries)" 600
 check "1 MiB load: the run completes, verified" wait $load || tail -5 /tmp/fio.out
 # the same budget, small I/O: many small MRs, the window stays open
 share_load 64k 16 12
 check "64 KiB load: more MRs than two large ones would be" wait_for 10 xgt mrs 4
 sleep 2
 diag "64 KiB load, budget 600: MRs $(xstat mrs) ($(xstat mr_entries) entries), limit $(xstat mr_limit), window $(xstat window)"
-ok "$(le "$(xstat mr_entries)" 600; echo $?)" "64 KiB load: entries held stay within the share ($(xstat mr_entries))"
-ok "$([ "$(xstat window)" -ge 16 ]; echo $?)" "64 KiB load: the window covers the load's depth ($(xstat window) >= 16)"
+check "64 KiB load: entries held stay within the share ($(xstat mr_entries))" le "$(xstat mr_entries)" 600
+check "64 KiB load: the window covers the load's depth ($(xstat window) >= 16)" [ "$(xstat window)" -ge 16 ]
 check "64 KiB load: the run completes, verified" wait $load || tail -5 /tmp/fio.out
 share_load 1m 8 12
 check "1 MiB load again: it holds MRs" wait_for 10 xgt mrs 0
-ok "$(le "$(xstat mr_entries)" 600; echo $?)" "1 MiB after 64 KiB: entries within the share ($(xstat mrs) MRs, $(xstat mr_entries) entries)"
+check "1 MiB after 64 KiB: entries within the share ($(xstat mrs) MRs, $(xstat mr_entries) entries)" le "$(xstat mr_entries)" 600
 echo "$budget0" > $SYS/budget
 check "the window grows back when the budget is restored" wait_for 10 xgt mr_limit 37
 check "the run completes, verified" wait $load || tail -5 /tmp/fio.out
 rm -f $MNT/share*
 check "an idle mount gives its MRs back" wait_for 10 xle mrs 0
-ok "$([ "$(xstat bad_replies)" = 0 ]; echo $?)" "no bad reply"
+check "no bad reply" [ "$(xstat bad_replies)" = 0 ]
 check "umount" umount $MNT
 none_left() { [ "$(rdma_left "$1")" = 0 ]; }
 for kind in qp cq mr; do

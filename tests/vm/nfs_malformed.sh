@@ -35,10 +35,10 @@ for m in short:"header does not decode" badproc:"header does not decode" \
 	mode=${m%%:*} why=${m#*:}
 	check "$mode: the mount fails" attempt "$mode"
 	diag "$mode: $(tail -1 /tmp/mnt.err); $(grep rdmastor /tmp/k | tail -1)"
-	ok "$(grep -q "bad reply ($why" /tmp/k; echo $?)" "$mode: a protocol error ($why) drops the connection"
+	check "$mode: a protocol error ($why) drops the connection" grep -q "bad reply ($why" /tmp/k
 done
 check "rdmaerr: the mount fails" attempt rdmaerr
-ok "$(grep -q "RDMA_ERROR ERR_CHUNK" /tmp/k; echo $?)" "rdmaerr: the RPC fails with the server's RDMA_ERROR"
+check "rdmaerr: the RPC fails with the server's RDMA_ERROR" grep -q "RDMA_ERROR ERR_CHUNK" /tmp/k
 check "good: the mount fails (the server is not NFS)" attempt good
 ok "$(! grep -q "bad reply" /tmp/k; echo $?)" "good: a well-formed reply is not a protocol error"
 diag "replies sent by the test server: $(cat $P/replies)"
@@ -67,7 +67,7 @@ ok "$([ "$(cat $P/chunk_replies)" -gt "$c0" ] && [ "$(cat $P/err_chunk)" = "$e0"
 echo 4096 > $P/send_size
 echo 1 > $P/no_pdata
 check "no private data (1 KiB default): the call succeeds" rpc_call 1 ok
-ok "$([ "$(cat $P/err_chunk)" = "$e0" ]; echo $?)" "no ERR_CHUNK without private data either"
+check "no ERR_CHUNK without private data either" [ "$(cat $P/err_chunk)" = "$e0" ]
 echo 0 > $P/no_pdata
 # A duplicated reply to a call whose keys are invalidated locally: the
 # second is a protocol error, the call completes once, nothing hangs.
@@ -78,11 +78,11 @@ check "a second call too" rpc_call 2 ok
 echo 0 > $P/dup
 dmesg > /tmp/k
 diag "$(grep rdmastor /tmp/k | tail -2 | paste -sd'|')"
-ok "$(grep -q "bad reply (duplicate reply" /tmp/k; echo $?)" "the duplicate is a protocol error"
+check "the duplicate is a protocol error" grep -q "bad reply (duplicate reply" /tmp/k
 check "unload the test server" rmmod rpcrdma_evil
 # failed mounts let go of their transports asynchronously
 check "unload rdmastor" wait_for 60 modprobe -r rdmastor_rpcrdma rdmastor_transport rnic_mgr
 for kind in qp cq mr; do
-	ok "$([ "$(rdma_left $kind)" = 0 ]; echo $?)" "no $kind left"
+	check "no $kind left" [ "$(rdma_left $kind)" = 0 ]
 done
 tap_done

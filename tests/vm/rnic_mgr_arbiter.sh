@@ -66,7 +66,7 @@ sleep 4
 sample_held 8 eq1 eq2 eq3 eq4
 J=$(jain "${avg[eq1]}:1" "${avg[eq2]}:1" "${avg[eq3]}:1" "${avg[eq4]}:1")
 diag "equal weights: held ${avg[eq1]} ${avg[eq2]} ${avg[eq3]} ${avg[eq4]}, Jain $J"
-ok "$(ge "$J" 0.99; echo $?)" "four equal consumers: Jain index $J >= 0.99"
+check "four equal consumers: Jain index $J >= 0.99" ge "$J" 0.99
 TOTAL=$(( ${avg[eq1]} + ${avg[eq2]} + ${avg[eq3]} + ${avg[eq4]} ))
 ok "$(ge "$TOTAL" $(( BUDGET * 90 / 100 )); echo $?)" "four equal consumers use the budget ($TOTAL/$BUDGET)"
 tc stopall
@@ -108,8 +108,8 @@ P50=$(stat_of newcomer p50_us); P99=$(stat_of newcomer p99_us); MAX=$(stat_of ne
 diag "reclaim latency for $FAIR entries from a greedy holder (release delay 20 ms): p50 ${P50} us, p99 ${P99} us, max ${MAX} us over $(stat_of newcomer samples) probes"
 ok "$( [ "$(stat_of newcomer errors)" = 0 ] && [ "$(stat_of newcomer samples)" = 20 ]; echo $?)" "every probe was granted"
 ok "$( [ "$MAX" -le $(( DEADLINE * 1000 )) ]; echo $?)" "the newcomer got its fair share within the ${DEADLINE} ms deadline (max ${MAX} us)"
-ok "$( [ "$(field greedy late_revocations)" = 0 ]; echo $?)" "the greedy consumer was never late"
-ok "$( [ "$(field greedy revocations)" -ge 20 ]; echo $?)" "the greedy consumer was asked to shrink ($(field greedy revocations) times)"
+check "the greedy consumer was never late"  [ "$(field greedy late_revocations)" = 0 ]
+check "the greedy consumer was asked to shrink ($(field greedy revocations) times)"  [ "$(field greedy revocations)" -ge 20 ]
 tc stopall
 
 # ---- 5. a million random operations, 8 threads, under contention ----
@@ -123,17 +123,16 @@ ERR=$(awk 'NR > 1 && $1 ~ /^rnd/ { s += $4 } END { print s }' $STATS)
 WAITS=0
 for i in 1 2 3 4; do WAITS=$(( WAITS + $(field rnd$i waits) )); done
 diag "random: $OPS operations, $WAITS waits, $ERR errors"
-ok "$( [ "$OPS" -ge 1000000 ]; echo $?)" "a million operations done ($OPS)"
-ok "$( [ "$ERR" = 0 ]; echo $?)" "every waiter was granted (no errors)"
-ok "$( [ "$WAITS" -gt 0 ]; echo $?)" "waiting happened ($WAITS waits)"
+check "a million operations done ($OPS)"  [ "$OPS" -ge 1000000 ]
+check "every waiter was granted (no errors)"  [ "$ERR" = 0 ]
+check "waiting happened ($WAITS waits)"  [ "$WAITS" -gt 0 ]
 HELD=0
 for i in 1 2 3 4; do HELD=$(( HELD + $(field rnd$i held) + $(field rnd$i key_held) )); done
-ok "$( [ "$HELD" = 0 ]; echo $?)" "threads at rest hold nothing"
+check "threads at rest hold nothing"  [ "$HELD" = 0 ]
 tc stopall
 ok "$( [ "$(cat $SYS/free)" = "$(cat $SYS/budget)" ] && [ "$(cat $SYS/granted)" = 0 ]; echo $?)" \
 	"no accounting drift: free $(cat $SYS/free) == budget $(cat $SYS/budget) at rest"
-ok "$( [ "$(cat $SYS/key_free)" = "$(cat $SYS/key_budget)" ]; echo $?)" "no key drift at rest"
-
+check "no key drift at rest"  [ "$(cat $SYS/key_free)" = "$(cat $SYS/key_budget)" ]
 # ---- 6. budget changes under load ----
 check "budget back up" sh -c "echo $BUDGET > $SYS/budget"
 start load saturate 1 64 64 2 0 0 0 0 0

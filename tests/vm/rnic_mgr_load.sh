@@ -17,10 +17,9 @@ check "sysfs tree gone after unload" test ! -e /sys/kernel/rnic_mgr
 check "soft-RoCE on a dummy device" scripts/guest/rxe-setup single
 check "load with rxe0 present" modprobe rnic_mgr
 check "rxe0 listed" test -d $sysdev/rxe0
-ok "$(grep -qx rxe0 $sysdev/rxe0/ibdev; echo $?)" "rxe0 ibdev attribute"
+check "rxe0 ibdev attribute" grep -qx rxe0 $sysdev/rxe0/ibdev
 diag "max_mr $(cat $sysdev/rxe0/max_mr), max_frpl $(cat $sysdev/rxe0/max_frpl)"
-ok "$( [ "$(cat $sysdev/rxe0/max_mr)" -gt 0 ]; echo $?)" "rxe0 max_mr read from the device"
-
+check "rxe0 max_mr read from the device"  [ "$(cat $sysdev/rxe0/max_mr)" -gt 0 ]
 # Devices added and removed while loaded.
 ip link add dummy1 type dummy && ip link set dummy1 up
 check "add rxe1 while loaded" rdma link add rxe1 type rxe netdev dummy1

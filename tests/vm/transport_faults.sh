@@ -42,11 +42,11 @@ t0=$(date +%s%N)
 check "MRs fall to the new share ($SHARE) within the 1 s deadline (+0.5 s polling)" \
 	wait_for 2 sh -c "[ \$(awk '\$1 == \"mrs\" { print \$2 }' $ST) -le $SHARE ]"
 diag "MRs down to $(stat mrs) in $(( ($(date +%s%N) - t0) / 1000000 )) ms"
-ok "$(le "$(stat window)" $SHARE; echo $?)" "the window fell with them ($(stat window) <= $SHARE)"
+check "the window fell with them ($(stat window) <= $SHARE)" le "$(stat window)" $SHARE
 held=$(cat $SYS/consumers/rtp.*/held)
-ok "$(le "$held" 96; echo $?)" "entries held within the budget ($held <= 96)"
+check "entries held within the budget ($held <= 96)" le "$held" 96
 during=$(rate 2)
-ok "$(le "$(stat mrs)" $SHARE; echo $?)" "and stay there under load ($(stat mrs))"
+check "and stay there under load ($(stat mrs))" le "$(stat mrs)" $SHARE
 diag "during: $during I/Os/s, window $(stat window), MRs $(stat mrs)"
 echo 262144 > $SYS/budget
 check "MRs grow back when the budget is raised" \
@@ -58,8 +58,7 @@ wait $load
 cat /tmp/out | paste -sd' ' | sed 's/^/# /'
 ok "$([ "$(field errors)" = 0 ] && [ "$(field verify_errors)" = 0 ] && [ "$(field ops)" -gt 0 ]; echo $?)" \
 	"no error and data verified through the shrink ($(field ops) I/Os)"
-ok "$([ "$(field shrinks)" -ge 1 ]; echo $?)" "the connection saw the shrink request ($(field shrinks))"
-
+check "the connection saw the shrink request ($(field shrinks))" [ "$(field shrinks)" -ge 1 ]
 # ---- 2. malformed messages from the peer ----
 for mode in short badmagic badtype zerocredits wrongxid wronginv; do
 	$R server-evil $mode
@@ -99,11 +98,10 @@ check "a second load is running" wait_for 10 sh -c "[ \"\$(awk '\$1 == \"ops\" {
 check "remove rxe0 under load" rdma link delete rxe0
 check "the load ends" wait_for 60 sh -c "! kill -0 $load"
 cat /tmp/out | paste -sd' ' | sed 's/^/# /'
-ok "$([ "$(field started)" = $(( $(field ops) + $(field errors) )) ]; echo $?)" \
-	"every I/O accounted for: $(field started) started = $(field ops) done + $(field errors) failed"
+check "every I/O accounted for: $(field started) started = $(field ops) done + $(field errors) failed" [ "$(field started)" = $(( $(field ops) + $(field errors) )) ]
 ok "$([ "$(field disconnected)" = 1 ] && [ "$(field verify_errors)" = 0 ]; echo $?)" \
 	"the connection went down, no data error"
-ok "$([ -z "$(rdma resource show mr 2>/dev/null)" ]; echo $?)" "no MR left"
+check "no MR left" [ -z "$(rdma resource show mr 2>/dev/null)" ]
 check "server stops" $R server-stop
 check "unload rtp" rmmod rtp
 # A writable parameter is bounded: out of range is refused, in range taken.

@@ -31,16 +31,14 @@ check "load the transport" modprobe rdmastor_transport
 check "load rtp" insmod "$(rdmastor_testmod rtp)"
 trace_pairs_start
 check "server listens" $R server 7471 32
-ok "$([ "$(mrs)" = 0 ]; echo $?)" "no MR exists before any I/O ($(mrs))"
-
+check "no MR exists before any I/O ($(mrs))" [ "$(mrs)" = 0 ]
 rtp_run "RDMA WRITE 64 KiB, remote invalidation" -o write -s 64k -c 8 -t 2 -i remote -w 2500
-ok "$([ "$(field started)" = $(( $(field ops) + $(field errors) )) ]; echo $?)" \
-	"every I/O started was accounted for ($(field started))"
+check "every I/O started was accounted for ($(field started))" [ "$(field started)" = $(( $(field ops) + $(field errors) )) ]
 ok "$([ "$(field mrs_peak)" -gt 0 ] && [ "$(field mrs_idle)" = 0 ]; echo $?)" \
 	"an idle connection gives back its MRs ($(field mrs_peak) under load, $(field mrs_idle) idle)"
 ok "$([ "$(field remote_inv)" = "$(field ops)" ] && [ "$(field local_inv)" = 0 ]; echo $?)" \
 	"every I/O was invalidated by the server's Send-with-Invalidate ($(field remote_inv))"
-ok "$([ "$(field regs)" = "$(field ops)" ]; echo $?)" "one registration per I/O ($(field regs))"
+check "one registration per I/O ($(field regs))" [ "$(field regs)" = "$(field ops)" ]
 # An idle connection, open, after load: no MR in rdma resource.
 $R run -o write -s 64k -c 8 -t 1 -i local -w 8000 $IP > /tmp/out 2>&1 &
 idle_run=$!
@@ -59,8 +57,7 @@ rtp_run "RDMA WRITE 1 MiB" -o write -s 1m -c 4 -t 2 -i remote
 rtp_run "RDMA READ 1 MiB" -o read -s 1m -c 4 -t 2 -i local
 rtp_run "one credit: stop-and-wait" -o write -s 16k -c 1 -t 1 -i remote
 
-ok "$([ "$(field mrs_peak)" -le 4 ]; echo $?)" "MRs never above the window ($(field mrs_peak) <= 4)" 
-
+check "MRs never above the window ($(field mrs_peak) <= 4)" [ "$(field mrs_peak)" -le 4 ]
 # A trace-cmd session, in its own instance (the births-and-deaths
 # recording goes on underneath): one I/O at a time, local invalidation.
 # Every step of an I/O shows, and each completion carries its id.
@@ -85,8 +82,7 @@ ok "$(grep ' rst_wc_' /tmp/example.txt | grep -vqE 'cq\.id=[0-9]+ cid=[0-9]+ sta
 for inv in remote local; do
 	$R stale -s 16k -i $inv $IP > /tmp/out 2>&1
 	cat /tmp/out | sed 's/^/# /'
-	ok "$(grep -q "disconnected 1 unchanged 1" /tmp/out; echo $?)" \
-		"stale key ($inv invalidation): the server's write fails, our buffer is unchanged"
+	check "stale key ($inv invalidation): the server's write fails, our buffer is unchanged" grep -q "disconnected 1 unchanged 1" /tmp/out
 done
 $R server-stats > /tmp/sstats
 sed 's/^/# /' /tmp/sstats | paste -sd' '
@@ -94,7 +90,7 @@ ok "$(awk '$1 == "stale_attempts" { a = $2 } $1 == "stale_failed" { f = $2 }
 	END { exit !(a == 2 && f == 2) }' /tmp/sstats; echo $?)" "the server saw both stale writes fail"
 ok "$(awk '$1 == "verify_errors" || $1 == "proto_errors" { s += $2 } END { exit s != 0 }' /tmp/sstats; echo $?)" \
 	"the server saw no data or protocol error"
-ok "$([ "$(mrs)" = 0 ]; echo $?)" "no MR left after the connections closed ($(mrs))"
+check "no MR left after the connections closed ($(mrs))" [ "$(mrs)" = 0 ]
 check "server stops" $R server-stop
 check "unload rtp" rmmod rtp
 trace_pairs_check
