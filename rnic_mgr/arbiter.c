@@ -6,14 +6,22 @@
  * watches revocation deadlines and serves waiters.
  *
  * Invariants:
- *  1. A consumer's held and grant change only under its rc_lock; the
- *     pool's granted, shares and targets only under rd_lock.
- *  2. Waiters are queued FIFO per consumer and served only by
- *     rnic_serve_waiters() under rd_lock; a waiter's status leaves
- *     RNIC_WAITING exactly once, under rd_lock.
- *  3. rd_nr_waiting equals the number of queued waiters on the device.
- *  4. A consumer in the pool is in rd_pool.cons; a dead one is not, and
- *     holds nothing.
+ *  I1. A consumer's held and grant change only under its rc_lock; the
+ *      pool's granted, shares and targets only under rd_lock.
+ *      Asserted: lockdep_assert_held(rd_lock) in every helper that
+ *      changes the pool (rnic_trim_others, rnic_enforce_all,
+ *      rnic_rebalance, rnic_serve_waiters, rnic_leave_pool).
+ *  I2. Waiters are queued FIFO per consumer and served only by
+ *      rnic_serve_waiters() under rd_lock; a waiter's status leaves
+ *      RNIC_WAITING exactly once, under rd_lock.
+ *      Asserted: rnic_acquire() re-checks w_status under rd_lock before
+ *      it unqueues an interrupted waiter itself.
+ *  I3. rd_nr_waiting equals the number of queued waiters on the device.
+ *      Asserted: rnic_waiter_dequeued() warns if it would go negative.
+ *  I4. A consumer in the pool is in rd_pool.cons; a dead one is not, and
+ *      holds nothing.
+ *      Asserted: rnic_release() warns on releasing more than is held;
+ *      rnic_unregister() warns on a consumer that leaves holding any.
  */
 #include <linux/module.h>
 #include <linux/sched/signal.h>
@@ -65,6 +73,13 @@ void rnic_dev_init_pool(struct rnic_dev *rd)
 	spin_lock_init(&rd->rd_lock);
 	atomic_set(&rd->rd_nr_waiting, 0);
 	init_waitqueue_head(&rd->rd_wq);
+}
+
+/* A waiter left its queue (I3). Under rd_lock. */
+static void rnic_waiter_dequeued(struct rnic_dev *rd)
+{
+	lockdep_assert_held(&rd->rd_lock);
+	WARN_ON_ONCE(atomic_dec_return(&rd->rd_nr_waiting) < 0);
 }
 
 /* Trim every other consumer's unused grant back to what it holds. */
@@ -124,6 +139,7 @@ static void rnic_rebalance(struct rnic_dev *rd, u64 now)
 {
 	u64 t0 = ktime_get_ns();
 
+	lockdep_assert_held(&rd->rd_lock);
 	rnp_rebalance(&rd->rd_pool, now);
 	rd->rd_rebalances++;
 	trace_rnic_rebalance(rd, ktime_get_ns() - t0);
@@ -191,7 +207,7 @@ static void rnic_serve_waiters(struct rnic_dev *rd)
 			pc->r[r].want -= w->w_n[r];
 		list_del(&w->w_node);
 		WRITE_ONCE(w->w_status, 0);
-		atomic_dec(&rd->rd_nr_waiting);
+		rnic_waiter_dequeued(rd);
 		w = list_first_entry_or_null(&c->rc_waiters, struct rnic_waiter, w_node);
 		if (w)
 			pc->wait_since_ms = w->w_since_ms;
@@ -277,7 +293,7 @@ static int rnic_acquire_slow(struct rnic_consumer *c, u64 *n, unsigned int flags
 			list_del(&w.w_node);
 			for (r = 0; r < RNP_NR_RES; r++)
 				c->rc_pol.r[r].want -= n[r];
-			atomic_dec(&rd->rd_nr_waiting);
+			rnic_waiter_dequeued(rd);
 			w.w_status = -EINTR;
 		}
 		spin_unlock(&rd->rd_lock);
@@ -630,7 +646,7 @@ static void rnic_leave_pool(struct rnic_dev *rd, struct rnic_consumer *c, int st
 	list_for_each_entry_safe(w, tmp, &c->rc_waiters, w_node) {
 		list_del(&w->w_node);
 		WRITE_ONCE(w->w_status, status);
-		atomic_dec(&rd->rd_nr_waiting);
+		rnic_waiter_dequeued(rd);
 	}
 	spin_lock(&c->rc_lock);
 	rnp_leave(p, &c->rc_pol);
