@@ -44,6 +44,8 @@ struct rst_conn *rst_conn_alloc(const struct rst_conn_params *p,
 		return ERR_PTR(-ENOMEM);
 	c->c_tag = RST_OBJ_CONN;
 	c->c_p = *p;
+	strscpy(c->c_name, p->name ?: "rst", sizeof(c->c_name));
+	c->c_p.name = c->c_name;
 	c->c_priv = p->priv;
 	c->c_listener = l;
 	c->c_server = !!l;

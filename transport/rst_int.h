@@ -92,6 +92,11 @@ struct rst_listener;
 struct rst_conn {
 	enum rst_obj c_tag;
 	u32 c_nr;			/* names it in traces; never reused */
+	/*
+	 * c_p.name points here: a server connection may outlive the ULP
+	 * module whose string the listener's parameters pointed to.
+	 */
+	char c_name[48];
 	atomic_t c_completion_ids;	/* the last rst_cid handed out */
 	struct rdma_cm_id *c_id;
 	struct ib_device *c_dev;
