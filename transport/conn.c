@@ -324,6 +324,9 @@ void rst_down_work(struct work_struct *work)
 	ib_drain_qp(c->c_qp);
 	wake_up_all(&c->c_wq);
 	c->c_p.ops->disconnected(c, c->c_reason);
+	/* the ULP's code has run for the last time on this connection */
+	if (c->c_owner_held)
+		module_put(c->c_p.owner);
 	complete_all(&c->c_down_done);
 	if (!l)
 		return;

@@ -61,6 +61,12 @@ int rst_listener_cm_event(struct rst_listener *l, struct rdma_cm_id *id,
 		return PTR_ERR(c);
 	INIT_WORK(&c->c_down_work, rst_down_work);
 	id->context = c;
+	/* a ULP module on its way out accepts nothing more */
+	if (c->c_p.owner && !try_module_get(c->c_p.owner)) {
+		err = -ESHUTDOWN;
+		goto fail;
+	}
+	c->c_owner_held = !!c->c_p.owner;
 	err = rst_conn_setup(c, id);
 	if (!err)
 		err = l->l_accept(c, req->private_data, req->private_data_len,
@@ -102,6 +108,8 @@ fail:
 		ib_drain_qp(c->c_qp);
 	if (accepted)
 		c->c_p.ops->disconnected(c, err);
+	if (c->c_owner_held)
+		module_put(c->c_p.owner);
 	/* the ULP let go in ->disconnected; rdma_cm destroys the id */
 	WARN_ON_ONCE(kref_read(&c->c_ref) != 1);
 	rst_conn_free_hw(c);
@@ -143,7 +151,13 @@ struct rst_listener *rst_listen(struct net *net, struct sockaddr *src,
 		kfree(l);
 		return ERR_PTR(err);
 	}
-	err = rdma_bind_addr(l->l_id, src);
+	/*
+	 * An IPv6 listener serves IPv6 only, so that an IPv4 one can share
+	 * its port (as nfsd opens one of each).
+	 */
+	err = src->sa_family == AF_INET6 ? rdma_set_afonly(l->l_id, 1) : 0;
+	if (!err)
+		err = rdma_bind_addr(l->l_id, src);
 	if (!err)
 		err = rdma_listen(l->l_id, 64);
 	if (err) {

@@ -292,6 +292,11 @@ static void rst_tx_done(struct ib_cq *cq, struct ib_wc *wc)
 				    tx->tx_rw_nents, DMA_TO_DEVICE);
 		tx->tx_rw_sg = NULL;
 	}
+	if (tx->tx_parts) {
+		rst_rw_parts_destroy(c, tx->tx_parts, tx->tx_nr_parts);
+		tx->tx_parts = NULL;
+		tx->tx_nr_parts = 0;
+	}
 	if (tx->tx_done) {
 		complete(tx->tx_done);
 		tx->tx_done = NULL;
@@ -421,7 +426,7 @@ static u32 rst_tx_batch(struct rst_conn *c)
 int rst_tx_post_chain(struct rst_conn *c, struct rst_tx *tx,
 		      struct ib_send_wr *first)
 {
-	bool wanted = tx->tx_cb || tx->tx_done || tx->tx_rw_sg;
+	bool wanted = tx->tx_cb || tx->tx_done || tx->tx_rw_sg || tx->tx_parts;
 	int err;
 
 	spin_lock_bh(&c->c_post_lock);

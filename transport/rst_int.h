@@ -55,6 +55,9 @@ struct rst_tx {
 	struct rdma_rw_ctx tx_rw;
 	struct scatterlist *tx_rw_sg;
 	u32 tx_rw_nents;
+	/* set by rst_rw_writev_send_async(): its WRITEs, chained before us */
+	struct rst_rw_part *tx_parts;
+	u32 tx_nr_parts;
 	struct completion *tx_done;	/* signalled on completion, if set */
 	rst_tx_done_fn tx_cb;		/* called on completion, if set */
 	void *tx_cb_arg;
@@ -107,6 +110,7 @@ struct rst_conn {
 	struct rst_conn_params c_p;
 	void *c_priv;
 	bool c_server;				/* accepted by a listener */
+	bool c_owner_held;			/* c_p.owner's module, until ->disconnected */
 	/* its listener, until it leaves l_conns (then NULL: l may be gone) */
 	struct rst_listener *c_listener;
 	struct list_head c_lnode;		/* in the listener's list */
@@ -244,6 +248,7 @@ void rst_read_work(struct work_struct *work);
 void rst_reads_flush(struct rst_conn *c);
 
 /* rw.c */
+void rst_rw_parts_destroy(struct rst_conn *c, struct rst_rw_part *parts, u32 nr);
 int rst_read_post_mr(struct rst_conn *c, struct rst_read_op *op,
 		     struct rst_mr *m);
 

@@ -134,6 +134,83 @@ int rst_rw_write_send_async(struct rst_conn *c, struct scatterlist *sg,
 }
 EXPORT_SYMBOL_GPL(rst_rw_write_send_async);
 
+/**
+ * rst_rw_parts_destroy - release the RDMA WRITE contexts of a send
+ * @c: the connection
+ * @parts: the send's parts, their contexts initialised
+ * @nr: how many
+ */
+void rst_rw_parts_destroy(struct rst_conn *c, struct rst_rw_part *parts, u32 nr)
+{
+	u32 i;
+
+	for (i = 0; i < nr; i++)
+		rdma_rw_ctx_destroy(&parts[i].ctx, c->c_qp, c->c_port, parts[i].sg,
+				    parts[i].nents, DMA_TO_DEVICE);
+}
+
+/**
+ * rst_rw_writev_send_async - RDMA WRITE to several places, then send
+ * @c: the connection
+ * @parts: what goes where (the caller's until the send completes)
+ * @nr_parts: how many (0: just the send)
+ * @tx: the reply's send slot, filled in; consumed
+ * @len: reply length
+ * @send_inv: send the reply with invalidate of @inv_rkey
+ * @inv_rkey: the peer's key to invalidate
+ *
+ * One chain: every WRITE, then the send, which RC ordering delivers
+ * after the data. Completion is reported through the callback set on
+ * @tx with rst_tx_on_done(), which also runs (before this returns) if
+ * nothing could be posted; @parts and their pages must stay until then.
+ *
+ * Return: 0 if posted, else an errno (the connection is then going
+ * down, except for -EINVAL: @len too long).
+ * Context: process or completion context; does not sleep.
+ */
+int rst_rw_writev_send_async(struct rst_conn *c, struct rst_rw_part *parts,
+			     u32 nr_parts, struct rst_tx *tx, u32 len,
+			     bool send_inv, u32 inv_rkey)
+{
+	struct ib_send_wr *first;
+	u32 i;
+	int n, err;
+
+	if (len > c->c_p.msg_size) {
+		rst_tx_put(c, tx);
+		return -EINVAL;
+	}
+	if (READ_ONCE(c->c_state) == RST_DOWN) {
+		rst_tx_put(c, tx);
+		return -ENOTCONN;
+	}
+	for (i = 0; i < nr_parts; i++) {
+		n = rst_rw_init(c, &parts[i].ctx, parts[i].sg, parts[i].nents, 0,
+				parts[i].raddr, parts[i].rkey, DMA_TO_DEVICE);
+		if (n < 0) {
+			rst_rw_parts_destroy(c, parts, i);
+			rst_tx_put(c, tx);
+			return n;
+		}
+	}
+	tx->tx_parts = parts;
+	tx->tx_nr_parts = nr_parts;
+	first = rst_tx_prepare(c, tx, len, send_inv, inv_rkey);
+	for (i = nr_parts; i-- > 0;)
+		first = rdma_rw_ctx_wrs(&parts[i].ctx, c->c_qp, c->c_port, NULL,
+					first);
+	err = rst_tx_post_chain(c, tx, first);
+	if (err) {
+		rst_rw_parts_destroy(c, parts, nr_parts);
+		tx->tx_parts = NULL;
+		tx->tx_nr_parts = 0;
+		rst_tx_put(c, tx);
+		rst_post_error(c, "RDMA WRITE", err);
+	}
+	return err;
+}
+EXPORT_SYMBOL_GPL(rst_rw_writev_send_async);
+
 struct rst_read {
 	struct ib_cqe r_cqe;
 	struct completion r_done;

@@ -85,6 +85,10 @@ struct rst_conn_ops {
  * @private_len: its length
  * @ops: callbacks
  * @priv: the ULP's, see rst_conn_priv()
+ * @owner: server side: the ULP's module, held from a connection's
+ *	accept until its ->disconnected has returned (a connection can
+ *	outlive every object of the ULP that knew it); NULL on the client
+ *	side, whose ULP waits in rst_close()
  */
 struct rst_conn_params {
 	const char *name;
@@ -100,6 +104,7 @@ struct rst_conn_params {
 	u8 private_len;
 	const struct rst_conn_ops *ops;
 	void *priv;
+	struct module *owner;
 };
 
 /**
@@ -175,6 +180,25 @@ struct rst_read_op {
 	struct rst_cid op_cid;
 };
 
+/**
+ * struct rst_rw_part - one RDMA WRITE of a reply (the ULP's array)
+ * @sg: local data, exactly the bytes for @raddr (DMA-mapped by the
+ *	engine until the reply's send completes)
+ * @nents: entries in @sg
+ * @raddr: the peer's address
+ * @rkey: the peer's key
+ *
+ * The rest is the engine's.
+ */
+struct rst_rw_part {
+	struct scatterlist *sg;
+	u32 nents;
+	u64 raddr;
+	u32 rkey;
+	/* private: the engine's */
+	struct rdma_rw_ctx ctx;
+};
+
 /* Connections (conn.c, listen.c) */
 struct rst_conn *rst_connect(struct net *net, struct sockaddr *dst,
 			     const struct rst_conn_params *p,
@@ -240,6 +264,9 @@ int rst_rw_write_send(struct rst_conn *c, struct scatterlist *sg, u32 nents,
 int rst_rw_write_send_async(struct rst_conn *c, struct scatterlist *sg,
 			    u32 nents, u64 raddr, u32 rkey, struct rst_tx *tx,
 			    u32 len, bool send_inv);
+int rst_rw_writev_send_async(struct rst_conn *c, struct rst_rw_part *parts,
+			     u32 nr_parts, struct rst_tx *tx, u32 len,
+			     bool send_inv, u32 inv_rkey);
 int rst_rw_read(struct rst_conn *c, struct scatterlist *sg, u32 nents,
 		u64 raddr, u32 rkey);
 int rst_rw_read_async(struct rst_conn *c, struct rst_read_op *op,

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# The NFS/RDMA server every NFS test and benchmark runs against: the
-# stock kernel NFS server with the stock svcrdma, exporting a tmpfs on
+# The NFS/RDMA server the NFS tests and benchmarks run against: the
+# kernel NFS server with the stock svcrdma (NFS_SERVER=stock, the
+# default) or with rdmastor's (NFS_SERVER=rdmastor), exporting a tmpfs on
 # port 20049 of the virtio NIC's rxe0, IPv4 and IPv6 (NFSv3 and v4.x: fsid=0 makes the
 # export the v4 pseudo-root). Serves until the client leaves a "done"
 # file in the export and reports its content. Source it after lib.sh
@@ -69,11 +70,25 @@ nfs_hooks() {
 nfs_server_main() {
 	check "soft-RoCE on the virtio NIC" scripts/guest/rxe-setup pair 1
 	check "RAM-backed export" sh -c "mkdir -p $EXPORT && mount -t tmpfs -o size=${NFS_EXPORT_SIZE:-768m} tmpfs $EXPORT && chmod 1777 $EXPORT"
-	# --ignore-install: the stock module, whatever a client's modprobe.d says
-	check "NFS server modules (nfsd, stock svcrdma)" sh -c "modprobe nfsd && modprobe --ignore-install rpcrdma"
+	if [ "${NFS_SERVER:-stock}" = rdmastor ]; then
+		check "rdmastor installed" rdmastor_install
+		# nothing loaded by hand: nfsd's "rdma" listener asks for svcrdma
+		check "modprobe configuration installed" \
+			install -m 644 "$RDMASTOR_TREE/etc/modprobe.d/rdmastor-nfs.conf" /etc/modprobe.d/
+		check "modprobe svcrdma resolves to rdmastor_svcrdma" \
+			[ "$(modprobe -R svcrdma 2>/dev/null)" = rdmastor_svcrdma ]
+		check "NFS server module (nfsd)" modprobe nfsd
+	else
+		# --ignore-install: the stock module, whatever a client's modprobe.d says
+		check "NFS server modules (nfsd, stock svcrdma)" sh -c "modprobe nfsd && modprobe --ignore-install rpcrdma"
+	fi
 	check "nfsd filesystem" sh -c "mountpoint -q /proc/fs/nfsd || mount -t nfsd nfsd /proc/fs/nfsd"
 	check "nfsd serving over RDMA on 20049" nfsd_start
 	diag "portlist: $(paste -sd' ' /proc/fs/nfsd/portlist)"
+	if [ "${NFS_SERVER:-stock}" = rdmastor ]; then
+		check "the listener loaded rdmastor_svcrdma" grep -q "^rdmastor_svcrdma " /proc/modules
+		check "the stock rpcrdma is not loaded" sh -c "! grep -q '^rpcrdma ' /proc/modules"
+	fi
 	[ -n "${NFS_HOOKS:-}" ] && { nfs_hooks & }
 	check "the client finishes" wait_for "${NFS_SERVE_SECONDS:-500}" test -e $EXPORT/done
 	check "the client reports: $(cat $EXPORT/done)" grep -q pass $EXPORT/done

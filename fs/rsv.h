@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rsv: rdmastor's RPC-over-RDMA version 1 server transport for nfsd
+ * (RFC 8166 as the responder, RFC 8167 backchannel, RFC 8797 private
+ * data), built on the transport engine (include/rdmastor/rst.h).
+ * Internals shared by its files only.
+ *
+ * Objects:
+ *   struct rsv_xprt  a SUNRPC server transport: a listener (an engine
+ *                    listener) or one client's connection (an engine
+ *                    connection). It embeds the svc_xprt.
+ *   struct rsv_call  one received call, from its Send to the end of
+ *                    nfsd's work on it (->xpo_release_ctxt). A
+ *                    connection has one per receive credit, allocated
+ *                    with it.
+ *   struct rsv_reply what an asynchronous reply holds until its send
+ *                    completes: the RDMA WRITE parts and the pages.
+ *
+ * A call's way (no nfsd thread ever waits on the client's RDMA):
+ *   ->recv (completion context): decode and check the header (pure C,
+ *     rpcrdma_plan_call()); a bad one is answered with RDMA_ERROR or
+ *     ends the connection; a backchannel reply completes its RPC. A
+ *     good call holds its receive buffer (rst_rx_hold()) and either is
+ *     ready at once or, with a Read chunk, goes to rsv_wq, which
+ *     allocates pages and posts the RDMA READs; the last READ's
+ *     completion makes it ready.
+ *   ready: on x_ready, XPT_DATA set, svc_xprt_enqueue().
+ *   ->xpo_recvfrom (an nfsd thread): copy the inline part into the
+ *     request's first page, swap the Read chunk's pages into rq_pages,
+ *     release the receive buffer.
+ *   ->xpo_result_payload: notes where each READ payload is (Write chunk).
+ *   ->xpo_sendto: the reply inline, or RDMA WRITEs into Write and Reply
+ *     chunks chained before the Send; the pages they read from are
+ *     held by a page reference until the send completes, so nfsd's
+ *     thread returns at once.
+ *
+ * Invariants:
+ *   S1. A call holds its receive buffer from ->recv until recvfrom has
+ *       copied it out (or the call is dropped); a client that keeps
+ *       more calls in flight than its credits finds no buffer to hold,
+ *       and that is a protocol error.
+ *       Asserted: rsv_recv() disconnects when rst_rx_hold() fails.
+ *   S2. Every call leaves x_calls_free once and comes back once: from
+ *       ->recv to ->xpo_release_ctxt, or to its drop.
+ *       Asserted: rsv_call_put() warns on a call that is not out.
+ *   S3. A reply's pages and chunk data stay until its send completed
+ *       or was flushed: rsv_reply_done() alone puts them.
+ *   S4. The rsv_xprt lives while svc holds it (until ->xpo_free) and
+ *       while its engine connection is up (until ->disconnected), and
+ *       while a backchannel rpc_xprt points at it (x_ref).
+ *       Asserted: rsv_xprt_put() frees only at zero.
+ */
+#ifndef RDMASTOR_RSV_H
+#define RDMASTOR_RSV_H
+
+#include <linux/sunrpc/svc_xprt.h>
+#include <linux/sunrpc/xprt.h>
+#include <linux/workqueue.h>
+#include <linux/kref.h>
+#include <rdmastor/rst.h>
+#include <rdmastor/rpcrdma_call.h>
+
+/* The private ident of our class: 256 (stock's) would pick stock's backchannel. */
+#define RSV_XPRT_IDENT		0x5253
+/* Backchannel calls nfsd may have outstanding on one connection */
+#define RSV_BC_SLOTS		8
+/* Most bytes of a Read chunk: 1 MiB of payload and a page of RPC header */
+#define RSV_MAX_CHUNK		(1024 * 1024 + 4096)
+#define RSV_MAX_CHUNK_PAGES	(RSV_MAX_CHUNK / PAGE_SIZE + 1)
+/* Connections accepted that nfsd has not taken yet, per listener */
+#define RSV_MAX_PENDING		64
+
+extern struct workqueue_struct *rsv_wq;
+extern unsigned int rsv_credits;
+extern unsigned int rsv_inline;
+extern bool rsv_force_mr;
+extern struct svc_xprt_class rsv_class;
+
+struct rsv_stats {
+	u64 calls, inline_calls, data_chunks, long_calls;
+	u64 inline_replies, write_chunks, reply_chunks, rdma_errors;
+	u64 bad_calls, send_inv, bc_calls, bc_replies;
+};
+
+struct rsv_call;
+
+/* One RDMA READ of a Read chunk's segment. */
+struct rsv_read {
+	struct rst_read_op r_op;
+	struct rsv_call *r_call;
+};
+
+struct rsv_call {
+	struct rsv_xprt *c_x;
+	struct list_head c_node;	/* on x_calls_free or x_ready */
+	bool c_out;			/* off x_calls_free (S2) */
+	struct rst_rx *c_rx;		/* the held receive buffer */
+	const u8 *c_msg;		/* its RPC message (after the header) */
+	struct rpcrdma_hdr c_hdr;
+	struct rpcrdma_call_plan c_plan;
+	/* a Read chunk's data */
+	struct work_struct c_pull_work;
+	struct page **c_pages;
+	unsigned int c_nr_pages;
+	struct scatterlist *c_sgl;
+	struct rsv_read *c_reads;
+	atomic_t c_reads_left;
+	int c_status;
+	/* where nfsd put each READ payload (->xpo_result_payload) */
+	unsigned int c_nr_payloads;
+	u32 c_payload_off[RPCRDMA_MAX_WRITE_CHUNKS];
+	u32 c_payload_len[RPCRDMA_MAX_WRITE_CHUNKS];
+};
+
+struct rsv_xprt {
+	struct svc_xprt xprt;		/* first */
+	struct kref x_ref;		/* S4 */
+	bool x_listener;
+	/* a listener */
+	struct rst_listener *x_lst;
+	spinlock_t x_pend_lock;		/* x_pending, each conn's x_on_pending */
+	struct list_head x_pending;
+	unsigned int x_nr_pending;
+	struct svc_serv *x_serv;
+	struct rpcrdma_hdr x_dec;	/* ->recv's scratch (one CQ: serialized) */
+	struct net *x_net;
+	/* a connection */
+	struct rsv_xprt *x_parent;	/* its listener, while on x_pending */
+	struct list_head x_pend_node;
+	bool x_on_pending;
+	struct rst_conn *x_conn;
+	u32 x_nr;			/* rst_conn_id(), for traces */
+	spinlock_t x_lock;		/* x_ready, x_calls_free, flags below, x_stats */
+	struct list_head x_ready;
+	struct list_head x_calls_free;
+	struct rsv_call *x_calls;
+	unsigned int x_nr_calls;
+	bool x_svc_live;		/* svc has it (->xpo_accept ran) */
+	bool x_svc_gone;		/* ->xpo_free ran */
+	bool x_down;			/* ->disconnected ran */
+	bool x_snd_w_inv;		/* the client takes Send-with-Invalidate */
+	bool x_use_mr;			/* forced-MR READ sinks (rsv_force_mr) */
+	u32 x_inline_send;		/* most bytes a reply may carry inline */
+	u32 x_inline_recv;		/* ... a call, as the client was told */
+	struct rsv_stats x_stats;
+	struct rpc_xprt *x_bc;		/* the backchannel, for its replies */
+	char x_name[48];
+};
+
+struct rsv_reply {
+	struct rsv_xprt *r_x;
+	unsigned int r_nr_parts;
+	struct rst_rw_part r_parts[RPCRDMA_MAX_WRITE_CHUNKS * RPCRDMA_MAX_CHUNK_SEGS +
+				   RPCRDMA_MAX_CHUNK_SEGS];
+	unsigned int r_nr_pages;
+	unsigned int r_nr_sg;
+	struct page **r_pages;
+	struct scatterlist *r_sgl;
+};
+
+static inline struct rsv_xprt *rsv_of(struct svc_xprt *xprt)
+{
+	return container_of(xprt, struct rsv_xprt, xprt);
+}
+
+/* svc_xprt.c */
+void rsv_xprt_put(struct rsv_xprt *x);
+void rsv_close(struct rsv_xprt *x);
+
+/* svc_recv.c */
+void rsv_recv(struct rst_conn *rc, const void *buf, u32 len, bool inv,
+	      u32 inv_rkey);
+int rsv_recvfrom(struct svc_rqst *rqstp);
+void rsv_release_ctxt(struct svc_xprt *xprt, void *ctxt);
+int rsv_calls_alloc(struct rsv_xprt *x, unsigned int n);
+void rsv_calls_free(struct rsv_xprt *x);
+void rsv_drop_ready(struct rsv_xprt *x);
+void rsv_call_put(struct rsv_call *call);
+
+/* svc_send.c */
+int rsv_sendto(struct svc_rqst *rqstp);
+int rsv_result_payload(struct svc_rqst *rqstp, unsigned int offset,
+		       unsigned int length);
+void rsv_send_error(struct rsv_xprt *x, const struct rpcrdma_hdr *h, int err);
+
+/* svc_bc.c */
+int rsv_bc_init(void);
+void rsv_bc_exit(void);
+void rsv_bc_drop(struct rsv_xprt *x);
+void rsv_bc_reply(struct rsv_xprt *x, const struct rpcrdma_hdr *h,
+		  const u8 *msg, u32 len);
+
+#endif /* RDMASTOR_RSV_H */
