@@ -76,6 +76,7 @@ extern unsigned int rsv_inline;
 extern bool rsv_force_mr;
 extern struct svc_xprt_class rsv_class;
 
+/* only u64 counters: svc_stats.c sums them as an array */
 struct rsv_stats {
 	u64 calls, inline_calls, data_chunks, long_calls;
 	u64 inline_replies, write_chunks, reply_chunks, rdma_errors;
@@ -144,6 +145,7 @@ struct rsv_xprt {
 	u32 x_inline_recv;		/* ... a call, as the client was told */
 	struct rsv_stats x_stats;
 	struct rpc_xprt *x_bc;		/* the backchannel, for its replies */
+	struct list_head x_all;		/* svc_stats.c, connections only */
 	char x_name[48];
 };
 
@@ -182,6 +184,12 @@ int rsv_sendto(struct svc_rqst *rqstp);
 int rsv_result_payload(struct svc_rqst *rqstp, unsigned int offset,
 		       unsigned int length);
 void rsv_send_error(struct rsv_xprt *x, const struct rpcrdma_hdr *h, int err);
+
+/* svc_stats.c */
+void rsv_stats_add(struct rsv_xprt *x);
+void rsv_stats_del(struct rsv_xprt *x);
+void rsv_stats_init(void);
+void rsv_stats_exit(void);
 
 /* svc_bc.c */
 int rsv_bc_init(void);

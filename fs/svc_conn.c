@@ -46,8 +46,9 @@ static void rsv_xprt_release(struct kref *kref)
 {
 	struct rsv_xprt *x = container_of(kref, struct rsv_xprt, x_ref);
 
-	trace_rsv_xprt_free(x);
 	if (x->x_conn) {
+		trace_rsv_xprt_free(x);
+		rsv_stats_del(x);
 		rsv_calls_free(x);
 		rst_conn_put(x->x_conn);
 	}
@@ -184,6 +185,7 @@ static int rsv_accept(struct rst_conn *rc, const void *pdata, u8 plen, void *lpr
 	list_add_tail(&x->x_pend_node, &l->x_pending);
 	l->x_nr_pending++;
 	spin_unlock_bh(&l->x_pend_lock);
+	rsv_stats_add(x);
 	trace_rsv_accept(x, &peer);
 	set_bit(XPT_CONN, &l->xprt.xpt_flags);
 	svc_xprt_enqueue(&l->xprt);
@@ -434,6 +436,7 @@ static int __init rsv_init(void)
 	err = rsv_bc_init();
 	if (err)
 		goto out_wq;
+	rsv_stats_init();
 	err = svc_reg_xprt_class(&rsv_class);
 	if (err) {
 		pr_err("cannot register the server transport \"rdma\" (%d): is the stock svcrdma (rpcrdma) loaded?\n",
@@ -442,6 +445,7 @@ static int __init rsv_init(void)
 	}
 	return 0;
 out_bc:
+	rsv_stats_exit();
 	rsv_bc_exit();
 out_wq:
 	destroy_workqueue(rsv_wq);
@@ -452,6 +456,7 @@ static void __exit rsv_exit(void)
 {
 	/* svc holds this module while any transport of ours exists */
 	svc_unreg_xprt_class(&rsv_class);
+	rsv_stats_exit();
 	rsv_bc_exit();
 	destroy_workqueue(rsv_wq);
 }
@@ -461,5 +466,8 @@ module_exit(rsv_exit);
 
 MODULE_DESCRIPTION("rdmastor: RPC-over-RDMA server transport for nfsd");
 MODULE_LICENSE("GPL");
-/* what svc_xprt_create() asks for when the class "rdma" is missing */
-MODULE_ALIAS("svcrdma");
+/*
+ * No MODULE_ALIAS("svcrdma"): modprobe loads every module an alias
+ * names, so ours would come along with the stock one on a host that went
+ * back to stock. etc/modprobe.d/rdmastor-nfs.conf routes the name.
+ */

@@ -64,3 +64,42 @@ fio_verify() {
 rdma_left() {
 	rdma resource show "$1" 2>/dev/null | grep "rxe0" | grep -vc "comm \[ib_core\]"
 }
+
+# Workloads of the NFS tests, on the mount at $MNT.
+tree_copy() {
+	mkdir -p $MNT/tree && tar -C /usr/include/linux -cf - netfilter usb | tar -C $MNT/tree -xf - &&
+		diff -r /usr/include/linux/netfilter $MNT/tree/netfilter &&
+		diff -r /usr/include/linux/usb $MNT/tree/usb
+}
+churn() {	# 200 creates, renames, removes; the directory ends empty
+	local d=$MNT/churn i
+	mkdir -p $d || return 1
+	for i in $(seq 200); do echo "$i" > $d/f$i || return 1; done
+	for i in $(seq 200); do mv $d/f$i $d/g$i || return 1; done
+	[ "$(ls $d | wc -l)" = 200 ] && [ "$(cat $d/g150)" = 150 ] || return 1
+	rm -f $d/g* && rmdir $d
+}
+long_acl() {	# long_acl N: an N-entry POSIX ACL set and read back (NFSACL SETACL, GETACL)
+	local spec i
+	touch $MNT/acl || return 1
+	for i in $(seq 10000 $((10000 + $1 - 1))); do spec="${spec}u:$i:r,"; done
+	setfacl -m "${spec%,}" $MNT/acl &&
+		[ "$(getfacl -n $MNT/acl 2>/dev/null | grep -c '^user:1[0-9]*:r--')" = "$1" ] &&
+		rm $MNT/acl
+}
+long_link() {	# SYMLINK's call (a Read chunk) and READLINK's reply exceed the inline size
+	local target
+	target=$(printf 'd%.0s' $(seq 4000))
+	ln -s "$target" $MNT/longlink && [ "$(readlink $MNT/longlink)" = "$target" ] &&
+		rm $MNT/longlink
+}
+small_memory() {	# 160 MiB written and verified by a writer held to 32 MiB
+	{ mountpoint -q /sys/fs/cgroup || mount -t cgroup2 none /sys/fs/cgroup; } &&
+		echo +memory > /sys/fs/cgroup/cgroup.subtree_control &&
+		mkdir -p /sys/fs/cgroup/nfs-small &&
+		echo 32M > /sys/fs/cgroup/nfs-small/memory.high &&
+		sh -c "echo \$\$ > /sys/fs/cgroup/nfs-small/cgroup.procs &&
+		       fio --name=big --directory=$MNT --size=160m --bs=256k --rw=write \
+		           --ioengine=psync --verify=crc32c --do_verify=1 --output-format=terse" \
+		> /tmp/fio.out 2>&1 || { tail -20 /tmp/fio.out; return 1; }
+}

@@ -31,8 +31,10 @@ nfsd_start() {
 
 # What a client can ask of the server by leaving a file in the export.
 #   deleg-ready   save nfsd's client states in deleg-states, write to
-#                 deleg/file locally (recalls the client's delegation);
-#                 then deleg-done holds the write's status
+#                 deleg/F locally (recalls the client's delegation), F
+#                 the file's content or "file"; then deleg-done holds
+#                 the write's status (deleg/file, file2 and file3 exist:
+#                 nfsd delegates no file it recalled a minute before)
 #   link-down     lose every packet on the link for 8 s (netem). Taking
 #                 eth0 down instead also flaps rxe's port, after which
 #                 this kernel's rxe answers no more CM requests at all
@@ -42,13 +44,16 @@ nfsd_start() {
 nfs_hooks() {
 	# created here, not by the client: a file the client itself wrote
 	# is not delegated to it right away
-	mkdir -p $EXPORT/deleg && echo original > $EXPORT/deleg/file
+	mkdir -p $EXPORT/deleg && echo original > $EXPORT/deleg/file &&
+		echo original > $EXPORT/deleg/file2 && echo original > $EXPORT/deleg/file3
 	while [ ! -e $EXPORT/done ]; do
 		if [ -e $EXPORT/deleg-ready ]; then
+			f=$(cat $EXPORT/deleg-ready)
+			f=${f:-file}
 			rm -f $EXPORT/deleg-ready
-			diag "hook: local write to a file delegated to the client"
+			diag "hook: local write to deleg/$f, delegated to the client"
 			cat /proc/fs/nfsd/clients/*/info /proc/fs/nfsd/clients/*/states > $EXPORT/deleg-states 2>&1
-			echo server > $EXPORT/deleg/file
+			echo server > "$EXPORT/deleg/$f"
 			echo $? > $EXPORT/deleg-done
 		fi
 		if [ -e $EXPORT/link-down ]; then
@@ -85,6 +90,7 @@ nfs_server_main() {
 	check "nfsd filesystem" sh -c "mountpoint -q /proc/fs/nfsd || mount -t nfsd nfsd /proc/fs/nfsd"
 	check "nfsd serving over RDMA on 20049" nfsd_start
 	diag "portlist: $(paste -sd' ' /proc/fs/nfsd/portlist)"
+	[ -n "${NFS_STARTED:-}" ] && $NFS_STARTED
 	if [ "${NFS_SERVER:-stock}" = rdmastor ]; then
 		check "the listener loaded rdmastor_svcrdma" grep -q "^rdmastor_svcrdma " /proc/modules
 		check "the stock rpcrdma is not loaded" sh -c "! grep -q '^rpcrdma ' /proc/modules"
@@ -92,6 +98,9 @@ nfs_server_main() {
 	[ -n "${NFS_HOOKS:-}" ] && { nfs_hooks & }
 	check "the client finishes" wait_for "${NFS_SERVE_SECONDS:-500}" test -e $EXPORT/done
 	check "the client reports: $(cat $EXPORT/done)" grep -q pass $EXPORT/done
+	# the body's own checks: while nfsd runs, and once it has stopped
+	[ -n "${NFS_AFTER:-}" ] && $NFS_AFTER
 	check "nfsd stops" sh -c "rpc.nfsd 0 && exportfs -ua"
+	[ -n "${NFS_STOPPED:-}" ] && $NFS_STOPPED
 	tap_done
 }

@@ -21,44 +21,6 @@ for name in rpcrdma rpcrdma6 xprtrdma; do
 	check "modprobe $name resolves to rdmastor_rpcrdma" [ "$(modprobe -R $name 2>/dev/null)" = rdmastor_rpcrdma ]
 done
 
-tree_copy() {
-	mkdir -p $MNT/tree && tar -C /usr/include/linux -cf - netfilter usb | tar -C $MNT/tree -xf - &&
-		diff -r /usr/include/linux/netfilter $MNT/tree/netfilter &&
-		diff -r /usr/include/linux/usb $MNT/tree/usb
-}
-churn() {	# 200 creates, renames, removes; the directory ends empty
-	local d=$MNT/churn i
-	mkdir -p $d || return 1
-	for i in $(seq 200); do echo "$i" > $d/f$i || return 1; done
-	for i in $(seq 200); do mv $d/f$i $d/g$i || return 1; done
-	[ "$(ls $d | wc -l)" = 200 ] && [ "$(cat $d/g150)" = 150 ] || return 1
-	rm -f $d/g* && rmdir $d
-}
-long_acl() {	# a 100-entry POSIX ACL set and read back (NFSACL SETACL, GETACL)
-	local spec i
-	touch $MNT/acl || return 1
-	for i in $(seq 1000 1099); do spec="${spec}u:$i:r,"; done
-	setfacl -m "${spec%,}" $MNT/acl &&
-		[ "$(getfacl -n $MNT/acl 2>/dev/null | grep -c '^user:1[0-9]*:r--')" = 100 ] &&
-		rm $MNT/acl
-}
-long_link() {	# SYMLINK's call (a Read chunk) and READLINK's reply exceed the inline size
-	local target
-	target=$(printf 'd%.0s' $(seq 4000))
-	ln -s "$target" $MNT/longlink && [ "$(readlink $MNT/longlink)" = "$target" ] &&
-		rm $MNT/longlink
-}
-small_memory() {	# 160 MiB written and verified by a writer held to 32 MiB
-	{ mountpoint -q /sys/fs/cgroup || mount -t cgroup2 none /sys/fs/cgroup; } &&
-		echo +memory > /sys/fs/cgroup/cgroup.subtree_control &&
-		mkdir -p /sys/fs/cgroup/nfs-small &&
-		echo 32M > /sys/fs/cgroup/nfs-small/memory.high &&
-		sh -c "echo \$\$ > /sys/fs/cgroup/nfs-small/cgroup.procs &&
-		       fio --name=big --directory=$MNT --size=160m --bs=256k --rw=write \
-		           --ioengine=psync --verify=crc32c --do_verify=1 --output-format=terse" \
-		> /tmp/fio.out 2>&1 || { tail -20 /tmp/fio.out; return 1; }
-}
-
 # The engine first, so that every connection and MR of the run is traced.
 check "load the engine" modprobe rdmastor_transport
 trace_pairs_start
@@ -156,7 +118,7 @@ check "reload rdmastor_rpcrdma with inline_size=1024" \
 	wait_for 60 sh -c "modprobe -r rdmastor_rpcrdma && modprobe rdmastor_rpcrdma inline_size=1024"
 trace_pairs_start
 if check "mount NFSv3 (1 KiB inline)" nfs_mount 3 nolock; then
-	check "NFSv3: a 100-entry ACL set and read back" long_acl
+	check "NFSv3: a 100-entry ACL set and read back" long_acl 100
 	check "it went as a long call ($(xstat long_calls))" [ "$(xstat long_calls)" -gt 0 ]
 	check "umount" umount $MNT
 fi

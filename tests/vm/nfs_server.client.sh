@@ -1,8 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Client half of the rdmastor NFS server test: the stock Linux client
-# (stock rpcrdma) and then rdmastor's client mount rdmastor's server in
-# the other guest, every NFS version, and verify data.
+# (stock rpcrdma, its inline sizes cut to 1 KiB so that many calls are
+# long calls and many replies go by Reply chunk) and then rdmastor's
+# client mount rdmastor's server in the other guest. Each: every NFS
+# version verifies data (4 KiB random O_DIRECT, 1 MiB sequential
+# buffered); NFSv3 with NLM locking and a 100-entry ACL; NFSv4.2 with
+# 512 B..256 KiB random and 1 MiB O_DIRECT reads, many creates/renames/
+# removes (stock) or a source tree unpacked and compared (rdmastor), a
+# 4000-byte symlink, v4 locks and a delegation recalled over the
+# backchannel. rdmastor's client then writes a file larger than the
+# memory it may use and rides out faults during verifying runs: its own
+# link losing everything for 8 s, nfsd restarted (the listener comes
+# back), and a soft mount that gives up mid-transfer (the server sees
+# the client drop the connection with I/O in flight).
 . scripts/guest/lib.sh
 . scripts/guest/nfs-client.sh
 result=fail
@@ -11,34 +22,130 @@ trap 'nfs_done "$result"' EXIT
 check "soft-RoCE on the virtio NIC" scripts/guest/rxe-setup pair 2
 check "server reachable" wait_for 60 ping -c1 -W1 $SERVER
 
-# one version's worth of work; $1 names the client in the results
-server_suite() {
+locks() {	# an exclusive lock excludes a second taker until it is released
+	local f=$MNT/lockfile
+	touch $f || return 1
+	flock -x $f -c "sleep 3" &
+	sleep 1
+	if flock -n -x $f -c true; then echo "# the second lock was granted"; wait; return 1; fi
+	wait && flock -n -x $f -c true && rm -f $f
+}
+deleg_recall() {	# deleg_recall FILE: a read delegation of deleg/FILE recalled by a server write
+	local line
+	sleep 12	# nfsd hands out no delegation during its grace period (10 s)
+	exec 3< $MNT/deleg/$1
+	read -r line <&3
+	[ "$line" = original ] || { exec 3<&-; return 1; }
+	rm -f $MNT/deleg-done
+	echo "$1" > $MNT/deleg-ready
+	wait_for 120 test -e $MNT/deleg-done &&
+		grep -q "type: deleg" $MNT/deleg-states &&
+		[ "$(cat $MNT/deleg-done)" = 0 ] &&
+		wait_for 30 sh -c "[ \"\$(cat $MNT/deleg/$1)\" = server ]"
+	local rc=$?
+	exec 3<&-
+	return $rc
+}
+
+# client_suite WHO DELEG-FILE: what each client does against the server
+client_suite() {
 	local who=$1 vers opts
 	for vers in 3 4.0 4.1 4.2; do
 		opts=
-		[ "$vers" = 3 ] && opts=nolock
+		[ "$vers" = 3 ] && opts=lock
 		check "$who: mount NFSv$vers from rdmastor's server" nfs_mount $vers $opts || continue
 		check "$who NFSv$vers: 4 KiB random read/write, O_DIRECT, verified" \
 			fio_verify r4k --size=1m --bs=4k --rw=randrw --direct=1 --ioengine=libaio --iodepth=8
 		check "$who NFSv$vers: 1 MiB sequential writes, buffered, verified" \
 			fio_verify s1m --size=4m --bs=1m --rw=write --ioengine=psync
-		check "$who NFSv$vers: 512 B..256 KiB random, O_DIRECT, verified" \
-			fio_verify mix --size=4m --bsrange=512-256k --rw=randrw --direct=1 --ioengine=libaio --iodepth=4
-		rm -f $MNT/r4k* $MNT/s1m* $MNT/mix*
+		case $vers in
+		3)
+			check "$who NFSv3: NLM locks exclude each other" locks
+			check "$who NFSv3: a 100-entry ACL set and read back" long_acl 100
+			;;
+		4.2)
+			check "$who NFSv$vers: 512 B..256 KiB random, O_DIRECT, verified" \
+				fio_verify mix --size=2m --bsrange=512-256k --rw=randrw --direct=1 --ioengine=libaio --iodepth=4
+			check "$who NFSv4.2: 1 MiB sequential reads, O_DIRECT, verified" \
+				fio_verify s1m --size=4m --bs=1m --rw=read --direct=1 --ioengine=psync
+			if [ "$who" = stock ]; then
+				check "$who NFSv4.2: 200 creates, renames and removes" churn
+			else
+				check "$who NFSv4.2: unpack a source tree, byte for byte" tree_copy
+			fi
+			check "$who NFSv4.2: a 4000-byte symlink" long_link
+			check "$who NFSv4.2: v4 locks exclude each other" locks
+			check "$who NFSv4.2: a delegation recalled over the backchannel" deleg_recall "$2"
+			;;
+		esac
+		rm -rf $MNT/r4k* $MNT/s1m* $MNT/mix* $MNT/tree
 		check "$who: umount NFSv$vers" umount $MNT
 	done
 }
 
+# NLM: the status monitor on this side too
+check "rpc.statd" sh -c "mkdir -p /run/rpcbind /var/lib/nfs/sm /var/lib/nfs/sm.bak && { pgrep -x rpcbind || rpcbind -w; } && { pgrep -x rpc.statd || rpc.statd; }"
+
 # The stock client first: the stock rpcrdma, by hand (nothing routes it)
 check "stock rpcrdma loaded" modprobe rpcrdma
-server_suite stock
+check "stock client: 1 KiB inline both ways" \
+	sysctl -qw sunrpc.rdma_max_inline_read=1024 sunrpc.rdma_max_inline_write=1024
+client_suite stock file2
 check "stock rpcrdma unloads" wait_for 30 modprobe -r rpcrdma
 
 # rdmastor's client
 check "rdmastor installed" rdmastor_install
 check "modprobe configuration installed" rdmastor_nfs_client
-server_suite rdmastor
-check "rdmastor_rpcrdma unloads" modprobe -r rdmastor_rpcrdma
+client_suite rdmastor file3
+
+# ---- rdmastor's client: a large file, and faults during verifying runs ----
+fio_bg() {	# a verifying run in the background ($fio_pid)
+	timeout 400 fio --name=fault --directory=$MNT --size=16m --bs=64k --rw=randwrite \
+		--direct=1 --ioengine=libaio --iodepth=8 --verify=crc32c \
+		--do_verify=1 --output-format=terse > /tmp/fio.out 2>&1 &
+	fio_pid=$!
+}
+fio_wait() { wait $fio_pid || { tail -5 /tmp/fio.out; dmesg | tail -20; return 1; }; rm -f $MNT/fault*; }
+own_link_down() {
+	fio_bg
+	sleep 3
+	tc qdisc add dev eth0 root netem loss 100% && sleep 8 && tc qdisc del dev eth0 root
+	fio_wait
+}
+nfsd_restart() {
+	fio_bg
+	sleep 3
+	touch $MNT/restart-nfsd
+	fio_wait
+}
+if check "rdmastor: mount NFSv4.2 (hard)" nfs_mount 4.2 hard; then
+	check "rdmastor NFSv4.2: 160 MiB file, writer held to 32 MiB of memory, verified" small_memory
+	rm -f $MNT/big*
+	check "own link down (100% loss) 8 s during fio: completes, verified" own_link_down
+	check "nfsd restarted during fio: completes, verified" nfsd_restart
+	check "umount" umount $MNT
+fi
+SOFT=/mnt/soft
+soft_mount() { local MNT=$SOFT; nfs_mount 3 nolock,soft,timeo=10,retrans=1; }
+soft_outage() {	# the client gives up on RPCs with data in flight, and reconnects
+	timeout 120 dd if=/dev/zero of=$SOFT/lost bs=64k count=4096 oflag=direct status=none 2>/dev/null &
+	local pid=$!
+	sleep 2
+	tc qdisc add dev eth0 root netem loss 100% && sleep 8 && tc qdisc del dev eth0 root
+	wait $pid
+	[ $? != 124 ]
+}
+soft_works() {
+	dd if=/dev/urandom of=/tmp/soft.src bs=64k count=16 status=none &&
+		dd if=/tmp/soft.src of=$SOFT/back bs=64k oflag=direct status=none && cmp /tmp/soft.src $SOFT/back
+}
+if check "mount NFSv3 soft (timeo=10, retrans=1)" soft_mount; then
+	check "soft mount: a writer through 8 s of loss ends, no hang" soft_outage
+	check "soft mount: works again once the link is back" wait_for 90 soft_works
+	rm -f $SOFT/lost $SOFT/back
+	check "umount the soft mount" umount $SOFT
+fi
+check "rdmastor_rpcrdma unloads" wait_for 30 modprobe -r rdmastor_rpcrdma
 
 [ "$tap_failed" = 0 ] && result=pass
 trap - EXIT

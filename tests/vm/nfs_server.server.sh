@@ -1,9 +1,44 @@
 # SPDX-License-Identifier: GPL-2.0
+# vm-run: --timeout 1200
 #
 # Server half of the rdmastor NFS server test: nfsd serving through
 # rdmastor_svcrdma, reached the normal way (rpc.nfsd, then "rdma 20049"
 # in nfsd's portlist, which asks the kernel for svcrdma), with the hooks
 # the client uses for delegation recalls, link loss and nfsd restarts.
+# Once the client is done: the server's own counters show every way
+# calls and replies travel was used and no call was refused; once nfsd
+# stops, nothing of rdmastor is left on the device, every connection's
+# birth has its death, and the module unloads.
 . scripts/guest/lib.sh
 . scripts/guest/nfs-server.sh
-NFS_SERVER=rdmastor NFS_HOOKS=1 NFS_SERVE_SECONDS=1500 nfs_server_main
+DBG=/sys/kernel/debug/rdmastor_svcrdma
+
+tot() {	# tot FIELD: the server's counter FIELD over every connection
+	awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }' $DBG/totals
+}
+server_after() {
+	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+	diag "totals: $(cat $DBG/totals)"
+	local f
+	for f in data_chunks long_calls write_chunks reply_chunks send_inv bc_calls bc_replies; do
+		check "the clients' traffic used $f ($(tot $f))" [ "$(tot $f)" -gt 0 ]
+	done
+	check "no call was refused ($(tot rdma_errors) RDMA_ERRORs, $(tot bad_calls) protocol errors)" \
+		[ "$(tot rdma_errors)" = 0 ] && [ "$(tot bad_calls)" = 0 ]
+}
+none_left() { [ "$(rdma resource show "$1" 2>/dev/null | grep rxe0 | grep -vc "comm \[ib_core\]")" = 0 ]; }
+server_stopped() {
+	local kind
+	for kind in qp cq mr; do
+		check "no $kind of rdmastor left once nfsd stopped" wait_for 30 none_left $kind
+	done
+	trace_pairs_check
+	check "rdmastor_svcrdma unloads" modprobe -r rdmastor_svcrdma
+}
+server_started() {
+	# NLM locking (NFSv3) needs the status monitor on both sides
+	check "rpc.statd" sh -c "mkdir -p /var/lib/nfs/sm /var/lib/nfs/sm.bak && rpc.statd"
+	trace_pairs_start
+}
+NFS_SERVER=rdmastor NFS_HOOKS=1 NFS_SERVE_SECONDS=1500 NFS_STARTED=server_started \
+	NFS_AFTER=server_after NFS_STOPPED=server_stopped nfs_server_main

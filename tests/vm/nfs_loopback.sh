@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# One host both serving and mounting NFS over RDMA through rdmastor (rxe0
+# loopback in one guest): nfsd's "rdma" listener loads rdmastor_svcrdma
+# and proto=rdma loads rdmastor_rpcrdma, side by side; NFSv3 and NFSv4.2
+# verify data through both. Then rdmastor is removed (its modprobe
+# configuration gone, its modules unloaded) and the stock pair serves
+# and mounts again: the stock rpcrdma carries both sides.
+. scripts/guest/lib.sh
+. scripts/guest/nfs-server.sh
+. scripts/guest/nfs-client.sh
+CONF=/etc/modprobe.d/rdmastor-nfs.conf
+
+check "soft-RoCE" scripts/guest/rxe-setup single
+check "RAM-backed export" sh -c "mkdir -p $EXPORT && mount -t tmpfs -o size=256m tmpfs $EXPORT && chmod 1777 $EXPORT"
+check "rdmastor installed" rdmastor_install
+check "modprobe configuration installed" rdmastor_nfs_client
+check "nfsd" sh -c "modprobe nfsd && { mountpoint -q /proc/fs/nfsd || mount -t nfsd nfsd /proc/fs/nfsd; }"
+check "nfsd serving over RDMA on 20049" nfsd_start || bail "no server"
+check "the listener loaded rdmastor_svcrdma" grep -q "^rdmastor_svcrdma " /proc/modules
+
+loop_io() {	# loop_io WHO: two versions, verified
+	local vers opts
+	for vers in 3 4.2; do
+		opts=
+		[ "$vers" = 3 ] && opts=nolock
+		check "$1: mount NFSv$vers from this host" nfs_mount $vers $opts || continue
+		check "$1 NFSv$vers: 4 KiB random read/write, O_DIRECT, verified" \
+			fio_verify r4k --size=1m --bs=4k --rw=randrw --direct=1 --ioengine=libaio --iodepth=8
+		check "$1 NFSv$vers: 1 MiB sequential, O_DIRECT, verified" \
+			fio_verify s1m --size=4m --bs=1m --rw=write --direct=1 --ioengine=psync
+		if [ "$vers" = 3 ]; then
+			check "$1 NFSv3: a 100-entry ACL set and read back" long_acl 100
+		fi
+		rm -f $MNT/r4k* $MNT/s1m*
+		check "$1: umount NFSv$vers" umount $MNT
+	done
+}
+loop_io rdmastor
+mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+diag "server: $(cat /sys/kernel/debug/rdmastor_svcrdma/totals)"
+check "the server refused no call" \
+	grep -q "rdma_errors 0 bad_calls 0 " /sys/kernel/debug/rdmastor_svcrdma/totals
+check "rdmastor serves and mounts: both its modules, no stock rpcrdma" \
+	sh -c "grep -q '^rdmastor_rpcrdma ' /proc/modules && ! grep -q '^rpcrdma ' /proc/modules"
+check "nfsd stops" rpc.nfsd 0
+none_left() { [ "$(rdma_left "$1")" = 0 ]; }
+for kind in qp cq mr; do
+	check "no $kind of rdmastor left" wait_for 30 none_left $kind
+done
+check "rdmastor's modules unload" \
+	wait_for 30 modprobe -r rdmastor_svcrdma rdmastor_rpcrdma rdmastor_transport rnic_mgr
+
+# Back to stock: the configuration goes, and the same commands reach stock.
+rm -f $CONF
+check "without rdmastor's configuration svcrdma is the stock rpcrdma" \
+	[ "$(modprobe -R svcrdma 2>/dev/null)" = rpcrdma ]
+check "nfsd serves over RDMA again" nfsd_threads
+check "the listener loaded the stock rpcrdma" grep -q "^rpcrdma " /proc/modules
+loop_io stock
+check "no module of rdmastor is loaded" sh -c "! grep -q '^rdmastor_' /proc/modules"
+check "nfsd stops" rpc.nfsd 0
+check "the stock rpcrdma unloads" wait_for 30 modprobe -r rpcrdma
+tap_done
