@@ -45,6 +45,13 @@
  *       Asserted: rsv_call_put() warns on a call that is not out.
  *   S3. A reply's pages and chunk data stay until its send completed
  *       or was flushed: rsv_reply_done() alone puts them.
+ *   S5. In forced-MR mode every RDMA READ sink takes an MR of the
+ *       connection's rnic_mgr share, and the credits each reply grants
+ *       are the MRs the share covers (at most the credits configured):
+ *       a shrink lowers what the client may send as replies go out; the
+ *       calls already granted wait in the engine for an MR (never in
+ *       an nfsd thread).
+ *       Asserted: rsv_grant().
  *   S4. The rsv_xprt lives while svc holds it (until ->xpo_free) and
  *       while its engine connection is up (until ->disconnected), and
  *       while a backchannel rpc_xprt points at it (x_ref).
@@ -136,6 +143,7 @@ struct rsv_xprt {
 	struct list_head x_calls_free;
 	struct rsv_call *x_calls;
 	unsigned int x_nr_calls;
+	unsigned int x_calls_out;	/* off x_calls_free */
 	bool x_svc_live;		/* svc has it (->xpo_accept ran) */
 	bool x_svc_gone;		/* ->xpo_free ran */
 	bool x_down;			/* ->disconnected ran */
@@ -143,6 +151,8 @@ struct rsv_xprt {
 	bool x_use_mr;			/* forced-MR READ sinks (rsv_force_mr) */
 	u32 x_inline_send;		/* most bytes a reply may carry inline */
 	u32 x_inline_recv;		/* ... a call, as the client was told */
+	u32 x_granted;			/* credits in the last reply */
+	unsigned long x_share_checked;	/* jiffies of the last share refresh */
 	struct rsv_stats x_stats;
 	struct rpc_xprt *x_bc;		/* the backchannel, for its replies */
 	struct list_head x_all;		/* svc_stats.c, connections only */
@@ -180,6 +190,7 @@ void rsv_drop_ready(struct rsv_xprt *x);
 void rsv_call_put(struct rsv_call *call);
 
 /* svc_send.c */
+u32 rsv_grant(struct rsv_xprt *x);
 int rsv_sendto(struct svc_rqst *rqstp);
 int rsv_result_payload(struct svc_rqst *rqstp, unsigned int offset,
 		       unsigned int length);

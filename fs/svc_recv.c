@@ -82,6 +82,7 @@ static struct rsv_call *rsv_call_get(struct rsv_xprt *x)
 	if (call) {
 		list_del_init(&call->c_node);
 		call->c_out = true;
+		x->x_calls_out++;
 	}
 	spin_unlock_bh(&x->x_lock);
 	return call;
@@ -123,6 +124,7 @@ void rsv_call_put(struct rsv_call *call)
 	spin_lock_bh(&x->x_lock);
 	if (!WARN_ON_ONCE(!call->c_out)) {
 		call->c_out = false;
+		x->x_calls_out--;
 		list_add(&call->c_node, &x->x_calls_free);
 	}
 	spin_unlock_bh(&x->x_lock);

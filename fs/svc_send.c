@@ -171,6 +171,38 @@ static struct rsv_reply *rsv_reply_alloc(struct rsv_xprt *x,
 }
 
 /**
+ * rsv_grant - the credits to grant in a reply (S5)
+ * @x: the connection
+ *
+ * DMA mode: the credits configured. Forced-MR mode: the MRs the rnic_mgr
+ * share covers, at least one, at most the credits configured; the share
+ * is re-read (at most every 100 ms) while the calls out reach it, since
+ * entries may have come free.
+ *
+ * Return: the credits.
+ */
+u32 rsv_grant(struct rsv_xprt *x)
+{
+	u32 win, out;
+
+	if (!x->x_use_mr)
+		return rsv_credits;
+	win = max(rst_mr_limit(x->x_conn), 1U);
+	out = READ_ONCE(x->x_calls_out);
+	if (out + 1 >= win &&
+	    time_after(jiffies, READ_ONCE(x->x_share_checked) + HZ / 10)) {
+		WRITE_ONCE(x->x_share_checked, jiffies);
+		rst_refresh_share(x->x_conn);
+		win = max(rst_mr_limit(x->x_conn), 1U);
+	}
+	win = min(win, rsv_credits);
+	if (win != READ_ONCE(x->x_granted))
+		trace_rsv_grant(x, win);
+	WRITE_ONCE(x->x_granted, win);
+	return win;
+}
+
+/**
  * rsv_result_payload - svc's ->xpo_result_payload: where a READ's data is
  * @rqstp: the request
  * @offset: the payload's offset in rq_res
@@ -214,7 +246,7 @@ void rsv_send_error(struct rsv_xprt *x, const struct rpcrdma_hdr *h, int err)
 	struct rpcrdma_hdr e = {
 		.xid = h->xid,
 		.vers = RPCRDMA_WIRE_VERSION,
-		.credits = rsv_credits,
+		.credits = rsv_grant(x),
 		.proc = RPCRDMA_ERROR,
 		.err = err == -EPROTO ? RPCRDMA_ERR_VERS : RPCRDMA_ERR_CHUNK,
 		.vers_low = RPCRDMA_WIRE_VERSION,
@@ -314,7 +346,7 @@ int rsv_sendto(struct svc_rqst *rqstp)
 
 	/* The call's header becomes the reply's: the same xid and chunks. */
 	h->vers = RPCRDMA_WIRE_VERSION;
-	h->credits = rsv_credits;
+	h->credits = rsv_grant(x);
 	h->proc = RPCRDMA_MSG;
 	h->nr_read = 0;
 	for (i = 0; i < h->nr_write; i++) {

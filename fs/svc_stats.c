@@ -78,10 +78,11 @@ static int rsv_conns_show(struct seq_file *m, void *v)
 		spin_lock(&x->x_lock);
 		s = x->x_stats;
 		spin_unlock(&x->x_lock);
-		seq_printf(m, "conn %u peer %pISpc nfsd %s down %u mode %s inline_send %u ",
+		seq_printf(m, "conn %u peer %pISpc nfsd %s down %u mode %s inline_send %u granted %u ",
 			   x->x_nr, &peer,
 			   x->x_svc_gone ? "gone" : x->x_svc_live ? "yes" : "not-yet",
-			   x->x_down, x->x_use_mr ? "mr" : "dma", x->x_inline_send);
+			   x->x_down, x->x_use_mr ? "mr" : "dma", x->x_inline_send,
+			   READ_ONCE(x->x_granted));
 		rsv_stats_print(m, &s);
 		seq_printf(m, " mrs %u mrs_peak %u mr_limit %u regs %llu local_inv %llu rx_held %u reads_parked %llu\n",
 			   e.mrs, e.mrs_peak, e.mr_limit, e.regs, e.local_inv,

@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * svc_evil: a test-only RPC-over-RDMA "client" that sends an NFS server
+ * transport malformed calls, to drive rdmastor_svcrdma's (or the stock
+ * svcrdma's) error paths. It connects with RFC 8797 private data and
+ * sends what its mode names; replies and the connection's end are
+ * counted.
+ *
+ *   insmod svc_evil.ko server=192.0.2.1 port=20049
+ *   echo MODE > /sys/module/svc_evil/parameters/send
+ *   cat /sys/module/svc_evil/parameters/{state,replies,last}
+ *
+ * Modes (each on a connection of its own, opened if none is up):
+ *   null       a well-formed NFSv3 NULL call, inline
+ *   badvers    transport version 2                 (ERR_VERS)
+ *   badproc    procedure 7                         (ERR_CHUNK)
+ *   badbool    a list discriminator of 2           (ERR_CHUNK)
+ *   manysegs   a Read list of 17 segments          (ERR_CHUNK)
+ *   twochunks  Read chunks at two positions        (ERR_CHUNK)
+ *   pastpos    a Read chunk past the message       (ERR_CHUNK)
+ *   oddpos     a Read chunk off an XDR word        (ERR_CHUNK)
+ *   hugechunk  a Read chunk of 16 MiB              (ERR_CHUNK)
+ *   wrapchunk  segment lengths that wrap 32 bits   (ERR_CHUNK)
+ *   nomsg      RDMA_NOMSG without a Read chunk     (ERR_CHUNK)
+ *   empty      RDMA_MSG without a message          (ERR_CHUNK)
+ *   short      3 bytes: no xid                     (disconnect)
+ *   rdmaerr    an RDMA_ERROR                       (disconnect)
+ *   bcreply    a reply to a callback never sent    (disconnect)
+ *   badkey     a Read chunk with a key never given (the server's READ
+ *              fails: disconnect)
+ *   overrun    EVIL_OVERRUN NULL calls back to back, far over the
+ *              credits granted (all answered, or disconnect)
+ *   flood      EVIL_FLOOD connections opened and left idle, then closed
+ *   close      close the connection
+ *
+ * state: "up", "down N" (the reason the engine gave), "none".
+ * replies: replies received, on every connection; last: the last one
+ * on the current connection, "msg" or "error N" (1 ERR_VERS, 2
+ * ERR_CHUNK).
+ */
+#include <linux/module.h>
+#include <linux/inet.h>
+#include <linux/slab.h>
+#include <rdmastor/rst.h>
+#include <rdmastor/rpcrdma_wire.h>
+/* the codec is built into this module, as in rpcrdma_evil.c */
+#include "../../fs/rpcrdma_wire.c"
+
+#define EVIL_MSG	4096
+#define EVIL_DEPTH	512
+#define EVIL_OVERRUN	400
+#define EVIL_FLOOD	100
+
+static char server[48] = "192.0.2.1";
+module_param_string(server, server, sizeof(server), 0444);
+MODULE_PARM_DESC(server, "the server's IPv4 address");
+
+static ushort port = 20049;
+module_param(port, ushort, 0444);
+MODULE_PARM_DESC(port, "the server's port");
+
+static char state[24] = "none";
+module_param_string(state, state, sizeof(state), 0444);
+MODULE_PARM_DESC(state, "up, down N, or none");
+
+static ulong evil_replies;
+module_param_named(replies, evil_replies, ulong, 0444);
+MODULE_PARM_DESC(replies, "replies received, on every connection");
+
+static char last[24] = "none";
+module_param_string(last, last, sizeof(last), 0444);
+MODULE_PARM_DESC(last, "the last reply: msg, or error N");
+
+static ulong evil_flood_up;
+module_param_named(flood_up, evil_flood_up, ulong, 0444);
+MODULE_PARM_DESC(flood_up, "connections the last flood got up");
+
+static DEFINE_MUTEX(evil_lock);	/* evil_conn and the modes */
+static struct rst_conn *evil_conn;
+static u8 evil_pdata[RPCRDMA_CM_PDATA_LEN];
+static u32 evil_xid = 0x5e000000;
+
+static void evil_recv(struct rst_conn *c, const void *buf, u32 len,
+		      bool invalidated, u32 inv_rkey)
+{
+	struct rpcrdma_hdr *h = kmalloc(sizeof(*h), GFP_ATOMIC);
+
+	if (!h)
+		return;
+	if (rpcrdma_decode_hdr(buf, len, h))
+		snprintf(last, sizeof(last), "undecodable");
+	else if (h->proc == RPCRDMA_ERROR)
+		snprintf(last, sizeof(last), "error %u", h->err);
+	else
+		snprintf(last, sizeof(last), "msg");
+	kfree(h);
+	WRITE_ONCE(evil_replies, evil_replies + 1);
+}
+
+static void evil_disconnected(struct rst_conn *c, int reason)
+{
+	if (c == READ_ONCE(evil_conn))
+		snprintf(state, sizeof(state), "down %d", reason);
+}
+
+static const struct rst_conn_ops evil_ops = {
+	.recv = evil_recv,
+	.disconnected = evil_disconnected,
+};
+
+static struct rst_conn *evil_connect(void)
+{
+	struct rpcrdma_cm_pdata pd = {
+		.remote_inv = true, .send_size = EVIL_MSG, .recv_size = EVIL_MSG,
+	};
+	struct rst_conn_params p = {
+		.name = "svc-evil",
+		.weight = 1,
+		.recv_depth = EVIL_DEPTH,
+		.send_depth = EVIL_DEPTH,
+		.msg_size = EVIL_MSG,
+		.ops = &evil_ops,
+		.private_data = evil_pdata,
+		.private_len = sizeof(evil_pdata),
+	};
+	struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons(port) };
+
+	if (!in4_pton(server, -1, (u8 *)&sin.sin_addr, -1, NULL))
+		return ERR_PTR(-EINVAL);
+	if (rpcrdma_encode_cm_pdata(evil_pdata, sizeof(evil_pdata), &pd) < 0)
+		return ERR_PTR(-EINVAL);
+	return rst_connect(&init_net, (struct sockaddr *)&sin, &p, 10000);
+}
+
+static void evil_close(void)
+{
+	if (!evil_conn)
+		return;
+	rst_close(evil_conn);
+	evil_conn = NULL;
+	snprintf(state, sizeof(state), "none");
+}
+
+/* A connection that is up: the current one, or a new one. */
+static int evil_up(void)
+{
+	struct rst_conn *c;
+
+	if (evil_conn && rst_conn_up(evil_conn))
+		return 0;
+	evil_close();
+	c = evil_connect();
+	if (IS_ERR(c))
+		return PTR_ERR(c);
+	snprintf(last, sizeof(last), "none");
+	snprintf(state, sizeof(state), "up");
+	WRITE_ONCE(evil_conn, c);
+	return 0;
+}
+
+static u8 *put32(u8 *p, u32 v)
+{
+	__be32 be = cpu_to_be32(v);
+
+	memcpy(p, &be, 4);
+	return p + 4;
+}
+
+/* An NFSv3 NULL call with AUTH_NONE: 40 bytes. */
+static u8 *evil_null_call(u8 *p, u32 xid)
+{
+	static const u32 w[] = { 0, 2, 100003, 3, 0, 0, 0, 0, 0 };
+	unsigned int i;
+
+	p = put32(p, xid);
+	for (i = 0; i < ARRAY_SIZE(w); i++)
+		p = put32(p, w[i]);
+	return p;
+}
+
+static int evil_post(const void *msg, u32 len)
+{
+	struct rst_tx *tx = rst_tx_get(evil_conn, 1000);
+
+	if (IS_ERR(tx))
+		return PTR_ERR(tx);
+	memcpy(rst_tx_buf(tx), msg, len);
+	return rst_tx_post(evil_conn, tx, len, NULL, false, 0);
+}
+
+/* A call with a Read list of @nr segments at @pos (@pos2 for the rest) */
+static int evil_read_call(u8 *b, u32 proc, u32 nr, u32 pos, u32 pos2,
+			  u32 seglen, u32 handle, bool msg)
+{
+	u8 *p = b;
+	u32 xid = ++evil_xid, i;
+
+	p = put32(p, xid);
+	p = put32(p, 1);
+	p = put32(p, 32);
+	p = put32(p, proc);
+	for (i = 0; i < nr; i++) {
+		p = put32(p, 1);
+		p = put32(p, i ? pos2 : pos);
+		p = put32(p, handle);
+		p = put32(p, seglen);
+		p = put32(p, 0);
+		p = put32(p, 0x10000 * (i + 1));
+	}
+	p = put32(p, 0);	/* end of read list */
+	p = put32(p, 0);	/* no write list */
+	p = put32(p, 0);	/* no reply chunk */
+	if (msg)
+		p = evil_null_call(p, xid);
+	return p - b;
+}
+
+/* The fixed header, then @rest. */
+static int evil_hdr_call(u8 *b, u32 vers, u32 proc, bool with_msg)
+{
+	u8 *p = b;
+	u32 xid = ++evil_xid;
+
+	p = put32(p, xid);
+	p = put32(p, vers);
+	p = put32(p, 32);
+	p = put32(p, proc);
+	p = put32(p, 0);
+	p = put32(p, 0);
+	p = put32(p, 0);
+	if (with_msg)
+		p = evil_null_call(p, xid);
+	return p - b;
+}
+
+static int evil_flood(void)
+{
+	struct rst_conn **cs;
+	unsigned int i, up = 0;
+
+	cs = kcalloc(EVIL_FLOOD, sizeof(*cs), GFP_KERNEL);
+	if (!cs)
+		return -ENOMEM;
+	for (i = 0; i < EVIL_FLOOD; i++) {
+		cs[i] = evil_connect();
+		if (!IS_ERR(cs[i]))
+			up++;
+	}
+	WRITE_ONCE(evil_flood_up, up);
+	for (i = 0; i < EVIL_FLOOD; i++)
+		if (!IS_ERR(cs[i]))
+			rst_close(cs[i]);
+	kfree(cs);
+	return 0;
+}
+
+static int evil_send(const char *m)
+{
+	u8 *b;
+	int n = 0, err, i;
+
+	if (!strcmp(m, "close")) {
+		evil_close();
+		return 0;
+	}
+	if (!strcmp(m, "flood"))
+		return evil_flood();
+	err = evil_up();
+	if (err)
+		return err;
+	b = kzalloc(EVIL_MSG, GFP_KERNEL);
+	if (!b)
+		return -ENOMEM;
+	if (!strcmp(m, "null")) {
+		n = evil_hdr_call(b, 1, RPCRDMA_MSG, true);
+	} else if (!strcmp(m, "badvers")) {
+		n = evil_hdr_call(b, 2, RPCRDMA_MSG, true);
+	} else if (!strcmp(m, "badproc")) {
+		n = evil_hdr_call(b, 1, 7, true);
+	} else if (!strcmp(m, "badbool")) {
+		n = evil_hdr_call(b, 1, RPCRDMA_MSG, true);
+		put32(b + 16, 2);
+	} else if (!strcmp(m, "manysegs")) {
+		n = evil_read_call(b, RPCRDMA_MSG, 17, 8, 8, 64, 0x1234, true);
+	} else if (!strcmp(m, "twochunks")) {
+		n = evil_read_call(b, RPCRDMA_MSG, 2, 8, 16, 64, 0x1234, true);
+	} else if (!strcmp(m, "pastpos")) {
+		n = evil_read_call(b, RPCRDMA_MSG, 1, 4000, 4000, 64, 0x1234, true);
+	} else if (!strcmp(m, "oddpos")) {
+		n = evil_read_call(b, RPCRDMA_MSG, 1, 10, 10, 64, 0x1234, true);
+	} else if (!strcmp(m, "hugechunk")) {
+		n = evil_read_call(b, RPCRDMA_NOMSG, 1, 0, 0, 16 << 20, 0x1234, false);
+	} else if (!strcmp(m, "wrapchunk")) {
+		n = evil_read_call(b, RPCRDMA_NOMSG, 3, 0, 0, 0x80000000u, 0x1234, false);
+	} else if (!strcmp(m, "nomsg")) {
+		n = evil_hdr_call(b, 1, RPCRDMA_NOMSG, false);
+	} else if (!strcmp(m, "empty")) {
+		n = evil_hdr_call(b, 1, RPCRDMA_MSG, false);
+	} else if (!strcmp(m, "short")) {
+		n = 3;
+	} else if (!strcmp(m, "rdmaerr")) {
+		n = evil_hdr_call(b, 1, RPCRDMA_ERROR, false);
+		put32(b + 16, RPCRDMA_ERR_CHUNK);
+		n = 20;
+	} else if (!strcmp(m, "bcreply")) {
+		n = evil_hdr_call(b, 1, RPCRDMA_MSG, true);
+		put32(b + 28 + 4, 1);	/* msg_type REPLY */
+	} else if (!strcmp(m, "badkey")) {
+		/* a long call whose whole message is behind a key never given */
+		n = evil_read_call(b, RPCRDMA_NOMSG, 1, 0, 0, 40, 0xdead00, false);
+	} else if (!strcmp(m, "overrun")) {
+		for (i = 0; i < EVIL_OVERRUN && !err; i++) {
+			n = evil_hdr_call(b, 1, RPCRDMA_MSG, true);
+			err = evil_post(b, n);
+		}
+		kfree(b);
+		return err == -ENOTCONN ? 0 : err;
+	} else {
+		kfree(b);
+		return -EINVAL;
+	}
+	err = evil_post(b, n);
+	kfree(b);
+	return err;
+}
+
+static int evil_send_set(const char *val, const struct kernel_param *kp)
+{
+	char m[16];
+	int err;
+
+	strscpy(m, val, sizeof(m));
+	strim(m);
+	mutex_lock(&evil_lock);
+	err = evil_send(strim(m));
+	mutex_unlock(&evil_lock);
+	return err;
+}
+
+static const struct kernel_param_ops evil_send_ops = {
+	.set = evil_send_set,
+};
+module_param_cb(send, &evil_send_ops, NULL, 0200);
+MODULE_PARM_DESC(send, "what to send (see the source)");
+
+static int __init evil_init(void)
+{
+	return 0;
+}
+
+static void __exit evil_exit(void)
+{
+	mutex_lock(&evil_lock);
+	evil_close();
+	mutex_unlock(&evil_lock);
+}
+
+module_init(evil_init);
+module_exit(evil_exit);
+MODULE_DESCRIPTION("rdmastor test: an RPC-over-RDMA client that sends malformed calls");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,72 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# rdmastor's NFS server in forced-MR mode (what iWARP needs, forced on
+# rxe), with the stock NFS client in the same guest: every RDMA READ of
+# a Read chunk lands in an MR registered for that READ only, charged to
+# rnic_mgr and invalidated before nfsd sees the call. A budget cut under
+# load brings the connection's MRs within its share and the credits each
+# reply grants down to the MRs the share covers; restoring the budget
+# grants them again; an idle connection holds no MR; data stays
+# verified throughout.
+. scripts/guest/lib.sh
+. scripts/guest/nfs-server.sh
+. scripts/guest/nfs-client.sh
+SYS=/sys/kernel/rnic_mgr/devices/rxe0
+STATS=/sys/kernel/debug/rdmastor_svcrdma/conns
+
+# cstat FIELD: the first connection's counter
+cstat() { awk -v k="$1" 'NR == 1 { for (i = 1; i < NF; i++) if ($i == k) { print $(i + 1); exit } }' $STATS; }
+cle() { [ "$(cstat "$1")" -le "$2" ]; }
+cgt() { [ "$(cstat "$1")" -gt "$2" ]; }
+
+check "soft-RoCE" scripts/guest/rxe-setup single
+check "RAM-backed export" sh -c "mkdir -p $EXPORT && mount -t tmpfs -o size=256m tmpfs $EXPORT && chmod 1777 $EXPORT"
+check "rdmastor installed" rdmastor_install
+check "load rdmastor_svcrdma with force_mr=1" modprobe rdmastor_svcrdma force_mr=1
+# the stock client: no rnic_mgr consumer of its own beside the server's
+check "load the stock rpcrdma (its server side stays out: the class is taken)" modprobe rpcrdma
+check "nfsd" sh -c "modprobe nfsd && { mountpoint -q /proc/fs/nfsd || mount -t nfsd nfsd /proc/fs/nfsd; }"
+check "nfsd serving over rdmastor on 20049" nfsd_start || bail "no server"
+mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+trace_pairs_start
+check "mount NFSv3" nfs_mount 3 nolock || bail "no mount"
+diag "$(cat $STATS)"
+check "the connection is in MR mode" [ "$(cstat mode)" = mr ]
+check "4 KiB to 256 KiB writes, verified" \
+	fio_verify w --size=16m --bsrange=4k-256k --rw=randwrite --direct=1 --ioengine=libaio --iodepth=16
+diag "$(cat $STATS)"
+ok "$(cgt regs 0 && [ "$(cstat regs)" = "$(cstat local_inv)" ]; echo $?)" \
+	"every READ sink was registered and invalidated ($(cstat regs) = $(cstat local_inv))"
+check "the connection is an rnic_mgr consumer" grep -q "^nfsd-rdma" $SYS/table
+
+budget0=$(cat $SYS/budget)
+fio --name=share --directory=$MNT --size=32m --bs=64k --rw=randwrite --direct=1 \
+	--ioengine=libaio --iodepth=32 --time_based --runtime=25 --verify=crc32c \
+	--do_verify=1 --output-format=terse > /tmp/fio.out 2>&1 & load=$!
+check "the load holds several MRs" wait_for 15 cgt mrs 2
+check "and is granted more than two credits ($(cstat granted))" cgt granted 2
+diag "before: $(cat $STATS)"
+# two MRs' worth of entries (each covers 258 pages)
+echo 600 > $SYS/budget
+check "MRs fall within the share in 2 s" wait_for 2 cle mrs 2
+check "the credits granted follow the share" wait_for 10 cle granted 2
+diag "budget 600: $(cat $STATS)"
+sleep 3
+check "MRs stay within the share under load ($(cstat mrs))" cle mrs 2
+echo "$budget0" > $SYS/budget
+check "the credits grow again when the budget is restored" wait_for 15 cgt granted 2
+wait $load; r=$?
+[ "$r" = 0 ] || tail -5 /tmp/fio.out
+ok "$r" "the run completes, verified"
+check "an idle connection gives its MRs back" wait_for 10 cle mrs 0
+diag "$(cat $STATS)"
+rm -f $MNT/w* $MNT/share*
+check "umount" umount $MNT
+check "nfsd stops" rpc.nfsd 0
+none_left() { [ "$(rdma_left "$1")" = 0 ]; }
+for kind in qp cq mr; do
+	check "no $kind of rdmastor left" wait_for 30 none_left $kind
+done
+trace_pairs_check
+check "everything unloads" modprobe -r rdmastor_svcrdma rpcrdma rdmastor_transport rnic_mgr
+tap_done

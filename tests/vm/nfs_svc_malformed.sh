@@ -1,0 +1,83 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# A hostile client against rdmastor's NFS server (rxe loopback in one
+# guest): tests/kmod/svc_evil.ko sends malformed calls. A wrong version
+# is answered with ERR_VERS and a call whose chunk lists lie or are out
+# of bounds with ERR_CHUNK, the connection staying up; a message without
+# an xid, an RDMA_ERROR, a reply to a callback never sent and a Read
+# chunk behind a key never given end the connection; calls far over the
+# credits and a flood of idle connections end in answers or disconnects.
+# Never a crash, WARN or leak: a real mount still verifies data, and once
+# nfsd stops nothing is left and everything unloads.
+. scripts/guest/lib.sh
+. scripts/guest/nfs-server.sh
+. scripts/guest/nfs-client.sh
+P=/sys/module/svc_evil/parameters
+DBG=/sys/kernel/debug/rdmastor_svcrdma
+
+check "soft-RoCE" scripts/guest/rxe-setup single
+check "RAM-backed export" sh -c "mkdir -p $EXPORT && mount -t tmpfs -o size=128m tmpfs $EXPORT && chmod 1777 $EXPORT"
+check "rdmastor installed" rdmastor_install
+check "modprobe configuration installed" rdmastor_nfs_client
+check "nfsd" sh -c "modprobe nfsd && { mountpoint -q /proc/fs/nfsd || mount -t nfsd nfsd /proc/fs/nfsd; }"
+check "nfsd serving over rdmastor on 20049" nfsd_start || bail "no server"
+mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+trace_pairs_start
+check "load the malformed-call client" insmod "$(rdmastor_testmod svc_evil)" server=$SERVER port=20049
+
+replies() { cat $P/replies; }
+send() { echo "$1" > $P/send; }
+# answered MODE WANT: the call is answered with WANT, the connection stays up
+answered() {
+	local n0
+	n0=$(replies)
+	send "$1" && wait_for 10 sh -c "[ \$(cat $P/replies) -gt $n0 ]" &&
+		[ "$(cat $P/last)" = "$2" ] && [ "$(cat $P/state)" = up ]
+}
+# dropped MODE: the server ends the connection
+dropped() {
+	send "$1" && wait_for 15 sh -c "grep -q '^down' $P/state"
+}
+
+check "null: a well-formed call is answered" answered null msg
+check "badvers: ERR_VERS" answered badvers "error 1"
+for m in badproc badbool manysegs twochunks pastpos oddpos hugechunk wrapchunk nomsg empty; do
+	check "$m: ERR_CHUNK, the connection stays up" answered $m "error 2"
+done
+check "null: still answered on the same connection" answered null msg
+for m in short rdmaerr bcreply badkey; do
+	check "$m: the server drops the connection ($(cat $P/state))" dropped $m
+	check "$m: a new connection is answered" answered null msg
+done
+diag "server: $(cat $DBG/totals)"
+# badkey's READ fails on the device: a connection error, not a bad call
+check "the server counted the protocol errors" [ "$(awk '{ for (i = 1; i < NF; i++) if ($i == "bad_calls") print $(i + 1) }' $DBG/totals)" -ge 3 ]
+
+overrun_over() { [ "$(replies)" -ge $((r0 + 400)) ] || grep -q '^down' $P/state; }
+r0=$(replies)
+check "overrun: 400 calls back to back" send overrun
+check "overrun: all answered or the connection dropped (state $(cat $P/state), $(replies) replies)" \
+	wait_for 60 overrun_over
+diag "overrun: state $(cat $P/state), $(($(replies) - r0)) replies"
+check "after the overrun a call is answered" answered null msg
+check "flood: 100 idle connections" send flood
+diag "flood: $(cat $P/flood_up) connections came up"
+check "flood: they were accepted" [ "$(cat $P/flood_up)" -gt 0 ]
+check "after the flood a call is answered" answered null msg
+check "close" send close
+check "the server lets the flood's connections go" wait_for 30 sh -c "[ \$(wc -l < $DBG/conns) = 0 ]"
+
+# a real client still gets its data through
+if check "mount NFSv4.2" nfs_mount 4.2; then
+	check "4 KiB random read/write, O_DIRECT, verified" \
+		fio_verify r4k --size=1m --bs=4k --rw=randrw --direct=1 --ioengine=libaio --iodepth=8
+	check "umount" umount $MNT
+fi
+check "nfsd stops" rpc.nfsd 0
+none_left() { [ "$(rdma_left "$1")" = 0 ]; }
+for kind in qp cq mr; do
+	check "no $kind of rdmastor left" wait_for 30 none_left $kind
+done
+trace_pairs_check
+check "everything unloads" sh -c "rmmod svc_evil && modprobe -r rdmastor_svcrdma rdmastor_rpcrdma rdmastor_transport rnic_mgr"
+tap_done
