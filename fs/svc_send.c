@@ -41,18 +41,20 @@ struct rsv_cursor {
 static struct page *rsv_xdr_page(const struct xdr_buf *xb, u32 off, u32 *len,
 				 u32 *pgoff)
 {
+	u32 in_pages = off - xb->head[0].iov_len;
 	const u8 *p;
 
+	if (off >= xb->head[0].iov_len && in_pages < xb->page_len) {
+		u32 o = xb->page_base + in_pages;
+
+		*pgoff = offset_in_page(o);
+		*len = min_t(u32, *len, xb->page_len - in_pages);
+		*len = min_t(u32, *len, PAGE_SIZE - *pgoff);
+		return xb->pages[o >> PAGE_SHIFT];
+	}
 	if (off < xb->head[0].iov_len) {
 		p = (const u8 *)xb->head[0].iov_base + off;
 		*len = min_t(u32, *len, xb->head[0].iov_len - off);
-	} else if (off - xb->head[0].iov_len < xb->page_len) {
-		u32 o = xb->page_base + off - xb->head[0].iov_len;
-
-		*pgoff = offset_in_page(o);
-		*len = min_t(u32, *len, xb->page_len - (off - xb->head[0].iov_len));
-		*len = min_t(u32, *len, PAGE_SIZE - *pgoff);
-		return xb->pages[o >> PAGE_SHIFT];
 	} else {
 		off -= xb->head[0].iov_len + xb->page_len;
 		p = (const u8 *)xb->tail[0].iov_base + off;

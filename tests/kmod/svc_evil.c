@@ -271,6 +271,15 @@ static int evil_send(const char *m)
 	b = kzalloc(EVIL_MSG, GFP_KERNEL);
 	if (!b)
 		return -ENOMEM;
+	if (!strcmp(m, "overrun")) {
+		for (i = 0; i < EVIL_OVERRUN && !err; i++) {
+			n = evil_hdr_call(b, 1, RPCRDMA_MSG, true);
+			err = evil_post(b, n);
+		}
+		kfree(b);
+		/* the server may end the connection under the flood */
+		return err == -ENOTCONN ? 0 : err;
+	}
 	if (!strcmp(m, "null")) {
 		n = evil_hdr_call(b, 1, RPCRDMA_MSG, true);
 	} else if (!strcmp(m, "badvers")) {
@@ -308,13 +317,6 @@ static int evil_send(const char *m)
 	} else if (!strcmp(m, "badkey")) {
 		/* a long call whose whole message is behind a key never given */
 		n = evil_read_call(b, RPCRDMA_NOMSG, 1, 0, 0, 40, 0xdead00, false);
-	} else if (!strcmp(m, "overrun")) {
-		for (i = 0; i < EVIL_OVERRUN && !err; i++) {
-			n = evil_hdr_call(b, 1, RPCRDMA_MSG, true);
-			err = evil_post(b, n);
-		}
-		kfree(b);
-		return err == -ENOTCONN ? 0 : err;
 	} else {
 		kfree(b);
 		return -EINVAL;
