@@ -13,6 +13,19 @@ nfsd_threads() {
 	rpc.nfsd 8 && echo "rdma 20049" > /proc/fs/nfsd/portlist
 }
 
+# server_stack KIND INLINE: nfsd restarted over that RDMA server
+# transport (rdmastor or stock), advertising INLINE bytes both ways
+# (benchmarks). Modules by name: no modprobe configuration is involved.
+server_stack() {
+	rpc.nfsd 0
+	wait_for 60 sh -c 'modprobe -r rdmastor_svcrdma 2>/dev/null; modprobe -r rpcrdma 2>/dev/null; ! grep -qE "^(rdmastor_svcrdma|rpcrdma) " /proc/modules' || return 1
+	if [ "$1" = rdmastor ]; then
+		modprobe rdmastor_svcrdma inline_size="$2"
+	else
+		modprobe --ignore-install rpcrdma && sysctl -qw sunrpc.svc_rdma.max_req_size="$2"
+	fi && nfsd_threads
+}
+
 nfsd_start() {
 	mkdir -p /run/rpcbind /var/lib/nfs/v4recovery /var/lib/nfs/rpc_pipefs &&
 	# short lease and grace: a restarted server is usable again in 10 s,

@@ -15,6 +15,7 @@
 . scripts/guest/lib.sh
 . scripts/guest/nfs-server.sh
 . scripts/guest/nfs-client.sh
+. scripts/guest/nfs-bench.sh
 ROUNDS=${ROUNDS:-3}
 RUNTIME=${RUNTIME:-8}
 SIZES=${SIZES:-"4k:4096 8k:8192 16k:16384 32k:32768"}
@@ -23,8 +24,6 @@ JOBS="rand4k-read:randread:4k rand4k-write:randwrite:4k
 rand8k-read:randread:8k rand8k-write:randwrite:8k
 rand16k-read:randread:16k rand16k-write:randwrite:16k"
 
-mrs_now() { rdma resource show mr 2>/dev/null | grep -c rxe0; }
-busy_ticks() { awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9; exit }' /proc/stat; }
 tot() { awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }' \
 	/sys/kernel/debug/rdmastor_svcrdma/totals; }
 
@@ -35,13 +34,6 @@ use_inline() {	# use_inline BYTES: both ends reloaded with that inline size
 	modprobe rdmastor_svcrdma inline_size="$1" && modprobe rdmastor_rpcrdma inline_size="$1" &&
 		nfsd_threads && nfs_mount 4.2
 }
-run_job() {	# run_job NAME RW BS: "iops bw_kib lat_mean_us lat_p99_us"
-	fio --name="$1" --directory=$MNT --filename=bench.$3 --size=32m --rw="$2" \
-		--bs="$3" --iodepth=16 --direct=1 --ioengine=libaio --time_based \
-		--runtime="$RUNTIME" --ramp_time=2 --output-format=json > /tmp/fio.json 2>/tmp/fio.err ||
-		{ cat /tmp/fio.err; return 1; }
-	scripts/guest/fio-summary /tmp/fio.json
-}
 
 check "soft-RoCE" scripts/guest/rxe-setup single
 check "RAM-backed export" sh -c "mkdir -p $EXPORT && mount -t tmpfs -o size=256m tmpfs $EXPORT && chmod 1777 $EXPORT"
@@ -51,10 +43,8 @@ check "nfsd" sh -c "modprobe nfsd && { mountpoint -q /proc/fs/nfsd || mount -t n
 check "nfsd serving over rdmastor" nfsd_start || bail "no server"
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 check "mount" nfs_mount 4.2
-for bs in 4k 8k 16k; do
-	check "bench file bench.$bs" dd if=/dev/urandom of=$MNT/bench.$bs bs=1M count=32 status=none
-done
-echo "round,stack,job,iops,bw_kib,lat_mean_us,lat_p99_us,mrs_idle,mrs_load,cpu_us_io,regs_per_io,chunks_per_io" > "$CSV"
+bench_files 4k 8k 16k
+echo "$BENCH_COLUMNS,regs_per_io,chunks_per_io" > "$CSV"
 for round in $(seq "$ROUNDS"); do
 	for sz in $SIZES; do
 		stack=${sz%%:*}
@@ -66,7 +56,7 @@ for round in $(seq "$ROUNDS"); do
 			regs0=$(xstat regs); ch0=$(( $(tot data_chunks) + $(tot write_chunks) ))
 			( sleep $((RUNTIME / 2 + 2)); mrs_now > /tmp/mrs_load ) &
 			( sleep 2; busy_ticks > /tmp/busy0 ) &
-			r=$(run_job "$name" "$rw" "$bs") || { echo "# $name failed: $r"; continue; }
+			r=$(bench_fio "$name" "$rw" "$bs" 16) || { echo "# $name failed: $r"; continue; }
 			b1=$(busy_ticks)
 			wait
 			ios=$(awk -v i="${r%% *}" -v t="$RUNTIME" 'BEGIN { printf "%.0f", i * (t + 2) }')
