@@ -45,6 +45,10 @@
  *       Asserted: rsv_call_put() warns on a call that is not out.
  *   S3. A reply's pages and chunk data stay until its send completed
  *       or was flushed: rsv_reply_done() alone puts them.
+ *   S4. The rsv_xprt lives while svc holds it (until ->xpo_free) and
+ *       while its engine connection is up (until ->disconnected), and
+ *       while a backchannel rpc_xprt points at it (x_ref).
+ *       Asserted: rsv_xprt_put() frees only at zero.
  *   S5. In forced-MR mode every RDMA READ sink takes an MR of the
  *       connection's rnic_mgr share, and the credits each reply grants
  *       are the MRs the share covers (at most the credits configured):
@@ -52,10 +56,6 @@
  *       calls already granted wait in the engine for an MR (never in
  *       an nfsd thread).
  *       Asserted: rsv_grant().
- *   S4. The rsv_xprt lives while svc holds it (until ->xpo_free) and
- *       while its engine connection is up (until ->disconnected), and
- *       while a backchannel rpc_xprt points at it (x_ref).
- *       Asserted: rsv_xprt_put() frees only at zero.
  */
 #ifndef RDMASTOR_RSV_H
 #define RDMASTOR_RSV_H
