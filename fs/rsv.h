@@ -55,7 +55,7 @@
  *       a shrink lowers what the client may send as replies go out; the
  *       calls already granted wait in the engine for an MR (never in
  *       an nfsd thread).
- *       Asserted: rsv_grant().
+ *       Enforced: rsv_grant().
  */
 #ifndef RDMASTOR_RSV_H
 #define RDMASTOR_RSV_H

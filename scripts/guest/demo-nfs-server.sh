@@ -1,7 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Server guest of `make demo`: the stock kernel NFS server with the stock
-# svcrdma, exporting a tmpfs over RDMA (scripts/guest/nfs-server.sh).
+# Server guest of `make demo`: the kernel NFS server (nfsd) serving a
+# tmpfs over RDMA through rdmastor's server transport, rdmastor_svcrdma,
+# which nfsd's own "rdma" listener loads through etc/modprobe.d
+# (scripts/guest/nfs-server.sh). At the end it shows what the server
+# transport counted.
 . scripts/guest/lib.sh
 . scripts/guest/nfs-server.sh
-NFS_SERVE_SECONDS=900 nfs_server_main
+demo_server_totals() {
+	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+	diag "rdmastor_svcrdma: $(cat /sys/kernel/debug/rdmastor_svcrdma/totals)"
+}
+NFS_SERVER=rdmastor NFS_SERVE_SECONDS=900 NFS_AFTER=demo_server_totals nfs_server_main

@@ -2,7 +2,7 @@
 #
 # Client guest of `make demo`: soft-RoCE, rdmastor's modules and what
 # rnic_mgr sees of the RDMA devices; then an NFSv4.2 mount of the server
-# guest's export (stock nfsd + svcrdma) through rdmastor's RPC-over-RDMA
+# guest's export (nfsd over rdmastor_svcrdma) through rdmastor's RPC-over-RDMA
 # client, fio on it, and rnic_mgr's view of the mount.
 . scripts/guest/lib.sh
 . scripts/guest/nfs-client.sh
