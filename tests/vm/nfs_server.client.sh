@@ -9,7 +9,7 @@
 # 512 B..256 KiB random and 1 MiB O_DIRECT reads, many creates/renames/
 # removes (stock) or a source tree unpacked and compared (rdmastor), a
 # 4000-byte symlink, v4 locks and a delegation recalled over the
-# backchannel. rdmastor's client then writes a file larger than the
+# backchannel. rdmastor's client then mounts over IPv6, writes a file larger than the
 # memory it may use and rides out faults during verifying runs: its own
 # link losing everything for 8 s, nfsd restarted (the listener comes
 # back), and a soft mount that gives up mid-transfer (the server sees
@@ -97,6 +97,18 @@ check "stock rpcrdma unloads" wait_for 30 modprobe -r rpcrdma
 check "rdmastor installed" rdmastor_install
 check "modprobe configuration installed" rdmastor_nfs_client
 client_suite rdmastor file3
+
+# ---- IPv6: nfsd's "rdma" entry listens on both families ----
+NFS_PROTO=rdma6
+if check "rdmastor: mount NFSv4.2 over IPv6 (proto=rdma6)" nfs_mount 4.2; then
+	check "its connection runs to [$SERVER6]:20049" \
+		sh -c "rdma resource show cm_id | grep -q 'dst-addr $SERVER6:20049'"
+	check "IPv6: 4 KiB random read/write, O_DIRECT, verified" \
+		fio_verify r4k --size=1m --bs=4k --rw=randrw --direct=1 --ioengine=libaio --iodepth=8
+	rm -f $MNT/r4k*
+	check "umount (IPv6)" umount $MNT
+fi
+unset NFS_PROTO
 
 # ---- rdmastor's client: a large file, and faults during verifying runs ----
 fio_bg() {	# a verifying run in the background ($fio_pid)
