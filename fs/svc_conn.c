@@ -251,7 +251,6 @@ static struct svc_xprt *rsv_create(struct svc_serv *serv, struct net *net,
 	set_bit(XPT_LISTENER, &l->xprt.xpt_flags);
 	strcpy(l->xprt.xpt_remotebuf, "listener");
 	snprintf(l->x_name, sizeof(l->x_name), "nfsd-rdma-listen");
-	p.name = l->x_name;
 	l->x_lst = rst_listen(net, sa, &p, rsv_accept, l);
 	if (IS_ERR(l->x_lst)) {
 		int err = PTR_ERR(l->x_lst);
