@@ -163,7 +163,8 @@ static int rsv_accept(struct rst_conn *rc, const void *pdata, u8 plen, void *lpr
 		peer.recv_size = RPCRDMA_CM_MIN_INLINE;
 	}
 	x->x_snd_w_inv = peer.remote_inv;
-	x->x_use_mr = READ_ONCE(rsv_force_mr);
+	/* iWARP READ sinks need an MR: the pool's, per READ (iwarp_io_pages) */
+	x->x_use_mr = READ_ONCE(rsv_force_mr) || rst_conn_iwarp(rc);
 	x->x_inline_send = min(rsv_inline, peer.recv_size);
 	x->x_inline_recv = rsv_inline;
 
@@ -212,6 +213,7 @@ static struct rst_conn_params rsv_conn_params(void)
 		.msg_size = rsv_inline,
 		/* forced-MR READ sinks come from an rnic_mgr-charged pool */
 		.max_io_pages = rsv_force_mr ? RSV_MAX_CHUNK_PAGES : 0,
+		.iwarp_io_pages = RSV_MAX_CHUNK_PAGES,
 		/* a reply's WRITEs: up to 1 MiB in up to 33 segments */
 		.rw_pages = RSV_MAX_CHUNK_PAGES + 32 * 33,
 		.ops = &rsv_conn_ops,

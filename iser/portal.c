@@ -133,8 +133,7 @@ static int ist_accept_conn(struct rst_conn *rc, const void *pdata, u8 plen,
 	ic->inp = inp;
 	ic->phase = IST_LOGIN;
 	ic->login_expect = true;
-	ic->use_mr = READ_ONCE(ist_force_mr) ||
-		     rdma_protocol_iwarp(rst_conn_device(rc), 1);
+	ic->use_mr = READ_ONCE(ist_force_mr) || rst_conn_iwarp(rc);
 	ic->send_w_inv = !(flags & ISER_CM_SEND_W_INV_NOT_SUP);
 	init_waitqueue_head(&ic->wq);
 	init_completion(&ic->login_req);
@@ -230,6 +229,7 @@ int ist_setup_np(struct iscsi_np *np, struct sockaddr_storage *addr)
 		.msg_size = IST_MSG_SIZE,
 		/* an MR pool, charged to rnic_mgr, only where READ sinks need one */
 		.max_io_pages = ist_force_mr ? IST_IO_PAGES : 0,
+		.iwarp_io_pages = IST_IO_PAGES,
 		.rw_pages = IST_IO_PAGES,
 		/* immediate data sector-aligned: the backend may take it in place */
 		.rx_align_off = ISER_HEADERS_LEN,

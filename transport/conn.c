@@ -197,6 +197,9 @@ int rst_conn_setup(struct rst_conn *c, struct rdma_cm_id *id)
 	c->c_id = id;
 	c->c_dev = dev;
 	c->c_port = id->port_num;
+	if (!c->c_p.max_io_pages && c->c_p.iwarp_io_pages &&
+	    rdma_protocol_iwarp(dev, c->c_port))
+		c->c_p.max_io_pages = c->c_p.iwarp_io_pages;
 	if (c->c_p.max_io_pages &&
 	    !(dev->attrs.device_cap_flags & IB_DEVICE_MEM_MGT_EXTENSIONS)) {
 		pr_warn("%s: %s has no fast registration\n",
@@ -562,6 +565,22 @@ void rst_conn_set_accept_pdata(struct rst_conn *c, const void *pdata, u8 len)
 	c->c_p.private_len = len;
 }
 EXPORT_SYMBOL_GPL(rst_conn_set_accept_pdata);
+
+/**
+ * rst_conn_iwarp - is the connection on an iWARP device?
+ * @c: the connection, set up (from the accept callback on)
+ *
+ * There every RDMA READ sink needs an MR: a target side that set
+ * rst_conn_params.iwarp_io_pages then has an MR pool and passes
+ * @use_mr to rst_rw_read_async().
+ *
+ * Return: true on iWARP.
+ */
+bool rst_conn_iwarp(struct rst_conn *c)
+{
+	return rdma_protocol_iwarp(c->c_dev, c->c_port);
+}
+EXPORT_SYMBOL_GPL(rst_conn_iwarp);
 
 /**
  * rst_conn_addrs - the connection's local and peer addresses

@@ -79,6 +79,11 @@ struct rst_conn_ops {
  *	rst_mr_get_sg() get, and are charged for, an MR of this size
  * @rw_pages: pages of the largest RDMA READ or WRITE this side issues
  *	(target side; sizes the send queue), else 0
+ * @iwarp_io_pages: target side: @max_io_pages for a connection on an
+ *	iWARP device, whose RDMA READ sinks need an MR (RFC 5040: the READ
+ *	response is placed as an RDMA WRITE into the sink's key), so the
+ *	READs take per-READ MRs from an rnic_mgr-charged pool there (see
+ *	rst_conn_iwarp()); 0 to leave @max_io_pages as it is
  * @rx_align_off: if set, receive buffers are placed so that this byte of
  *	every message is 512-byte aligned (data behind the ULP's headers)
  * @private_data: rdma_cm private data of the connect or accept
@@ -99,6 +104,7 @@ struct rst_conn_params {
 	u32 max_io_pages;
 	u32 small_io_pages;
 	u32 rw_pages;
+	u32 iwarp_io_pages;
 	u32 rx_align_off;
 	const void *private_data;
 	u8 private_len;
@@ -221,6 +227,7 @@ const void *rst_conn_peer_pdata(struct rst_conn *c, u8 *len);
 struct ib_device *rst_conn_device(struct rst_conn *c);
 u32 rst_conn_id(const struct rst_conn *c);
 bool rst_conn_up(struct rst_conn *c);
+bool rst_conn_iwarp(struct rst_conn *c);
 void rst_conn_addrs(struct rst_conn *c, struct sockaddr_storage *local,
 		    struct sockaddr_storage *peer);
 void rst_conn_stats(struct rst_conn *c, struct rst_stats *s);
