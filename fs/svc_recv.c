@@ -263,6 +263,13 @@ static void rsv_pull_work(struct work_struct *work)
 			     4 - (len & 3));
 
 	call->c_status = 0;
+	/*
+	 * Every READ knows its call before any is posted: the guard below
+	 * completes through c_reads[0], whose segment may be one of length
+	 * zero that is never posted (a client may send one).
+	 */
+	for (i = 0; i < h->nr_read; i++)
+		call->c_reads[i].r_call = call;
 	atomic_set(&call->c_reads_left, h->nr_read + 1);
 	for (i = 0; i < h->nr_read; i++) {
 		const struct rpcrdma_seg *seg = &h->read[i].seg;
@@ -277,7 +284,6 @@ static void rsv_pull_work(struct work_struct *work)
 		n = rsv_chunk_sg(call, sg, off, seg->length);
 		k += n;
 		off += seg->length;
-		r->r_call = call;
 		r->r_op.done = rsv_read_done;
 		err = rst_rw_read_async(x->x_conn, &r->r_op, sg, n, 0, seg->offset,
 					seg->handle, x->x_use_mr);

@@ -28,6 +28,8 @@
  *   bcreply    a reply to a callback never sent    (disconnect)
  *   badkey     a Read chunk with a key never given (the server's READ
  *              fails: disconnect)
+ *   zeroseg    the same behind a first segment of length zero (the
+ *              server skips it; disconnect)
  *   overrun    EVIL_OVERRUN NULL calls back to back, far over the
  *              credits granted (all answered, or disconnect)
  *   flood      EVIL_FLOOD connections opened and left idle, then closed
@@ -314,6 +316,9 @@ static int evil_send(const char *m)
 	} else if (!strcmp(m, "bcreply")) {
 		n = evil_hdr_call(b, 1, RPCRDMA_MSG, true);
 		put32(b + 28 + 4, 1);	/* msg_type REPLY */
+	} else if (!strcmp(m, "zeroseg")) {
+		n = evil_read_call(b, RPCRDMA_NOMSG, 2, 0, 0, 40, 0xdead00, false);
+		put32(b + 16 + 12, 0);	/* the first segment's length */
 	} else if (!strcmp(m, "badkey")) {
 		/* a long call whose whole message is behind a key never given */
 		n = evil_read_call(b, RPCRDMA_NOMSG, 1, 0, 0, 40, 0xdead00, false);

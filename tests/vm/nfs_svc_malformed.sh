@@ -45,7 +45,7 @@ for m in badproc badbool manysegs twochunks pastpos oddpos hugechunk wrapchunk n
 	check "$m: ERR_CHUNK, the connection stays up" answered $m "error 2"
 done
 check "null: still answered on the same connection" answered null msg
-for m in short rdmaerr bcreply badkey; do
+for m in short rdmaerr bcreply badkey zeroseg; do
 	check "$m: the server drops the connection ($(cat $P/state))" dropped $m
 	check "$m: a new connection is answered" answered null msg
 done
