@@ -9,7 +9,10 @@
  *             releases them down to the target, at once or, with
  *             DELAY_MS, later (as if waiting for I/Os to finish)
  *   probe     one thread: ROUNDS times acquire AMOUNT (waiting), record
- *             how long it took, hold HOLD_MS, release, pause GAP_MS
+ *             how long it took, hold HOLD_MS, release, pause GAP_MS and
+ *             then until saturating consumers stop growing (at most
+ *             5 s), so every probe meets a full device and has to
+ *             reclaim, however slow the machine
  *   random    threads do ROUNDS random acquires and releases of 1..CHUNK
  *             entries and a key each, then release everything
  *   pairs     benchmark: threads each time ROUNDS acquire(AMOUNT entries,
@@ -65,6 +68,8 @@ struct tc {
 };
 
 static LIST_HEAD(tc_list);
+/* Grants to every saturating consumer: a probe waits for it to stand still. */
+static atomic64_t tc_saturate_grants = ATOMIC64_INIT(0);
 static DEFINE_MUTEX(tc_mutex);
 static struct dentry *tc_dir;
 
@@ -139,6 +144,7 @@ static int tc_saturate_thread(void *arg)
 			continue;
 		}
 		atomic64_inc(&t->grants);
+		atomic64_inc(&tc_saturate_grants);
 		atomic64_add(t->chunk, &t->held);
 		spin_lock(&t->lock);
 		t->idle_chunks++;
@@ -153,6 +159,26 @@ static int tc_saturate_thread(void *arg)
 	return 0;
 }
 
+/*
+ * Wait until no saturating consumer has been granted anything for 100 ms
+ * (they have taken back what the last probe freed), at most 5 s.
+ */
+static void tc_wait_saturated(void)
+{
+	unsigned long end = jiffies + 5 * HZ;
+	s64 last = atomic64_read(&tc_saturate_grants);
+
+	while (time_before(jiffies, end) && !kthread_should_stop()) {
+		s64 now;
+
+		msleep(100);
+		now = atomic64_read(&tc_saturate_grants);
+		if (now == last)
+			return;
+		last = now;
+	}
+}
+
 static int tc_probe_thread(void *arg)
 {
 	struct tc *t = arg;
@@ -160,9 +186,12 @@ static int tc_probe_thread(void *arg)
 
 	allow_signal(SIGKILL);
 	for (i = 0; i < t->rounds && !kthread_should_stop(); i++) {
-		u64 t0 = ktime_get_ns();
-		int err = rnic_acquire(t->rc, t->amount, 0, 0);
+		u64 t0;
+		int err;
 
+		tc_wait_saturated();
+		t0 = ktime_get_ns();
+		err = rnic_acquire(t->rc, t->amount, 0, 0);
 		atomic64_inc(&t->ops);
 		if (err) {
 			atomic64_inc(&t->errors);
