@@ -6,21 +6,6 @@
  */
 #include <rdmastor/iser_wire.h>
 
-static u32 get_be24(const u8 *p)
-{
-	return (u32)p[0] << 16 | (u32)p[1] << 8 | p[2];
-}
-
-static u32 get_be32(const u8 *p)
-{
-	return (u32)p[0] << 24 | (u32)p[1] << 16 | (u32)p[2] << 8 | p[3];
-}
-
-static u64 get_be64(const u8 *p)
-{
-	return (u64)get_be32(p) << 32 | get_be32(p + 4);
-}
-
 /**
  * iser_opcode_known - an iSCSI opcode an initiator may send
  * @opcode: without the immediate bit
@@ -70,14 +55,14 @@ int iser_pdu_decode(const void *buf, u32 len, struct iser_pdu *p)
 	p->has_write = flags & ISER_FLAG_WSV;
 	p->has_read = flags & ISER_FLAG_RSV;
 	if (p->has_write) {
-		p->write_stag = get_be32(b + 4);
-		p->write_va = get_be64(b + 8);
+		p->write_stag = iser_get_be32(b + 4);
+		p->write_va = iser_get_be64(b + 8);
 		if (!p->write_stag)
 			return -EPROTO;
 	}
 	if (p->has_read) {
-		p->read_stag = get_be32(b + 16);
-		p->read_va = get_be64(b + 20);
+		p->read_stag = iser_get_be32(b + 16);
+		p->read_va = iser_get_be64(b + 20);
 		if (!p->read_stag)
 			return -EPROTO;
 	}
@@ -86,7 +71,7 @@ int iser_pdu_decode(const void *buf, u32 len, struct iser_pdu *p)
 	p->immediate = p->bhs[0] & 0x40;
 	if (p->bhs[4])		/* TotalAHSLength */
 		return -EPROTO;
-	dlen = get_be24(p->bhs + 5);
+	dlen = iser_get_be24(p->bhs + 5);
 	if (dlen > len - ISER_HEADERS_LEN)
 		return -EPROTO;
 	p->data = b + ISER_HEADERS_LEN;

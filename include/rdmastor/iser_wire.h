@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * iSER (RFC 7145) message framing as the target sees it, as plain C
- * (see compat.h): the decoder builds into the iSER target and into
- * user-space tests and fuzzers.
+ * iSER (RFC 7145) message framing as plain C (see compat.h), for both
+ * ends: the target decodes what initiators send (iser_wire.c), the
+ * initiator checks what targets answer (iser_rsp.c). Both build into the
+ * kernel modules and into user-space tests and fuzzers.
  *
  * Every iSER message is one RDMA Send:
  *
@@ -52,6 +53,49 @@
 #define ISER_ISCSI_OP_LOGOUT	0x06
 #define ISER_ISCSI_OP_SNACK	0x10
 
+/* iSCSI opcodes the initiator receives */
+#define ISER_ISCSI_OP_NOOP_IN		0x20
+#define ISER_ISCSI_OP_SCSI_RSP		0x21
+#define ISER_ISCSI_OP_TMF_RSP		0x22
+#define ISER_ISCSI_OP_LOGIN_RSP		0x23
+#define ISER_ISCSI_OP_TEXT_RSP		0x24
+#define ISER_ISCSI_OP_DATA_IN		0x25
+#define ISER_ISCSI_OP_LOGOUT_RSP	0x26
+#define ISER_ISCSI_OP_R2T		0x31
+#define ISER_ISCSI_OP_ASYNC		0x32
+#define ISER_ISCSI_OP_REJECT		0x3f
+
+/* SCSI Response flags (BHS byte 1) */
+#define ISER_RSP_FINAL			0x80
+#define ISER_RSP_BIDI_OVERFLOW		0x10
+#define ISER_RSP_BIDI_UNDERFLOW		0x08
+#define ISER_RSP_OVERFLOW		0x04
+#define ISER_RSP_UNDERFLOW		0x02
+
+/* the reserved Initiator Task Tag: a PDU the target sends unasked */
+#define ISER_ITT_RESERVED		0xffffffffu
+
+/* Big-endian fields at any alignment, as they sit in a received buffer. */
+static inline u16 iser_get_be16(const u8 *p)
+{
+	return (u16)(p[0] << 8 | p[1]);
+}
+
+static inline u32 iser_get_be24(const u8 *p)
+{
+	return (u32)p[0] << 16 | (u32)p[1] << 8 | p[2];
+}
+
+static inline u32 iser_get_be32(const u8 *p)
+{
+	return (u32)p[0] << 24 | (u32)p[1] << 16 | (u32)p[2] << 8 | p[3];
+}
+
+static inline u64 iser_get_be64(const u8 *p)
+{
+	return (u64)iser_get_be32(p) << 32 | iser_get_be32(p + 4);
+}
+
 /**
  * struct iser_pdu - one decoded message; pointers into the buffer
  * @has_write: the iSER header advertises a write buffer (WSV)
@@ -77,7 +121,39 @@ struct iser_pdu {
 	u32 data_len;
 };
 
+/**
+ * struct iser_rsp - what an initiator takes from one target PDU
+ * @opcode: one of the target opcodes above
+ * @itt: Initiator Task Tag; ISER_ITT_RESERVED for an unsolicited PDU
+ * @stat_sn: StatSN
+ * @exp_cmd_sn: ExpCmdSN
+ * @max_cmd_sn: MaxCmdSN
+ * @response: SCSI Response: the iSCSI response code (0: command completed)
+ * @status: SCSI Response: the SCSI status
+ * @overflow: SCSI Response: O bit, @residual is what did not fit
+ * @underflow: SCSI Response: U bit, @residual is what was not moved
+ * @residual: SCSI Response: Residual Count, 0 unless O or U
+ * @sense: SCSI Response and SCSI Async Event: the sense data, or NULL
+ * @sense_len: its length, within the data segment
+ */
+struct iser_rsp {
+	u8 opcode;
+	u32 itt;
+	u32 stat_sn, exp_cmd_sn, max_cmd_sn;
+	u8 response, status;
+	bool overflow, underflow;
+	u32 residual;
+	const u8 *sense;
+	u16 sense_len;
+};
+
 int iser_pdu_decode(const void *buf, u32 len, struct iser_pdu *p);
+int iser_rsp_decode(const struct iser_pdu *p, struct iser_rsp *r);
+bool iser_rsp_residual_ok(const struct iser_rsp *r, u32 expected_len);
+u32 iser_hdr_encode_keys(void *buf, u32 write_stag, u64 write_va,
+			 u32 read_stag, u64 read_va);
+void iser_cm_req_encode(void *pdata);
+int iser_cm_rep_decode(const void *pdata, u32 len, u8 *flags);
 u32 iser_hdr_encode(void *buf);
 bool iser_opcode_known(u8 opcode);
 int iser_cm_req_decode(const void *pdata, u32 len, u8 *flags);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target: the iSER message and private-data decoders
- * (iser/iser_wire.c) on arbitrary bytes. Whatever decodes must lie
- * within the input, and the target's receive path reads nothing else.
+ * libFuzzer target: the iSER message and private-data decoders of both
+ * ends (iser/iser_wire.c, iser/iser_wire_initiator.c) on arbitrary
+ * bytes. Whatever decodes must lie within the input, and neither end's
+ * receive path reads anything else.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@ u8 iser_fuzz_sink;
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct iser_pdu p;
+	struct iser_rsp r;
 	u8 flags;
 	u32 i;
 
@@ -26,7 +28,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		for (i = 0; i < p.data_len; i++)	/* ASan checks every byte */
 			iser_fuzz_sink ^= p.data[i];
+		if (!iser_rsp_decode(&p, &r)) {
+			/* the initiator's view: sense data inside the segment */
+			if (r.sense && (r.sense < p.data + 2 ||
+					r.sense + r.sense_len > p.data + p.data_len))
+				abort();
+			if (r.opcode == ISER_ISCSI_OP_DATA_IN || r.opcode == ISER_ISCSI_OP_R2T ||
+			    p.has_write || p.has_read)
+				abort();
+			if (!r.overflow && !r.underflow && r.residual)
+				abort();
+			for (i = 0; i < r.sense_len; i++)
+				iser_fuzz_sink ^= r.sense[i];
+		}
 	}
+	if (!iser_cm_rep_decode(data, (u32)size, &flags) &&
+	    (flags & ~(ISER_CM_ZBVA_NOT_USED | ISER_CM_SEND_W_INV_NOT_USED)))
+		abort();
 	if (!iser_cm_req_decode(data, (u32)size, &flags) &&
 	    (flags & ~(ISER_CM_ZBVA_NOT_SUP | ISER_CM_SEND_W_INV_NOT_SUP)))
 		abort();
