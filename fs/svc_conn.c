@@ -29,7 +29,7 @@ unsigned int rsv_credits = 64;
 module_param_named(credits, rsv_credits, uint, 0444);
 MODULE_PARM_DESC(credits, "credits (calls in flight) granted to each client (8..256)");
 
-unsigned int rsv_inline = 4096;
+unsigned int rsv_inline = 16384;
 module_param_named(inline_size, rsv_inline, uint, 0444);
 MODULE_PARM_DESC(inline_size, "inline send and receive size in bytes (1024..65536)");
 

@@ -28,7 +28,7 @@ unsigned int rsx_credits = 64;
 module_param_named(credits, rsx_credits, uint, 0444);
 MODULE_PARM_DESC(credits, "credits (outstanding RPCs) to ask each server for (2..256)");
 
-unsigned int rsx_inline = 4096;
+unsigned int rsx_inline = 16384;
 module_param_named(inline_size, rsx_inline, uint, 0444);
 MODULE_PARM_DESC(inline_size, "inline send and receive size in bytes (1024..65536)");
 

@@ -123,8 +123,6 @@ static u8 evil_tmf_rsp[ISER_BHS_LEN];
 static bool evil_tmf_seen;
 static u32 evil_last_scsi_itt;
 
-static u32 get_be32(const u8 *p);
-
 static void evil_session_recv(const u8 *bhs)
 {
 	u8 op = bhs[0] & ISER_ISCSI_OP_MASK;
@@ -145,13 +143,13 @@ static void evil_session_recv(const u8 *bhs)
 			evil_rsp_seen = true;
 		}
 		if (op == 0x21)
-			evil_last_scsi_itt = get_be32(bhs + 16);
+			evil_last_scsi_itt = iser_get_be32(bhs + 16);
 		if (op == 0x22) {
 			memcpy(evil_tmf_rsp, bhs, ISER_BHS_LEN);
 			evil_tmf_seen = true;
 		}
 		if (op == 0x20 || op == 0x21)
-			evil_max_cmdsn = get_be32(bhs + 32);
+			evil_max_cmdsn = iser_get_be32(bhs + 32);
 	}
 	spin_unlock(&evil_lock);
 	wake_up_all(&evil_wq);
@@ -384,9 +382,9 @@ static int evil_session_login(struct evil_sess *es)
 	kfree(keys);
 	if (err)
 		return err;
-	es->exp_statsn = get_be32(evil_login_rsp + 24) + 1;
-	es->cmdsn = get_be32(evil_login_rsp + 28);
-	evil_max_cmdsn = get_be32(evil_login_rsp + 32);
+	es->exp_statsn = iser_get_be32(evil_login_rsp + 24) + 1;
+	es->cmdsn = iser_get_be32(evil_login_rsp + 28);
+	evil_max_cmdsn = iser_get_be32(evil_login_rsp + 32);
 	spin_lock(&evil_lock);
 	evil_logged_in = true;
 	spin_unlock(&evil_lock);
@@ -578,7 +576,7 @@ static int evil_wait_rsp(struct evil_sess *es, unsigned int wait_ms)
 		return 0;
 	if (!READ_ONCE(evil_rsp_seen))
 		return -ECONNRESET;
-	es->exp_statsn = get_be32(evil_rsp + 24) + 1;
+	es->exp_statsn = iser_get_be32(evil_rsp + 24) + 1;
 	return 1;
 }
 
@@ -761,8 +759,8 @@ static int evil_abort_race(struct evil_sess *es, const struct evil_case *t,
 		return err;
 	cmd_done = READ_ONCE(evil_last_scsi_itt) == itt;
 	if (cmd_done)
-		es->exp_statsn = max(es->exp_statsn, get_be32(evil_rsp + 24) + 1);
-	es->exp_statsn = max(es->exp_statsn, get_be32(evil_tmf_rsp + 24) + 1);
+		es->exp_statsn = max(es->exp_statsn, iser_get_be32(evil_rsp + 24) + 1);
+	es->exp_statsn = max(es->exp_statsn, iser_get_be32(evil_tmf_rsp + 24) + 1);
 	scnprintf(line, size, "%s tmf=%u cmd=%u\n", t->name, evil_tmf_rsp[2], cmd_done);
 	return 0;
 }
@@ -819,7 +817,7 @@ static int evil_conform(struct evil_sess *es)
 		off += scnprintf(report + off, sizeof(report) - off,
 				 "%s st=%02x fl=%c%c res=%u data=%u crc=%08x\n",
 				 t->name, evil_rsp[3], fl & 0x04 ? 'o' : '-',
-				 fl & 0x02 ? 'u' : '-', get_be32(evil_rsp + 44),
+				 fl & 0x02 ? 'u' : '-', iser_get_be32(evil_rsp + 44),
 				 written, crc);
 	}
 	kfree(buf);
