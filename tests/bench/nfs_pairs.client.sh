@@ -12,11 +12,10 @@
 # talking to a stock end uses what the stock end advertises. Results in
 # $RDMASTOR_OUT/nfs-pairs.csv (scripts/bench-plot nfs-pairs).
 #
-# Jobs (O_DIRECT, libaio, NFSv4.2): 4 and 16 KiB random read and write
-# at depth 16 (inside and at the edge of a 16 KiB inline size); 1 MiB
-# sequential read and write at depth 4 (chunks either way). 8 KiB and
-# 128 KiB fall between these and are left out to keep the run under
-# 30 minutes (make bench B=nfs-inline covers the sizes in between).
+# Jobs (O_DIRECT, libaio, NFSv4.2): the NFS client benchmark's (4 KiB
+# random, 128 KiB and 1 MiB sequential, read and write) plus 8 and
+# 16 KiB random; random at depth 16, sequential at depth 4. About 60
+# minutes for 3 rounds.
 . scripts/guest/lib.sh
 . scripts/guest/nfs-client.sh
 . scripts/guest/nfs-bench.sh
@@ -27,7 +26,9 @@ CSV=$RDMASTOR_OUT/nfs-pairs.csv
 result=fail
 trap 'nfs_done "$result"' EXIT
 JOBS="rand4k-read:randread:4k:16 rand4k-write:randwrite:4k:16
+rand8k-read:randread:8k:16 rand8k-write:randwrite:8k:16
 rand16k-read:randread:16k:16 rand16k-write:randwrite:16k:16
+seq128k-read:read:128k:4 seq128k-write:write:128k:4
 seq1m-read:read:1m:4 seq1m-write:write:1m:4"
 # name:client:server:inline (inline: both ends' where they are ours or raised)
 PAIRS="stock:stock:stock:4096 rsx-stock:rdmastor:stock:4096
@@ -54,7 +55,7 @@ check "server reachable" wait_for 60 ping -c1 -W1 $SERVER
 check "rdmastor installed" rdmastor_install
 check "stock client" client_stack stock 4096
 check "mount" nfs_mount 4.2
-bench_files 4k 16k 1m
+bench_files 4k 8k 16k 128k 1m
 umount $MNT
 echo "$BENCH_COLUMNS" > "$CSV"
 for round in $(seq "$ROUNDS"); do

@@ -23,7 +23,9 @@ INLINE=${INLINE:-16384}
 CSV=$RDMASTOR_OUT/nfs-pairs-loop.csv
 # the jobs of nfs_pairs.client.sh
 JOBS="rand4k-read:randread:4k:16 rand4k-write:randwrite:4k:16
+rand8k-read:randread:8k:16 rand8k-write:randwrite:8k:16
 rand16k-read:randread:16k:16 rand16k-write:randwrite:16k:16
+seq128k-read:read:128k:4 seq128k-write:write:128k:4
 seq1m-read:read:1m:4 seq1m-write:write:1m:4"
 PAIRS="stock stock-rsv stock-inl rdmastor"
 
@@ -50,7 +52,7 @@ check "nfsd" sh -c "modprobe nfsd && { mountpoint -q /proc/fs/nfsd || mount -t n
 check "stock modules" modprobe rpcrdma
 check "nfsd serving over RDMA" nfsd_start || bail "no server"
 check "mount" nfs_mount 4.2
-bench_files 4k 16k 1m
+bench_files 4k 8k 16k 128k 1m
 echo "$BENCH_COLUMNS" > "$CSV"
 for round in $(seq "$ROUNDS"); do
 	for stack in $PAIRS; do
