@@ -66,6 +66,10 @@ rdma_left() {
 }
 
 # Workloads of the NFS tests, on the mount at $MNT.
+xprt_sends() {	# the Sends of each rdma transport of the mount, one per line
+	awk '$1 == "xprt:" && $2 == "rdma" { print $8 }' /proc/self/mountstats
+}
+
 tree_copy() {
 	mkdir -p $MNT/tree && tar -C /usr/include/linux -cf - netfilter usb | tar -C $MNT/tree -xf - &&
 		diff -r /usr/include/linux/netfilter $MNT/tree/netfilter &&

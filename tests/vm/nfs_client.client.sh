@@ -91,9 +91,6 @@ unset NFS_PROTO
 # spreads RPCs over them; each is a connection and rnic_mgr consumer of
 # its own. NFSv3: this kernel's NFSv4 client honours nconnect over TCP
 # only (fs/nfs/nfs4client.c), whichever RDMA transport is loaded.
-xprt_sends() {	# the Sends of each rdma transport of the mount, one per line
-	awk '$1 == "xprt:" && $2 == "rdma" { print $8 }' /proc/self/mountstats
-}
 if check "mount NFSv3 with nconnect=2" nfs_mount 3 nolock,nconnect=2; then
 	check "nconnect=2: 4 KiB random read/write, O_DIRECT, depth 16, verified" \
 		fio_verify r4k --size=2m --bs=4k --rw=randrw --direct=1 --ioengine=libaio --iodepth=16

@@ -9,7 +9,8 @@
 # 512 B..256 KiB random and 1 MiB O_DIRECT reads, many creates/renames/
 # removes (stock) or a source tree unpacked and compared (rdmastor), a
 # 4000-byte symlink, v4 locks and a delegation recalled over the
-# backchannel. rdmastor's client then mounts over IPv6, writes a file larger than the
+# backchannel. rdmastor's client then mounts over IPv6 and with
+# nconnect=2 (two connections from one mount), writes a file larger than the
 # memory it may use and rides out faults during verifying runs: its own
 # link losing everything for 8 s, nfsd restarted (the listener comes
 # back), and a soft mount that gives up mid-transfer (the server sees
@@ -109,6 +110,18 @@ if check "rdmastor: mount NFSv4.2 over IPv6 (proto=rdma6)" nfs_mount 4.2; then
 	check "umount (IPv6)" umount $MNT
 fi
 unset NFS_PROTO
+
+# ---- nconnect: one mount, two connections to the server ----
+# (NFSv3: this kernel's NFSv4 client honours nconnect over TCP only)
+if check "rdmastor: mount NFSv3 with nconnect=2" nfs_mount 3 nolock,nconnect=2; then
+	check "nconnect=2: 4 KiB random read/write, O_DIRECT, depth 16, verified" \
+		fio_verify r4k --size=2m --bs=4k --rw=randrw --direct=1 --ioengine=libaio --iodepth=16
+	diag "transports' Sends: $(xprt_sends | paste -sd' ')"
+	check "both connections to rdmastor's server carried RPCs" \
+		[ "$(xprt_sends | awk '$1 > 50' | wc -l)" = 2 ]
+	rm -f $MNT/r4k*
+	check "umount (nconnect=2)" umount $MNT
+fi
 
 # ---- rdmastor's client: a large file, and faults during verifying runs ----
 fio_bg() {	# a verifying run in the background ($fio_pid)
