@@ -108,15 +108,8 @@ u32 iser_hdr_encode(void *buf)
  */
 int iser_cm_req_decode(const void *pdata, u32 len, u8 *flags)
 {
-	const u8 *b = pdata;
-
-	*flags = 0;
-	if (!pdata || len < ISER_CM_LEN)
-		return 0;
-	if (b[0] & ~(ISER_CM_ZBVA_NOT_SUP | ISER_CM_SEND_W_INV_NOT_SUP))
-		return -EPROTO;
-	*flags = b[0];
-	return 0;
+	return iser_cm_flags_decode(pdata, len, ISER_CM_ZBVA_NOT_SUP |
+				    ISER_CM_SEND_W_INV_NOT_SUP, flags);
 }
 
 /**

@@ -148,23 +148,18 @@ u32 iser_hdr_encode_keys(void *buf, u32 write_stag, u64 write_va,
 			 u32 read_stag, u64 read_va)
 {
 	u8 *b = buf;
-	int i;
 
 	memset(b, 0, ISER_HDR_LEN);
 	b[0] = ISER_OP_ISCSI_CTRL;
 	if (write_stag) {
 		b[0] |= ISER_FLAG_WSV;
-		for (i = 0; i < 4; i++)
-			b[4 + i] = write_stag >> (24 - 8 * i);
-		for (i = 0; i < 8; i++)
-			b[8 + i] = write_va >> (56 - 8 * i);
+		iser_put_be32(b + 4, write_stag);
+		iser_put_be64(b + 8, write_va);
 	}
 	if (read_stag) {
 		b[0] |= ISER_FLAG_RSV;
-		for (i = 0; i < 4; i++)
-			b[16 + i] = read_stag >> (24 - 8 * i);
-		for (i = 0; i < 8; i++)
-			b[20 + i] = read_va >> (56 - 8 * i);
+		iser_put_be32(b + 16, read_stag);
+		iser_put_be64(b + 20, read_va);
 	}
 	return ISER_HDR_LEN;
 }
@@ -194,13 +189,6 @@ void iser_cm_req_encode(void *pdata)
  */
 int iser_cm_rep_decode(const void *pdata, u32 len, u8 *flags)
 {
-	const u8 *b = pdata;
-
-	*flags = 0;
-	if (!pdata || len < ISER_CM_LEN)
-		return 0;
-	if (b[0] & ~(ISER_CM_ZBVA_NOT_USED | ISER_CM_SEND_W_INV_NOT_USED))
-		return -EPROTO;
-	*flags = b[0];
-	return 0;
+	return iser_cm_flags_decode(pdata, len, ISER_CM_ZBVA_NOT_USED |
+				    ISER_CM_SEND_W_INV_NOT_USED, flags);
 }

@@ -96,6 +96,35 @@ static inline u64 iser_get_be64(const u8 *p)
 	return (u64)iser_get_be32(p) << 32 | iser_get_be32(p + 4);
 }
 
+static inline void iser_put_be32(u8 *p, u32 v)
+{
+	p[0] = v >> 24;
+	p[1] = v >> 16;
+	p[2] = v >> 8;
+	p[3] = v;
+}
+
+static inline void iser_put_be64(u8 *p, u64 v)
+{
+	iser_put_be32(p, v >> 32);
+	iser_put_be32(p + 4, (u32)v);
+}
+
+/* Private data of either end: its flag byte, reserved bits refused. */
+static inline int iser_cm_flags_decode(const void *pdata, u32 len, u8 allowed,
+				       u8 *flags)
+{
+	const u8 *b = pdata;
+
+	*flags = 0;
+	if (!pdata || len < ISER_CM_LEN)
+		return 0;
+	if (b[0] & ~allowed)
+		return -EPROTO;
+	*flags = b[0];
+	return 0;
+}
+
 /**
  * struct iser_pdu - one decoded message; pointers into the buffer
  * @has_write: the iSER header advertises a write buffer (WSV)
