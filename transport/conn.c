@@ -62,6 +62,8 @@ struct rst_conn *rst_conn_alloc(const struct rst_conn_params *p,
 	INIT_LIST_HEAD(&c->c_mr_free[RST_MR_SMALL]);
 	INIT_LIST_HEAD(&c->c_mr_free[RST_MR_LARGE]);
 	INIT_LIST_HEAD(&c->c_mr_dead);
+	INIT_LIST_HEAD(&c->c_mr_defer);
+	INIT_WORK(&c->c_mr_defer_work, rst_mr_defer_work);
 	INIT_LIST_HEAD(&c->c_lnode);
 	rst_reads_init(c);
 	/* One credit until the ULP learns the peer's (private data, replies). */

@@ -299,6 +299,8 @@ void rst_mr_pool_destroy(struct rst_conn *c)
 	if (!c->c_rc)
 		return;
 	cancel_delayed_work_sync(&c->c_idle_work);
+	/* what rst_mr_put_nosleep() left: deregistered before we leave */
+	flush_work(&c->c_mr_defer_work);
 	/* rst_reads_flush() ended the waiting READs; nothing kicks since */
 	cancel_delayed_work_sync(&c->c_read_work);
 	/* rst_shrink() may run concurrently until rnic_unregister(). */
@@ -329,6 +331,17 @@ static void rst_mr_reg_done(struct ib_cq *cq, struct ib_wc *wc)
 	rst_wc_error(m->mr_conn, wc, "REG_MR");
 }
 
+static void rst_mr_count_local_inv(struct rst_mr *m)
+{
+	struct rst_conn *c = m->mr_conn;
+	unsigned long flags;
+
+	trace_rst_mr_local_inv(m);
+	spin_lock_irqsave(&c->c_lock, flags);
+	c->c_stats.local_inv++;
+	spin_unlock_irqrestore(&c->c_lock, flags);
+}
+
 static void rst_mr_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct rst_mr *m = container_of(wc->wr_cqe, struct rst_mr, mr_inv_cqe);
@@ -339,6 +352,15 @@ static void rst_mr_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 		rst_wc_error(m->mr_conn, wc, "LOCAL_INV");
 	} else {
 		m->mr_state = RST_MR_IDLE;
+	}
+	if (m->mr_inv_fn) {
+		rst_mr_inv_fn fn = m->mr_inv_fn;
+
+		m->mr_inv_fn = NULL;
+		if (!m->mr_status)
+			rst_mr_count_local_inv(m);
+		fn(m->mr_inv_arg, m->mr_status);
+		return;
 	}
 	complete(&m->mr_inv_done);
 }
@@ -403,13 +425,21 @@ release:
 	return ERR_PTR(err);
 }
 
+/* How rst_mr_take() may get an MR */
+enum rst_take {
+	RST_TAKE_WAIT,		/* allocate, free victims, wait for the share */
+	RST_TAKE_NOWAIT,	/* allocate and free victims, never wait */
+	RST_TAKE_IDLE,		/* an idle MR or nothing: never sleeps */
+};
+
 /*
  * Under c_lock: an idle MR for an I/O of class @cls, room to allocate
  * one (*@alloc set, counted already), or an idle small MR to free to
  * make room for a large one (*@victim set, uncounted). NULL otherwise.
+ * With @idle_only, only the first.
  */
-static struct rst_mr *rst_mr_pick(struct rst_conn *c, int cls, bool *alloc,
-				  struct rst_mr **victim)
+static struct rst_mr *rst_mr_pick(struct rst_conn *c, int cls, bool idle_only,
+				  bool *alloc, struct rst_mr **victim)
 {
 	u32 pages = rst_cls_pages(c, cls);
 	struct rst_mr *m;
@@ -423,6 +453,8 @@ static struct rst_mr *rst_mr_pick(struct rst_conn *c, int cls, bool *alloc,
 		rst_mr_unidle(c, m);
 		return m;
 	}
+	if (idle_only)
+		return NULL;
 	if (rst_mr_room(c, pages)) {
 		c->c_mr_total++;
 		c->c_mr_entries += pages;
@@ -453,11 +485,13 @@ static bool rst_mr_may_pick(struct rst_conn *c, int cls)
 	       READ_ONCE(c->c_state) == RST_DOWN;
 }
 
-static struct rst_mr *rst_mr_take(struct rst_conn *c, u32 pages, bool wait)
+static struct rst_mr *rst_mr_take(struct rst_conn *c, u32 pages,
+				  enum rst_take how)
 {
 	int cls = rst_mr_small_calc(c->c_p.small_io_pages, pages) ?
 		  RST_MR_SMALL : RST_MR_LARGE;
 	struct rst_mr *m = NULL, *victim;
+	unsigned long flags;
 	bool alloc = false;
 	int err;
 
@@ -467,28 +501,28 @@ static struct rst_mr *rst_mr_take(struct rst_conn *c, u32 pages, bool wait)
 		return ERR_PTR(-EINVAL);
 	for (;;) {
 		victim = NULL;
-		spin_lock_irq(&c->c_lock);
+		spin_lock_irqsave(&c->c_lock, flags);
 		if (c->c_state == RST_DOWN) {
-			spin_unlock_irq(&c->c_lock);
+			spin_unlock_irqrestore(&c->c_lock, flags);
 			return ERR_PTR(-ENOTCONN);
 		}
 		c->c_mr_gets[cls]++;
-		m = rst_mr_pick(c, cls, &alloc, &victim);
-		spin_unlock_irq(&c->c_lock);
+		m = rst_mr_pick(c, cls, how == RST_TAKE_IDLE, &alloc, &victim);
+		spin_unlock_irqrestore(&c->c_lock, flags);
 		if (m || alloc)
 			break;
 		if (victim) {
 			rst_mr_free(c, victim);
 			continue;	/* its entries are free: try again */
 		}
-		if (!wait)
+		if (how != RST_TAKE_WAIT)
 			return ERR_PTR(-EAGAIN);
 		err = wait_event_killable(c->c_wq, rst_mr_may_pick(c, cls));
 		if (err)
 			return ERR_PTR(err);
 	}
 	if (alloc) {
-		m = rst_mr_alloc(c, cls, wait);
+		m = rst_mr_alloc(c, cls, how == RST_TAKE_WAIT);
 		if (IS_ERR(m)) {
 			spin_lock_irq(&c->c_lock);
 			c->c_mr_total--;
@@ -515,9 +549,20 @@ static struct rst_mr *rst_mr_take(struct rst_conn *c, u32 pages, bool wait)
  */
 struct rst_mr *rst_mr_get(struct rst_conn *c)
 {
-	return rst_mr_take(c, c->c_p.max_io_pages, true);
+	return rst_mr_take(c, c->c_p.max_io_pages, RST_TAKE_WAIT);
 }
 EXPORT_SYMBOL_GPL(rst_mr_get);
+
+static u32 rst_sg_pages(struct scatterlist *sg, int nents)
+{
+	struct scatterlist *s;
+	u32 pages = 0;
+	int i;
+
+	for_each_sg(sg, s, nents, i)
+		pages += DIV_ROUND_UP(s->offset + s->length, PAGE_SIZE);
+	return pages;
+}
 
 /**
  * rst_mr_get_sg - rst_mr_get() for an I/O of these pages
@@ -531,15 +576,58 @@ EXPORT_SYMBOL_GPL(rst_mr_get);
 struct rst_mr *rst_mr_get_sg(struct rst_conn *c, struct scatterlist *sg,
 			     int nents)
 {
-	struct scatterlist *s;
-	u32 pages = 0;
-	int i;
-
-	for_each_sg(sg, s, nents, i)
-		pages += DIV_ROUND_UP(s->offset + s->length, PAGE_SIZE);
-	return rst_mr_take(c, pages, true);
+	return rst_mr_take(c, rst_sg_pages(sg, nents), RST_TAKE_WAIT);
 }
 EXPORT_SYMBOL_GPL(rst_mr_get_sg);
+
+/**
+ * rst_mr_tryget_sg - rst_mr_get_sg() from an idle MR only
+ * @c: the connection
+ * @sg: what will be mapped
+ * @nents: entries in @sg
+ *
+ * Takes an idle MR of the I/O's size class (or a larger one) and never
+ * allocates, frees or waits. A ULP that gets -EAGAIN while its window
+ * has room calls rst_mr_prealloc() from process context and retries.
+ *
+ * Return: the MR or ERR_PTR (-EAGAIN, -ENOTCONN, -EINVAL).
+ * Context: any; never sleeps.
+ */
+struct rst_mr *rst_mr_tryget_sg(struct rst_conn *c, struct scatterlist *sg,
+				int nents)
+{
+	return rst_mr_take(c, rst_sg_pages(sg, nents), RST_TAKE_IDLE);
+}
+EXPORT_SYMBOL_GPL(rst_mr_tryget_sg);
+
+/**
+ * rst_mr_prealloc - allocate idle MRs ahead of I/Os that need them
+ * @c: the connection
+ * @pages: the pages of the I/Os (chooses the size class)
+ * @nr: how many
+ *
+ * Each MR is charged to the share as rst_mr_get() would; the ones the
+ * share does not cover now are not allocated. The idle reaper frees
+ * them again if no I/O asks for MRs of their class for a period.
+ *
+ * Return: how many were allocated (0 when the share is used up), or an
+ * errno if the connection is down or @pages too large.
+ * Context: process, sleeps.
+ */
+int rst_mr_prealloc(struct rst_conn *c, u32 pages, u32 nr)
+{
+	struct rst_mr *m;
+	u32 done;
+
+	for (done = 0; done < nr; done++) {
+		m = rst_mr_take(c, pages, RST_TAKE_NOWAIT);
+		if (IS_ERR(m))
+			return PTR_ERR(m) == -EAGAIN ? done : PTR_ERR(m);
+		rst_mr_put(m);
+	}
+	return done;
+}
+EXPORT_SYMBOL_GPL(rst_mr_prealloc);
 
 /**
  * rst_mr_tryget - rst_mr_get() that does not wait for the share
@@ -553,7 +641,7 @@ EXPORT_SYMBOL_GPL(rst_mr_get_sg);
  */
 struct rst_mr *rst_mr_tryget(struct rst_conn *c)
 {
-	return rst_mr_take(c, c->c_p.max_io_pages, false);
+	return rst_mr_take(c, c->c_p.max_io_pages, RST_TAKE_NOWAIT);
 }
 
 /**
@@ -671,6 +759,28 @@ int rst_mr_remote_invalidated(struct rst_mr *m, u32 inv_rkey)
 }
 EXPORT_SYMBOL_GPL(rst_mr_remote_invalidated);
 
+/* Post a signaled LOCAL_INV of @m's key. */
+static int rst_mr_post_inv(struct rst_mr *m)
+{
+	struct rst_conn *c = m->mr_conn;
+	int err;
+
+	m->mr_inv_wr.next = NULL;
+	m->mr_inv_wr.opcode = IB_WR_LOCAL_INV;
+	m->mr_inv_wr.send_flags = IB_SEND_SIGNALED;
+	m->mr_inv_wr.ex.invalidate_rkey = m->mr_ib->rkey;
+	m->mr_inv_wr.wr_cqe = &m->mr_inv_cqe;
+	m->mr_inv_wr.num_sge = 0;
+	reinit_completion(&m->mr_inv_done);
+	err = ib_post_send(c->c_qp, &m->mr_inv_wr, NULL);
+	if (err) {
+		m->mr_inv_fn = NULL;
+		m->mr_status = err;
+		rst_post_error(c, "LOCAL_INV", err);
+	}
+	return err;
+}
+
 /**
  * rst_mr_local_invalidate - invalidate the MR's key and wait for it
  * @m: the I/O's MR
@@ -682,43 +792,51 @@ EXPORT_SYMBOL_GPL(rst_mr_remote_invalidated);
  */
 int rst_mr_local_invalidate(struct rst_mr *m)
 {
-	struct rst_conn *c = m->mr_conn;
 	int err;
 
 	if (m->mr_state != RST_MR_VALID)
 		return m->mr_state == RST_MR_IDLE ? 0 : -EINVAL;
-	m->mr_inv_wr.next = NULL;
-	m->mr_inv_wr.opcode = IB_WR_LOCAL_INV;
-	m->mr_inv_wr.send_flags = IB_SEND_SIGNALED;
-	m->mr_inv_wr.ex.invalidate_rkey = m->mr_ib->rkey;
-	m->mr_inv_wr.wr_cqe = &m->mr_inv_cqe;
-	m->mr_inv_wr.num_sge = 0;
-	reinit_completion(&m->mr_inv_done);
-	err = ib_post_send(c->c_qp, &m->mr_inv_wr, NULL);
-	if (err) {
-		m->mr_status = err;
-		rst_post_error(c, "LOCAL_INV", err);
+	m->mr_inv_fn = NULL;
+	err = rst_mr_post_inv(m);
+	if (err)
 		return err;
-	}
 	wait_for_completion(&m->mr_inv_done);
 	if (m->mr_status)
 		return m->mr_status;
-	trace_rst_mr_local_inv(m);
-	spin_lock_irq(&c->c_lock);
-	c->c_stats.local_inv++;
-	spin_unlock_irq(&c->c_lock);
+	rst_mr_count_local_inv(m);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(rst_mr_local_invalidate);
 
 /**
- * rst_mr_put - end an I/O's use of an MR
- * @m: the MR, invalidated (else it is freed as unknown)
+ * rst_mr_local_invalidate_async - invalidate the MR's key, tell @fn
+ * @m: the I/O's MR, VALID
+ * @fn: runs once from the completion context when the key is invalid
+ *	(0) or the connection failed first (an errno; the QP is in error
+ *	and the MR is freed when put back)
+ * @arg: for @fn
+ *
+ * Return: 0 if posted (@fn will run); -EINVAL if @m is not VALID, or the
+ * verbs error (the connection is going down): @fn is not called then.
+ * Context: any; never sleeps.
  */
-void rst_mr_put(struct rst_mr *m)
+int rst_mr_local_invalidate_async(struct rst_mr *m, rst_mr_inv_fn fn,
+				  void *arg)
+{
+	if (m->mr_state != RST_MR_VALID)
+		return -EINVAL;
+	m->mr_inv_fn = fn;
+	m->mr_inv_arg = arg;
+	return rst_mr_post_inv(m);
+}
+EXPORT_SYMBOL_GPL(rst_mr_local_invalidate_async);
+
+/* rst_mr_put(), freeing from a work item unless @may_sleep. */
+static void rst_mr_put_common(struct rst_mr *m, bool may_sleep)
 {
 	struct rst_conn *c = m->mr_conn;
 	bool unknown = m->mr_status || m->mr_state != RST_MR_IDLE;
+	unsigned long flags;
 	bool drop;
 
 	trace_rst_mr_put(m);
@@ -726,21 +844,73 @@ void rst_mr_put(struct rst_mr *m)
 		ib_dma_unmap_sg(c->c_dev, m->mr_sg, m->mr_nents, m->mr_dir);
 		m->mr_sg = NULL;
 	}
-	spin_lock_irq(&c->c_lock);
+	spin_lock_irqsave(&c->c_lock, flags);
 	drop = unknown || rst_over_limits(c);
 	if (drop) {
 		rst_mr_uncount(c, m);
 		if (unknown)
 			c->c_stats.mr_freed_unknown++;
+		if (!may_sleep) {
+			m->mr_defer_unknown = unknown;
+			list_add_tail(&m->mr_node, &c->c_mr_defer);
+		}
 	} else {
 		list_add(&m->mr_node, &c->c_mr_free[m->mr_cls]);
 		c->c_mr_idle++;
 	}
-	spin_unlock_irq(&c->c_lock);
-	if (drop && unknown)
+	spin_unlock_irqrestore(&c->c_lock, flags);
+	if (drop && !may_sleep)
+		queue_work(rst_wq, &c->c_mr_defer_work);
+	else if (drop && unknown)
 		rst_mr_bury(c, m);
 	else if (drop)
 		rst_mr_free(c, m);
 	rst_mr_wake(c);
 }
+
+/**
+ * rst_mr_put - end an I/O's use of an MR
+ * @m: the MR, invalidated (else it is freed as unknown)
+ */
+void rst_mr_put(struct rst_mr *m)
+{
+	rst_mr_put_common(m, true);
+}
 EXPORT_SYMBOL_GPL(rst_mr_put);
+
+/**
+ * rst_mr_put_nosleep - rst_mr_put() from atomic context
+ * @m: the MR, invalidated (else it is freed as unknown)
+ *
+ * An MR that has to be freed is deregistered from a work item: its
+ * entries return to rnic_mgr a little later than with rst_mr_put().
+ * Context: any; never sleeps.
+ */
+void rst_mr_put_nosleep(struct rst_mr *m)
+{
+	rst_mr_put_common(m, false);
+}
+EXPORT_SYMBOL_GPL(rst_mr_put_nosleep);
+
+/**
+ * rst_mr_defer_work - deregister what rst_mr_put_nosleep() dropped
+ * @work: the connection's c_mr_defer_work
+ */
+void rst_mr_defer_work(struct work_struct *work)
+{
+	struct rst_conn *c = container_of(work, struct rst_conn, c_mr_defer_work);
+	struct rst_mr *m, *tmp;
+	LIST_HEAD(list);
+
+	spin_lock_irq(&c->c_lock);
+	list_splice_init(&c->c_mr_defer, &list);
+	spin_unlock_irq(&c->c_lock);
+	list_for_each_entry_safe(m, tmp, &list, mr_node) {
+		list_del(&m->mr_node);
+		if (m->mr_defer_unknown)
+			rst_mr_bury(c, m);
+		else
+			rst_mr_free(c, m);
+	}
+	rst_mr_wake(c);
+}

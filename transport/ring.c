@@ -360,6 +360,32 @@ struct rst_tx *rst_tx_get(struct rst_conn *c, unsigned int timeout_ms)
 EXPORT_SYMBOL_GPL(rst_tx_get);
 
 /**
+ * rst_tx_tryget - take a send slot if one is free now
+ * @c: the connection
+ *
+ * Return: the slot, ERR_PTR(-EAGAIN) if none is free, -ENOTCONN if the
+ * connection is down.
+ * Context: any; never sleeps.
+ */
+struct rst_tx *rst_tx_tryget(struct rst_conn *c)
+{
+	struct rst_tx *tx = NULL;
+	unsigned long flags;
+	int err = -ENOTCONN;
+
+	spin_lock_irqsave(&c->c_lock, flags);
+	if (c->c_state != RST_DOWN) {
+		err = -EAGAIN;
+		tx = list_first_entry_or_null(&c->c_tx_free, struct rst_tx, tx_node);
+		if (tx)
+			list_del(&tx->tx_node);
+	}
+	spin_unlock_irqrestore(&c->c_lock, flags);
+	return tx ?: ERR_PTR(err);
+}
+EXPORT_SYMBOL_GPL(rst_tx_tryget);
+
+/**
  * rst_tx_buf - where the message of a send slot goes
  * @tx: from rst_tx_get()
  *

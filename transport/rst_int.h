@@ -86,6 +86,10 @@ struct rst_mr {
 	struct ib_cqe mr_reg_cqe;
 	struct ib_cqe mr_inv_cqe;
 	struct completion mr_inv_done;
+	/* rst_mr_local_invalidate_async(): called instead of waking a waiter */
+	rst_mr_inv_fn mr_inv_fn;
+	void *mr_inv_arg;
+	bool mr_defer_unknown;	/* rst_mr_put_nosleep(): bury, not free */
 	/* for its REG_MR and LOCAL_INV; ci_completion_id names the MR */
 	struct rst_cid mr_cid;
 };
@@ -148,6 +152,9 @@ struct rst_conn {
 	struct rnic_consumer *c_rc;
 	struct list_head c_mr_free[RST_MR_CLASSES];	/* idle, by size class */
 	struct list_head c_mr_dead;	/* deregistered, freed after the drain */
+	/* rst_mr_put_nosleep(): MRs to deregister from process context */
+	struct list_head c_mr_defer;
+	struct work_struct c_mr_defer_work;
 	u32 c_mr_total;			/* allocated (or being allocated) */
 	u32 c_mr_idle;			/* in c_mr_free */
 	u32 c_mr_limit;			/* MRs the share covers (smallest class) */
@@ -235,6 +242,7 @@ struct rst_mr *rst_mr_tryget(struct rst_conn *c);
 int rst_mr_pool_init(struct rst_conn *c);
 void rst_mr_pool_destroy(struct rst_conn *c);
 void rst_mr_refresh_limit(struct rst_conn *c);
+void rst_mr_defer_work(struct work_struct *work);
 int rst_mr_map_off(struct rst_mr *m, struct scatterlist *sg, int nents,
 		   unsigned int sg_off, enum dma_data_direction dir, u64 *addr,
 		   u32 *len, u32 *rkey);

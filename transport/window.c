@@ -58,9 +58,10 @@ EXPORT_SYMBOL_GPL(rst_set_peer_credits);
 
 static bool rst_io_may_start(struct rst_conn *c, int *err)
 {
+	unsigned long flags;
 	bool ok;
 
-	spin_lock_irq(&c->c_lock);
+	spin_lock_irqsave(&c->c_lock, flags);
 	if (c->c_state == RST_DOWN) {
 		*err = -ENOTCONN;
 		ok = true;
@@ -75,7 +76,7 @@ static bool rst_io_may_start(struct rst_conn *c, int *err)
 			trace_rst_window_full(c, window);
 		}
 	}
-	spin_unlock_irq(&c->c_lock);
+	spin_unlock_irqrestore(&c->c_lock, flags);
 	return ok;
 }
 
@@ -102,6 +103,27 @@ int rst_io_begin(struct rst_conn *c)
 	return err;
 }
 EXPORT_SYMBOL_GPL(rst_io_begin);
+
+/**
+ * rst_io_trybegin - take room in the window if there is some now
+ * @c: the connection
+ *
+ * For a ULP that submits from atomic context (the iSER initiator's
+ * xmit_task runs under libiscsi's spinlock): a full window is answered
+ * at once and the ULP hands the I/O back to its own queue.
+ *
+ * Return: 0, -EAGAIN (full) or -ENOTCONN (down).
+ * Context: any; never sleeps.
+ */
+int rst_io_trybegin(struct rst_conn *c)
+{
+	int err = 0;
+
+	if (rst_io_may_start(c, &err))
+		return err;
+	return -EAGAIN;
+}
+EXPORT_SYMBOL_GPL(rst_io_trybegin);
 
 /**
  * rst_io_end - an I/O left the window

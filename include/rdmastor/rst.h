@@ -18,6 +18,11 @@
  *   rst_mr_remote_invalidated() or rst_mr_local_invalidate()
  *   rst_mr_put(), rst_io_end()  and only then completes the I/O
  *
+ * A ULP that submits from atomic context uses rst_io_trybegin(),
+ * rst_mr_tryget_sg(), rst_tx_tryget(), rst_mr_local_invalidate_async()
+ * and rst_mr_put_nosleep() instead, and rst_mr_prealloc() from process
+ * context when rst_mr_tryget_sg() found no idle MR.
+ *
  * The target side moves data with rst_rw_write_send() (RDMA WRITE chained
  * with the reply) and rst_rw_read(), from buffers referenced by DMA
  * address (rdma_rw picks an MR only where the device needs one).
@@ -144,6 +149,8 @@ struct rst_stats {
 
 typedef int (*rst_accept_fn)(struct rst_conn *c, const void *pdata, u8 plen,
 			     void *lpriv);
+/* Asynchronous invalidation: @fn runs from the completion context, once. */
+typedef void (*rst_mr_inv_fn)(void *arg, int status);
 /* Asynchronous sends: @fn runs from the completion context, once. */
 typedef void (*rst_tx_done_fn)(void *arg, int status);
 
@@ -237,6 +244,7 @@ struct rst_rx;
 struct rst_rx *rst_rx_hold(struct rst_conn *c);
 void rst_rx_release(struct rst_conn *c, struct rst_rx *rx);
 struct rst_tx *rst_tx_get(struct rst_conn *c, unsigned int timeout_ms);
+struct rst_tx *rst_tx_tryget(struct rst_conn *c);
 void *rst_tx_buf(struct rst_tx *tx);
 void rst_tx_on_done(struct rst_tx *tx, rst_tx_done_fn fn, void *arg);
 int rst_tx_post(struct rst_conn *c, struct rst_tx *tx, u32 len,
@@ -250,6 +258,7 @@ void rst_tx_put(struct rst_conn *c, struct rst_tx *tx);
 void rst_set_peer_credits(struct rst_conn *c, u32 credits);
 u32 rst_window(struct rst_conn *c);
 int rst_io_begin(struct rst_conn *c);
+int rst_io_trybegin(struct rst_conn *c);
 void rst_io_end(struct rst_conn *c);
 u32 rst_mr_limit(struct rst_conn *c);
 void rst_refresh_share(struct rst_conn *c);
@@ -263,6 +272,14 @@ int rst_mr_map(struct rst_mr *m, struct scatterlist *sg, int nents,
 int rst_mr_remote_invalidated(struct rst_mr *m, u32 inv_rkey);
 int rst_mr_local_invalidate(struct rst_mr *m);
 void rst_mr_put(struct rst_mr *m);
+
+/* The same from atomic context (the iSER initiator's submit path) */
+struct rst_mr *rst_mr_tryget_sg(struct rst_conn *c, struct scatterlist *sg,
+				int nents);
+int rst_mr_prealloc(struct rst_conn *c, u32 pages, u32 nr);
+int rst_mr_local_invalidate_async(struct rst_mr *m, rst_mr_inv_fn fn,
+				  void *arg);
+void rst_mr_put_nosleep(struct rst_mr *m);
 
 /* Data movement, target side (rw.c) */
 int rst_rw_write_send(struct rst_conn *c, struct scatterlist *sg, u32 nents,
