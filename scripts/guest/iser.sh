@@ -138,3 +138,27 @@ iser_check_gone() {
 }
 
 iser_none_left() { [ "$(iser_rdma_left "$1")" = 0 ]; }
+
+# rdmastor_iser_initiator: make iscsid's "ib_iser" load rdmastor_iser.
+rdmastor_iser_initiator() {
+	install -m 644 "$RDMASTOR_TREE/etc/modprobe.d/rdmastor-iser-initiator.conf" /etc/modprobe.d/
+}
+
+# iser_stock_target: LIO's iSER requests load the stock ib_isert again
+# (the targets must have been cleared and rdmastor_isert unloaded).
+iser_stock_target() {
+	rm -f /etc/modprobe.d/rdmastor-iser.conf
+}
+
+# iser_files DIR: 200 files, a directory tree and renames in DIR; their
+# sums go to /tmp/iser-sums (check with sha256sum -c in DIR).
+iser_files() {
+	local d=$1 i
+	for i in $(seq 1 200); do
+		head -c $((i * 997)) /dev/urandom > "$d/f$i" || return 1
+	done
+	cp -a /usr/share/doc/bash "$d/doc" || return 1
+	(cd "$d" && sha256sum f* > /tmp/iser-sums) &&
+		for i in $(seq 1 100); do mv "$d/f$i" "$d/g$i" || return 1; done &&
+		for i in $(seq 1 100); do mv "$d/g$i" "$d/f$i" || return 1; done
+}

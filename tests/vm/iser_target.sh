@@ -50,17 +50,7 @@ ok "$((r0 | r1 | r2))" "three LUNs on two sessions at once, verified"
 check "mkfs.ext4 on t1 LUN 1" mkfs.ext4 -q -F "$D11"
 mkdir -p /mnt/iser
 check "mount it" mount "$D11" /mnt/iser || bail "no filesystem"
-files() {
-	local i
-	for i in $(seq 1 200); do
-		head -c $((i * 997)) /dev/urandom > "/mnt/iser/f$i" || return 1
-	done
-	cp -a /usr/share/doc/bash /mnt/iser/doc || return 1
-	(cd /mnt/iser && sha256sum f* > /tmp/sums) &&
-		for i in $(seq 1 100); do mv "/mnt/iser/f$i" "/mnt/iser/g$i" || return 1; done &&
-		for i in $(seq 1 100); do mv "/mnt/iser/g$i" "/mnt/iser/f$i" || return 1; done
-}
-check "file workload: 200 files, a directory tree, renames" files
+check "file workload: 200 files, a directory tree, renames" iser_files /mnt/iser
 check "umount" umount /mnt/iser
 check "fsck finds the filesystem clean" fsck.ext4 -f -n "$D11"
 sha_t1=$(sha256sum "$D10" | cut -d' ' -f1)
@@ -81,7 +71,7 @@ wait_for 20 iser_disk 1 1 || bail "the LUNs did not come back"
 D10=$(iser_disk 1 0) D11=$(iser_disk 1 1)
 check "LUN 0 reads back what it held before the logout" [ "$(sha256sum "$D10" | cut -d' ' -f1)" = "$sha_t1" ]
 check "the filesystem on LUN 1 mounts again" mount "$D11" /mnt/iser || bail "no filesystem"
-ok "$(cd /mnt/iser && sha256sum -c --quiet /tmp/sums >/dev/null; echo $?)" \
+ok "$(cd /mnt/iser && sha256sum -c --quiet /tmp/iser-sums >/dev/null; echo $?)" \
 	"and its 200 files are intact"
 umount /mnt/iser
 check "log out" iser_logout 1

@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rdmastor_iser: an iSCSI initiator transport of open-iscsi's "iser"
+ * kind (scsi_transport_iscsi + libiscsi) on the rdmastor engine.
+ *
+ * Objects: libiscsi owns sessions, connections and tasks; each has our
+ * part in its dd_data (struct ini_conn, struct ini_task). An endpoint
+ * (struct ini_ep, in an iscsi_endpoint) is one RDMA connection being
+ * made; bind_conn hands its rst_conn to the ini_conn, which owns it from
+ * then until stop_conn or destroy_conn closes it.
+ *
+ * Submission runs from libiscsi's queuecommand under the session's
+ * frwd_lock (the host has no transmit workqueue), so xmit_task never
+ * sleeps: a full window, no idle MR or no free send slot returns the
+ * command to the SCSI midlayer, which runs the queue again when a
+ * command completes (or ini_grow_work() has made MRs).
+ *
+ * Invariants:
+ *  1. A command's data buffer is reachable by the target only between
+ *     its Send (the REG_MR is chained in front, key rotated) and the
+ *     end of its registration: the target's Send-with-Invalidate of
+ *     exactly that key, or our LOCAL_INV, which completes before the
+ *     response is handed to libiscsi. Only then can the command
+ *     complete to the block layer.
+ *  2. Headers, login, text, NOP and logout PDUs travel in the engine's
+ *     send ring by the local DMA lkey: no MR. A WRITE whose data all
+ *     fits the immediate data is copied and registers nothing.
+ *  3. A SCSI Response completes a command once: it must name a command
+ *     we sent and have not seen answered (ini_task.it_state), carry a
+ *     StatSN newer than every response's seen when the command was sent,
+ *     and invalidate no key but the command's. Anything else is a protocol error: connection
+ *     failure and open-iscsi's recovery.
+ *  4. Every command in flight holds a place in the engine's window
+ *     (rst_io_trybegin), released by cleanup_task, and its MR, charged
+ *     to the session's rnic_mgr consumer, is put back there too.
+ *  5. The rst_conn is freed only after its QP is drained and libiscsi
+ *     has cleaned up every task (stop_conn), so a task's MR never
+ *     outlives the connection it belongs to.
+ */
+#ifndef RDMASTOR_INI_H
+#define RDMASTOR_INI_H
+
+#include <linux/mutex.h>
+#include <linux/workqueue.h>
+#include <scsi/libiscsi.h>
+#include <scsi/scsi_transport_iscsi.h>
+#include <rdmastor/rst.h>
+#include <rdmastor/iser_wire.h>
+
+/* Largest data segment of a PDU either way (stock targets use 8 KiB) */
+#define INI_MAX_DSL		8192
+#define INI_MSG_SIZE		ALIGN(ISER_HEADERS_LEN + INI_MAX_DSL, 64)
+/* Pages of the largest I/O (1 MiB, unaligned start) and small MRs */
+#define INI_IO_PAGES		257
+#define INI_SMALL_PAGES		8
+#define INI_CMDS_MAX		128
+/* Sends beyond the commands: management PDUs, unsolicited Data-Out */
+#define INI_SEND_SPARE		64
+#define INI_RECV_DEPTH		(INI_CMDS_MAX + ISCSI_MGMT_CMDS_MAX + 1)
+#define INI_SEND_DEPTH		(INI_CMDS_MAX + INI_SEND_SPARE)
+/* MRs made at once when a command found none idle */
+#define INI_GROW_BATCH		4
+#define INI_CONNECT_MS		10000
+
+/**
+ * struct ini_ep - an RDMA connection being made (iscsi_endpoint dd_data)
+ * @iep: libiscsi's endpoint
+ * @dst: the target's address
+ * @rc: the connection once up, until bind_conn hands it on
+ * @conn: the connection it is bound to, or NULL
+ * @connect_work: runs rst_connect(), which sleeps
+ * @connected: completed when @connect_work is done
+ * @connect_err: its result
+ */
+struct ini_ep {
+	struct iscsi_endpoint *iep;
+	struct sockaddr_storage dst;
+	struct rst_conn *rc;
+	struct ini_conn *conn;
+	struct work_struct connect_work;
+	struct completion connected;
+	int connect_err;
+};
+
+/**
+ * struct ini_conn - our part of a libiscsi connection
+ * @iconn: libiscsi's connection
+ * @rc: the RDMA connection (written under the session's frwd_lock and
+ *	ini_mutex; xmit_task reads it under frwd_lock)
+ * @ep: the endpoint bound, or NULL
+ * @stopping: set before we take the connection down ourselves, so
+ *	->disconnected does not start a recovery
+ * @statsn_seen: @max_statsn is valid
+ * @max_statsn: the newest StatSN of a SCSI Response (invariant 3);
+ *	written under the back_lock, read locklessly by xmit_task
+ * @grow_work: makes idle MRs (rst_mr_prealloc), then reruns the queues
+ * @grow_pages: pages of the command that found none
+ */
+struct ini_conn {
+	struct iscsi_conn *iconn;
+	struct rst_conn *rc;
+	struct ini_ep *ep;
+	bool stopping;
+	bool statsn_seen;
+	u32 max_statsn;
+	struct work_struct grow_work;
+	u32 grow_pages;
+};
+
+/* struct ini_task.it_state */
+enum ini_task_state {
+	INI_T_IDLE,		/* prepared, not sent */
+	INI_T_SENT,		/* sent, awaiting the response */
+	INI_T_INVALIDATING,	/* response held until our LOCAL_INV completes */
+	INI_T_ANSWERED,		/* response handed to libiscsi */
+};
+
+/**
+ * struct ini_task - our part of a libiscsi task
+ * @hdr: the BHS libiscsi builds (task->hdr points here)
+ * @rc: the connection its window place and MR belong to
+ * @mr: the data buffer's registration, or NULL
+ * @in_window: holds a place in @rc's window
+ * @it_state: enum ini_task_state, under the session's back_lock once sent
+ * @statsn_valid: @statsn_at_send is valid
+ * @statsn_at_send: the connection's newest StatSN when it was sent
+ * @rsp: a response held while the key is invalidated (kmalloc'ed copy)
+ * @rsp_len: its length
+ */
+struct ini_task {
+	struct iscsi_hdr hdr;
+	struct rst_conn *rc;
+	struct rst_mr *mr;
+	bool in_window;
+	int it_state;
+	bool statsn_valid;
+	u32 statsn_at_send;
+	u8 *rsp;
+	u32 rsp_len;
+};
+
+extern struct mutex ini_mutex;
+
+/* ini_ep.c */
+struct iscsi_endpoint *ini_ep_connect(struct Scsi_Host *shost,
+				      struct sockaddr *dst, int non_blocking);
+int ini_ep_poll(struct iscsi_endpoint *ep, int timeout_ms);
+void ini_ep_disconnect(struct iscsi_endpoint *ep);
+int ini_get_ep_param(struct iscsi_endpoint *ep, enum iscsi_param param,
+		     char *buf);
+
+/* ini_task.c */
+int ini_alloc_pdu(struct iscsi_task *task, u8 opcode);
+int ini_init_task(struct iscsi_task *task);
+int ini_xmit_task(struct iscsi_task *task);
+void ini_cleanup_task(struct iscsi_task *task);
+void ini_grow_work(struct work_struct *work);
+
+/* ini_rx.c */
+extern const struct rst_conn_ops ini_rst_ops;
+
+#endif /* RDMASTOR_INI_H */

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Receive: every PDU the target sends is decoded with its lengths
+ * checked (iser_pdu_decode, iser_rsp_decode) before libiscsi sees it.
+ * A SCSI Response first ends its command's registration (invariant 1):
+ * the target's Send-with-Invalidate must name the command's key, else
+ * we post a LOCAL_INV and hand the response over when it completes.
+ * What the target should not have sent is a protocol error: the
+ * connection fails and open-iscsi recovers the session.
+ *
+ * ->recv runs from the engine's completion work (process context, BH
+ * enabled); libiscsi's receive path expects BH off.
+ */
+#include <linux/module.h>
+#include <scsi/scsi_cmnd.h>
+#include "ini.h"
+
+/* Why a connection fails; set under the back_lock, acted on outside it */
+struct ini_verdict {
+	enum iscsi_err err;
+	const char *why;
+};
+
+static void ini_verdict_set(struct ini_verdict *v, enum iscsi_err err,
+			    const char *why)
+{
+	v->err = err;
+	v->why = why;
+}
+
+/*
+ * iscsi_conn_failure() takes the frwd_lock, which nests outside the
+ * back_lock: called with neither held.
+ */
+static void ini_fail(struct ini_conn *ic, const struct ini_verdict *v)
+{
+	if (!v->err)
+		return;
+	if (v->why)
+		pr_warn_ratelimited("%s: %s: protocol error\n",
+				    dev_name(&ic->iconn->cls_conn->dev), v->why);
+	iscsi_conn_failure(ic->iconn, v->err);
+}
+
+/* Hand a PDU to libiscsi. Under the back_lock, BH off. */
+static void ini_deliver(struct ini_conn *ic, const u8 *bhs, const u8 *data,
+			u32 dlen, struct ini_verdict *v)
+{
+	struct iscsi_hdr *hdr = (struct iscsi_hdr *)bhs;
+	int rc;
+
+	rc = __iscsi_complete_pdu(ic->iconn, hdr, (char *)data, dlen);
+	if (rc && rc != ISCSI_ERR_NO_SCSI_CMD)
+		ini_verdict_set(v, rc, NULL);
+}
+
+/* Our LOCAL_INV of a command's key completed: its response may go. */
+static void ini_inv_done(void *arg, int status)
+{
+	struct iscsi_task *task = arg;
+	struct ini_task *it = task->dd_data;
+	struct ini_conn *ic = task->conn->dd_data;
+	struct iscsi_session *session = task->conn->session;
+	struct ini_verdict v = {};
+
+	local_bh_disable();
+	spin_lock(&session->back_lock);
+	/* a failed LOCAL_INV means the QP is in error: recovery follows */
+	if (!status && it->it_state == INI_T_INVALIDATING) {
+		it->it_state = INI_T_ANSWERED;
+		ini_deliver(ic, it->rsp, it->rsp + ISER_BHS_LEN,
+			    it->rsp_len - ISER_BHS_LEN, &v);
+	}
+	/* the reference ini_scsi_rsp() took; may free the task */
+	__iscsi_put_task(task);
+	spin_unlock(&session->back_lock);
+	ini_fail(ic, &v);
+	local_bh_enable();
+}
+
+/* Serial number arithmetic (RFC 1982): is @a after @b? */
+static bool ini_sn_after(u32 a, u32 b)
+{
+	return (s32)(a - b) > 0;
+}
+
+/* A SCSI Response. Under the back_lock, BH off. */
+static void ini_scsi_rsp(struct ini_conn *ic, const struct iser_pdu *p,
+			 const struct iser_rsp *r, bool invalidated,
+			 u32 inv_rkey, struct ini_verdict *v)
+{
+	struct iscsi_task *task;
+	struct ini_task *it;
+
+	task = iscsi_itt_to_ctask(ic->iconn, (__force itt_t)cpu_to_be32(r->itt));
+	if (!task)
+		return ini_verdict_set(v, ISCSI_ERR_BAD_ITT, "response to no command");
+	it = task->dd_data;
+	if (it->it_state != INI_T_SENT)
+		return ini_verdict_set(v, ISCSI_ERR_PROTO, "response to a command not in flight");
+	/*
+	 * The target numbered this response after it got the command, so
+	 * after every response we had seen when we sent it. An old answer
+	 * to the tag's previous command (answered twice, the tag reused
+	 * since) is not. Targets may send responses out of StatSN order,
+	 * so nothing stricter holds.
+	 */
+	if (it->statsn_valid && !ini_sn_after(r->stat_sn, it->statsn_at_send))
+		return ini_verdict_set(v, ISCSI_ERR_PROTO, "stale StatSN (answered twice)");
+	if (!iser_rsp_residual_ok(r, scsi_bufflen(task->sc)))
+		return ini_verdict_set(v, ISCSI_ERR_PROTO, "residual beyond the transfer");
+	if (!ic->statsn_seen || ini_sn_after(r->stat_sn, ic->max_statsn))
+		WRITE_ONCE(ic->max_statsn, r->stat_sn);
+	WRITE_ONCE(ic->statsn_seen, true);
+	if (invalidated) {
+		if (!it->mr || rst_mr_remote_invalidated(it->mr, inv_rkey))
+			return ini_verdict_set(v, ISCSI_ERR_PROTO, "invalidated the wrong key");
+	} else if (it->mr) {
+		it->rsp_len = ISER_BHS_LEN + p->data_len;
+		it->rsp = kmalloc(it->rsp_len, GFP_ATOMIC);
+		if (!it->rsp)
+			return ini_verdict_set(v, ISCSI_ERR_CONN_FAILED, "no memory");
+		memcpy(it->rsp, p->bhs, ISER_BHS_LEN);
+		memcpy(it->rsp + ISER_BHS_LEN, p->data, p->data_len);
+		/* held until the LOCAL_INV completes (ini_inv_done) */
+		if (!iscsi_get_task(task))
+			return ini_verdict_set(v, ISCSI_ERR_PROTO, "task gone");
+		it->it_state = INI_T_INVALIDATING;
+		if (rst_mr_local_invalidate_async(it->mr, ini_inv_done, task)) {
+			it->it_state = INI_T_SENT;
+			__iscsi_put_task(task);
+		}
+		return;
+	}
+	it->it_state = INI_T_ANSWERED;
+	ini_deliver(ic, p->bhs, p->data, p->data_len, v);
+}
+
+static void ini_recv(struct rst_conn *rc, const void *buf, u32 len,
+		     bool invalidated, u32 inv_rkey)
+{
+	struct ini_conn *ic = rst_conn_priv(rc);
+	struct iscsi_session *session;
+	struct ini_verdict v = {};
+	struct iser_pdu p;
+	struct iser_rsp r;
+
+	if (!ic) {
+		/* nothing was sent before bind_conn: nothing may arrive */
+		rst_disconnect(rc, -EPROTO);
+		return;
+	}
+	if (test_bit(ISCSI_CONN_FLAG_SUSPEND_RX, &ic->iconn->flags))
+		return;
+	if (iser_pdu_decode(buf, len, &p) || iser_rsp_decode(&p, &r)) {
+		ini_verdict_set(&v, ISCSI_ERR_PROTO, "malformed PDU");
+		ini_fail(ic, &v);
+		return;
+	}
+	session = ic->iconn->session;
+	local_bh_disable();
+	if (invalidated && r.opcode != ISER_ISCSI_OP_SCSI_RSP) {
+		ini_verdict_set(&v, ISCSI_ERR_PROTO, "invalidation without a command");
+	} else {
+		spin_lock(&session->back_lock);
+		if (r.opcode == ISER_ISCSI_OP_SCSI_RSP)
+			ini_scsi_rsp(ic, &p, &r, invalidated, inv_rkey, &v);
+		else
+			ini_deliver(ic, p.bhs, p.data, p.data_len, &v);
+		spin_unlock(&session->back_lock);
+	}
+	ini_fail(ic, &v);
+	local_bh_enable();
+}
+
+static void ini_disconnected(struct rst_conn *rc, int reason)
+{
+	struct ini_conn *ic = rst_conn_priv(rc);
+
+	if (ic && !READ_ONCE(ic->stopping))
+		iscsi_conn_failure(ic->iconn, ISCSI_ERR_CONN_FAILED);
+}
+
+const struct rst_conn_ops ini_rst_ops = {
+	.recv = ini_recv,
+	.disconnected = ini_disconnected,
+};

@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tasks: libiscsi's alloc_pdu/init_task/xmit_task/cleanup_task.
+ *
+ * xmit_task runs under the session's frwd_lock and never sleeps. A SCSI
+ * command takes a place in the window, then (unless its data all fits
+ * the immediate data) an idle MR for its buffer, maps it with a fresh
+ * key and posts the REG_MR chained in front of the command's Send. Every
+ * refusal (-EAGAIN) hands the command back to the midlayer; libiscsi
+ * then completes the task with REQUEUE, and cleanup_task gives back
+ * what xmit_task took. cleanup_task runs under the back_lock, so the MR
+ * goes back with rst_mr_put_nosleep().
+ */
+#include <linux/module.h>
+#include <linux/blk-mq.h>
+#include <scsi/scsi_cmnd.h>
+#include <scsi/scsi_device.h>
+#include <scsi/scsi_host.h>
+#include "ini.h"
+
+/**
+ * ini_alloc_pdu - point libiscsi's header at the task's own (alloc_pdu)
+ * @task: the task
+ * @opcode: unused
+ *
+ * Return: 0.
+ */
+int ini_alloc_pdu(struct iscsi_task *task, u8 opcode)
+{
+	struct ini_task *it = task->dd_data;
+
+	task->hdr = &it->hdr;
+	task->hdr_max = sizeof(it->hdr);
+	return 0;
+}
+
+/**
+ * ini_init_task - a task is about to be sent (init_task)
+ * @task: the task
+ *
+ * Return: 0.
+ */
+int ini_init_task(struct iscsi_task *task)
+{
+	struct ini_task *it = task->dd_data;
+
+	it->rc = NULL;
+	it->mr = NULL;
+	it->in_window = false;
+	it->it_state = INI_T_IDLE;
+	it->rsp = NULL;
+	return 0;
+}
+
+/* The iSER header and the BHS at the front of @buf; returns the length. */
+static u32 ini_put_headers(u8 *buf, struct iscsi_task *task, u32 wstag,
+			   u64 wva, u32 rstag, u64 rva)
+{
+	u32 len = iser_hdr_encode_keys(buf, wstag, wva, rstag, rva);
+
+	memcpy(buf + len, task->hdr, task->hdr_len);
+	return len + task->hdr_len;
+}
+
+static int ini_xmit_mgmt(struct ini_conn *ic, struct rst_conn *rc,
+			 struct iscsi_task *task)
+{
+	struct rst_tx *tx;
+	u32 len;
+	u8 *buf;
+	int err;
+
+	if (task->hdr_len + task->data_count > INI_MSG_SIZE - ISER_HDR_LEN)
+		return -EINVAL;
+	tx = rst_tx_tryget(rc);
+	if (IS_ERR(tx))
+		return PTR_ERR(tx);
+	buf = rst_tx_buf(tx);
+	len = ini_put_headers(buf, task, 0, 0, 0, 0);
+	if (task->data_count)
+		memcpy(buf + len, task->data, task->data_count);
+	len += task->data_count;
+	err = rst_tx_post(rc, tx, len, NULL, false, 0);
+	if (err)
+		return err;
+	/*
+	 * A PDU with the reserved tag gets no answer: libiscsi leaves its
+	 * reference to us once sent. The PDU is copied, so that is now.
+	 */
+	if (task->hdr->itt == RESERVED_ITT)
+		iscsi_put_task(task);
+	return 0;
+}
+
+static void ini_want_mrs(struct ini_conn *ic, struct scsi_cmnd *sc)
+{
+	WRITE_ONCE(ic->grow_pages, DIV_ROUND_UP(scsi_bufflen(sc), PAGE_SIZE) + 1);
+	queue_work(system_unbound_wq, &ic->grow_work);
+}
+
+/* Unsolicited Data-Out PDUs (InitialR2T=No): copies, one Send each. */
+static int ini_xmit_unsol(struct ini_conn *ic, struct rst_conn *rc,
+			  struct iscsi_task *task, struct rst_tx **txs,
+			  unsigned int nr)
+{
+	struct scsi_cmnd *sc = task->sc;
+	struct iscsi_r2t_info *r2t = &task->unsol_r2t;
+	struct iscsi_data dhdr;
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; i < nr; i++) {
+		u8 *buf = rst_tx_buf(txs[i]);
+		u32 len, off;
+
+		if (err) {
+			rst_tx_put(rc, txs[i]);
+			continue;
+		}
+		iscsi_prep_data_out_pdu(task, r2t, &dhdr);
+		off = r2t->data_offset + r2t->sent;
+		len = iser_hdr_encode_keys(buf, 0, 0, 0, 0);
+		memcpy(buf + len, &dhdr, sizeof(dhdr));
+		len += sizeof(dhdr);
+		if (sg_pcopy_to_buffer(scsi_sglist(sc), scsi_sg_count(sc),
+				       buf + len, r2t->data_count, off) !=
+		    r2t->data_count) {
+			rst_tx_put(rc, txs[i]);
+			err = -EIO;
+			continue;
+		}
+		len += r2t->data_count;
+		r2t->sent += r2t->data_count;
+		err = rst_tx_post(rc, txs[i], len, NULL, false, 0);
+	}
+	return err;
+}
+
+static int ini_xmit_cmd(struct ini_conn *ic, struct rst_conn *rc,
+			struct iscsi_task *task)
+{
+	struct ini_task *it = task->dd_data;
+	struct scsi_cmnd *sc = task->sc;
+	struct iscsi_conn *iconn = ic->iconn;
+	u32 bufflen = scsi_bufflen(sc), imm = task->imm_count;
+	u32 unsol = task->unsol_r2t.data_length;
+	struct rst_tx *txs[INI_SEND_SPARE / 2];
+	u32 wstag = 0, rstag = 0, mlen, rkey, len;
+	unsigned int nr_tx = 1, i;
+	u64 wva = 0, rva = 0, addr;
+	bool need_mr;
+	u8 *buf;
+	int err;
+
+	if (sc->sc_data_direction == DMA_BIDIRECTIONAL)
+		return -EINVAL;
+	if (imm > INI_MAX_DSL)
+		return -EINVAL;
+	if (unsol && !iconn->max_xmit_dlength)
+		return -EINVAL;
+	if (unsol)
+		nr_tx += DIV_ROUND_UP(unsol, iconn->max_xmit_dlength);
+	if (nr_tx > ARRAY_SIZE(txs) || iconn->max_xmit_dlength > INI_MAX_DSL)
+		return -EINVAL;
+	err = rst_io_trybegin(rc);
+	if (err)
+		return err;
+	it->rc = rc;
+	it->in_window = true;
+	need_mr = bufflen && (sc->sc_data_direction == DMA_FROM_DEVICE ||
+			      bufflen > imm + unsol);
+	if (need_mr) {
+		struct rst_mr *m = rst_mr_tryget_sg(rc, scsi_sglist(sc),
+						    scsi_sg_count(sc));
+
+		if (IS_ERR(m)) {
+			if (PTR_ERR(m) == -EAGAIN)
+				ini_want_mrs(ic, sc);
+			return PTR_ERR(m);
+		}
+		it->mr = m;
+		err = rst_mr_map(m, scsi_sglist(sc), scsi_sg_count(sc),
+				 sc->sc_data_direction, &addr, &mlen, &rkey);
+		if (err)
+			return err;
+		if (sc->sc_data_direction == DMA_FROM_DEVICE) {
+			rstag = rkey;
+			rva = addr;
+		} else {
+			/* the target reads what it was not sent, from there */
+			wstag = rkey;
+			wva = addr + imm + unsol;
+		}
+	}
+	for (i = 0; i < nr_tx; i++) {
+		txs[i] = rst_tx_tryget(rc);
+		if (IS_ERR(txs[i])) {
+			err = PTR_ERR(txs[i]);
+			while (i--)
+				rst_tx_put(rc, txs[i]);
+			return err;
+		}
+	}
+	buf = rst_tx_buf(txs[0]);
+	len = ini_put_headers(buf, task, wstag, wva, rstag, rva);
+	if (imm && sg_pcopy_to_buffer(scsi_sglist(sc), scsi_sg_count(sc),
+				      buf + len, imm, 0) != imm) {
+		for (i = 0; i < nr_tx; i++)
+			rst_tx_put(rc, txs[i]);
+		return -EIO;
+	}
+	len += imm;
+	/* the response may come at once: the state is set before the post */
+	it->statsn_valid = READ_ONCE(ic->statsn_seen);
+	it->statsn_at_send = READ_ONCE(ic->max_statsn);
+	it->it_state = INI_T_SENT;
+	err = rst_tx_post(rc, txs[0], len, it->mr, false, 0);
+	if (err) {
+		it->it_state = INI_T_IDLE;
+		for (i = 1; i < nr_tx; i++)
+			rst_tx_put(rc, txs[i]);
+		return err;
+	}
+	/*
+	 * The command is out: a Data-Out that cannot follow it is the
+	 * connection's failure, not the command's (libiscsi would undo a
+	 * CmdSN the target has seen).
+	 */
+	if (nr_tx > 1) {
+		err = ini_xmit_unsol(ic, rc, task, txs + 1, nr_tx - 1);
+		if (err)
+			rst_disconnect(rc, err);
+	}
+	return 0;
+}
+
+/**
+ * ini_xmit_task - send a task's PDU(s) (xmit_task)
+ * @task: the task
+ *
+ * Context: the session's frwd_lock held, or the caller's equivalent;
+ * never sleeps.
+ *
+ * Return: 0; -EAGAIN (window, MRs or send ring full: the command goes
+ * back to the midlayer) or another errno.
+ */
+int ini_xmit_task(struct iscsi_task *task)
+{
+	struct ini_conn *ic = task->conn->dd_data;
+	struct rst_conn *rc = ic->rc;
+
+	if (!rc)
+		return -ENOTCONN;
+	if (!task->sc)
+		return ini_xmit_mgmt(ic, rc, task);
+	return ini_xmit_cmd(ic, rc, task);
+}
+
+/**
+ * ini_cleanup_task - libiscsi is done with a task (cleanup_task)
+ * @task: the task
+ *
+ * Gives back the task's MR and its place in the window (invariant 4).
+ * An MR still valid here belongs to a command failed while its
+ * connection was already drained (invariant 5) and is freed.
+ * Context: the session's back_lock held; never sleeps.
+ */
+void ini_cleanup_task(struct iscsi_task *task)
+{
+	struct ini_task *it = task->dd_data;
+
+	if (it->mr) {
+		rst_mr_put_nosleep(it->mr);
+		it->mr = NULL;
+	}
+	if (it->in_window) {
+		rst_io_end(it->rc);
+		it->in_window = false;
+	}
+	kfree(it->rsp);
+	it->rsp = NULL;
+	it->it_state = INI_T_IDLE;
+}
+
+/**
+ * ini_grow_work - make idle MRs for commands that found none
+ * @work: the connection's grow_work
+ *
+ * Then runs the host's queues, where those commands wait.
+ */
+void ini_grow_work(struct work_struct *work)
+{
+	struct ini_conn *ic = container_of(work, struct ini_conn, grow_work);
+	struct Scsi_Host *shost = ic->iconn->session->host;
+	struct rst_conn *rc = READ_ONCE(ic->rc);
+	struct scsi_device *sdev;
+
+	/* stop_conn clears rc, then waits for us, then closes it */
+	if (!rc || rst_mr_prealloc(rc, READ_ONCE(ic->grow_pages), INI_GROW_BATCH) <= 0)
+		return;
+	shost_for_each_device(sdev, shost)
+		blk_mq_run_hw_queues(sdev->request_queue, true);
+}
