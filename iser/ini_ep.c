@@ -141,7 +141,7 @@ void ini_ep_disconnect(struct iscsi_endpoint *iep)
  * @param: ISCSI_PARAM_CONN_ADDRESS or ISCSI_PARAM_CONN_PORT
  * @buf: sysfs buffer
  *
- * Return: bytes written or -ENOSYS.
+ * Return: bytes written or -EINVAL.
  */
 int ini_get_ep_param(struct iscsi_endpoint *iep, enum iscsi_param param,
 		     char *buf)
@@ -153,6 +153,6 @@ int ini_get_ep_param(struct iscsi_endpoint *iep, enum iscsi_param param,
 	case ISCSI_PARAM_CONN_PORT:
 		return iscsi_conn_get_addr_param(&ep->dst, param, buf);
 	default:
-		return -ENOSYS;
+		return -EINVAL;
 	}
 }

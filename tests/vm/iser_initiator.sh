@@ -26,6 +26,11 @@ ini_mrs() {
 	echo "$n"
 }
 ini_no_mrs() { [ "$(ini_mrs)" = 0 ]; }
+# ini_peak: the most MRs any of the initiator's sessions held at once
+ini_peak() {
+	cat /sys/kernel/rnic_mgr/devices/*/consumers/iser-ini-*/key_peak 2>/dev/null |
+		sort -n | tail -n1
+}
 # ini_host_names: proc_name of the SCSI hosts of the iSCSI sessions
 ini_host_names() {
 	cat /sys/class/iscsi_session/session*/device/../scsi_host/*/proc_name | sort -u
@@ -57,6 +62,8 @@ one_target_kind() {
 	wait $r1; r1=$?
 	wait $r2; r2=$?
 	ok "$((r0 | r1 | r2))" "$kind: three LUNs on two sessions at once, verified"
+	ok "$([ "$(ini_peak)" -gt 0 ] && [ "$(ini_peak)" -le 128 ]; echo $?)" \
+		"$kind: the sessions' MRs were charged to rnic_mgr (peak $(ini_peak) per session)"
 	check "$kind: an idle session gives back its MRs (within 10 s)" \
 		wait_for 10 ini_no_mrs
 	check "$kind: mkfs.ext4 on t1 LUN 1" mkfs.ext4 -q -F "$D11"
