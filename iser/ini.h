@@ -33,7 +33,10 @@
  *  4. Every command in flight holds a place in the engine's window
  *     (rst_io_trybegin), released by cleanup_task, and its MR, charged
  *     to the session's rnic_mgr consumer, is put back there too.
- *  5. The rst_conn is freed only after its QP is drained and libiscsi
+ *  5. A task management response that ends commands (abort task, LUN
+ *     or target reset) reaches libiscsi, which then fails them to the
+ *     block layer, only after our LOCAL_INVs of their keys completed.
+ *  6. The rst_conn is freed only after its QP is drained and libiscsi
  *     has cleaned up every task (stop_conn), so a task's MR never
  *     outlives the connection it belongs to.
  */
@@ -50,6 +53,16 @@
 /* Largest data segment of a PDU either way (stock targets use 8 KiB) */
 #define INI_MAX_DSL		8192
 #define INI_MSG_SIZE		ALIGN(ISER_HEADERS_LEN + INI_MAX_DSL, 64)
+/*
+ * Unsolicited data (InitialR2T=No) goes in Data-Out PDUs copied into
+ * Sends: at most INI_MAX_UNSOL bytes of it (FirstBurstLength is clamped
+ * to it; an initiator may send less than negotiated), in at most
+ * INI_MAX_UNSOL / INI_MIN_XMIT_DSL PDUs: a target that takes smaller
+ * data segments (RFC 7143 allows down to 512 bytes) and asks for
+ * unsolicited data gets a connection failure.
+ */
+#define INI_MAX_UNSOL		(256 * 1024)
+#define INI_MIN_XMIT_DSL	8192
 /* Pages of the largest I/O (1 MiB, unaligned start) and small MRs */
 #define INI_IO_PAGES		257
 #define INI_SMALL_PAGES		8
@@ -93,8 +106,15 @@ struct ini_ep {
  * @statsn_seen: @max_statsn is valid
  * @max_statsn: the newest StatSN of a SCSI Response (invariant 3);
  *	written under the back_lock, read locklessly by xmit_task
+ * @tmf_func: the function of the last task management request sent
+ * @tmf_rtt: its Referenced Task Tag
+ * @tmf_lun: its LUN
+ * @tmf_pending: LOCAL_INVs of commands it ended still to complete
+ * @tmf_failed: one of them failed (the connection is going down)
+ * @tmf_rsp: its response, held until they complete
  * @grow_work: makes idle MRs (rst_mr_prealloc), then reruns the queues
  * @grow_pages: pages of the command that found none
+ * @all: in ini_stats.c's list while @rc is set
  */
 struct ini_conn {
 	struct iscsi_conn *iconn;
@@ -103,8 +123,15 @@ struct ini_conn {
 	bool stopping;
 	bool statsn_seen;
 	u32 max_statsn;
+	u8 tmf_func;
+	itt_t tmf_rtt;
+	struct scsi_lun tmf_lun;
+	atomic_t tmf_pending;
+	bool tmf_failed;
+	u8 tmf_rsp[ISER_BHS_LEN];
 	struct work_struct grow_work;
 	u32 grow_pages;
+	struct list_head all;
 };
 
 /* struct ini_task.it_state */
@@ -112,6 +139,7 @@ enum ini_task_state {
 	INI_T_IDLE,		/* prepared, not sent */
 	INI_T_SENT,		/* sent, awaiting the response */
 	INI_T_INVALIDATING,	/* response held until our LOCAL_INV completes */
+	INI_T_ABORTED,		/* ended by task management, key invalidated */
 	INI_T_ANSWERED,		/* response handed to libiscsi */
 };
 
@@ -155,6 +183,12 @@ int ini_init_task(struct iscsi_task *task);
 int ini_xmit_task(struct iscsi_task *task);
 void ini_cleanup_task(struct iscsi_task *task);
 void ini_grow_work(struct work_struct *work);
+
+/* ini_stats.c */
+void ini_stats_add(struct ini_conn *ic);
+void ini_stats_del(struct ini_conn *ic);
+void ini_stats_init(void);
+void ini_stats_exit(void);
 
 /* ini_rx.c */
 extern const struct rst_conn_ops ini_rst_ops;

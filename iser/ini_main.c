@@ -101,12 +101,13 @@ static struct iscsi_cls_conn *ini_conn_create(struct iscsi_cls_session *cls_sess
 	iconn->max_recv_dlength = INI_MAX_DSL;
 	ic = iconn->dd_data;
 	ic->iconn = iconn;
+	INIT_LIST_HEAD(&ic->all);
 	INIT_WORK(&ic->grow_work, ini_grow_work);
 	return cls_conn;
 }
 
 /*
- * Take the RDMA connection away from @ic and free it (invariant 5).
+ * Take the RDMA connection away from @ic and free it (invariant 6).
  * Under ini_mutex. libiscsi no longer transmits on this connection.
  */
 static void ini_conn_release(struct ini_conn *ic)
@@ -115,6 +116,7 @@ static void ini_conn_release(struct ini_conn *ic)
 	struct rst_conn *rc;
 
 	lockdep_assert_held(&ini_mutex);
+	ini_stats_del(ic);
 	spin_lock_bh(&session->frwd_lock);
 	rc = ic->rc;
 	WRITE_ONCE(ic->rc, NULL);
@@ -160,6 +162,7 @@ static int ini_conn_bind(struct iscsi_cls_session *cls_session,
 	WRITE_ONCE(ic->rc, ep->rc);
 	spin_unlock_bh(&iconn->session->frwd_lock);
 	ep->rc = NULL;
+	ini_stats_add(ic);
 out:
 	mutex_unlock(&ini_mutex);
 	iscsi_put_endpoint(iep);
@@ -196,6 +199,22 @@ static void ini_conn_destroy(struct iscsi_cls_conn *cls_conn)
 	iscsi_conn_teardown(cls_conn);
 }
 
+/* Set @param to what @buf says; 0 or more than @max becomes @max. */
+static int ini_set_clamped(struct iscsi_cls_conn *cls_conn, enum iscsi_param param,
+			   char *buf, int buflen, unsigned int max)
+{
+	char val[16];
+	unsigned int v;
+	int len;
+
+	if (kstrtouint(buf, 10, &v))
+		return -EINVAL;
+	if (v && v <= max)
+		return iscsi_set_param(cls_conn, param, buf, buflen);
+	len = snprintf(val, sizeof(val), "%u", max);
+	return iscsi_set_param(cls_conn, param, val, len + 1);
+}
+
 static int ini_set_param(struct iscsi_cls_conn *cls_conn, enum iscsi_param param,
 			 char *buf, int buflen)
 {
@@ -211,15 +230,9 @@ static int ini_set_param(struct iscsi_cls_conn *cls_conn, enum iscsi_param param
 	case ISCSI_PARAM_MAX_XMIT_DLENGTH:
 	case ISCSI_PARAM_MAX_RECV_DLENGTH:
 		/* our Send and receive buffers hold INI_MAX_DSL bytes of data */
-		if (kstrtouint(buf, 10, &v))
-			return -EINVAL;
-		if (v > INI_MAX_DSL || !v) {
-			char val[16];
-			int len = snprintf(val, sizeof(val), "%u", INI_MAX_DSL);
-
-			return iscsi_set_param(cls_conn, param, val, len + 1);
-		}
-		break;
+		return ini_set_clamped(cls_conn, param, buf, buflen, INI_MAX_DSL);
+	case ISCSI_PARAM_FIRST_BURST:
+		return ini_set_clamped(cls_conn, param, buf, buflen, INI_MAX_UNSOL);
 	default:
 		break;
 	}
@@ -360,12 +373,14 @@ static int __init ini_init(void)
 		pr_err("cannot register the iSCSI transport \"iser\" (is ib_iser loaded?)\n");
 		return -EEXIST;
 	}
+	ini_stats_init();
 	return 0;
 }
 
 static void __exit ini_exit(void)
 {
 	iscsi_unregister_transport(&ini_transport);
+	ini_stats_exit();
 }
 
 module_init(ini_init);

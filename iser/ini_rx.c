@@ -136,6 +136,88 @@ static void ini_scsi_rsp(struct ini_conn *ic, const struct iser_pdu *p,
 	ini_deliver(ic, p->bhs, p->data, p->data_len, v);
 }
 
+/* Does the task management function @func of @ic end @task? */
+static bool ini_tmf_ends(struct ini_conn *ic, u8 func, struct iscsi_task *task)
+{
+	switch (func) {
+	case ISCSI_TM_FUNC_ABORT_TASK:
+		return task->hdr_itt == ic->tmf_rtt;
+	case ISCSI_TM_FUNC_ABORT_TASK_SET:
+	case ISCSI_TM_FUNC_CLEAR_TASK_SET:
+	case ISCSI_TM_FUNC_LOGICAL_UNIT_RESET:
+		return !memcmp(&task->lun, &ic->tmf_lun, sizeof(task->lun));
+	case ISCSI_TM_FUNC_TARGET_WARM_RESET:
+	case ISCSI_TM_FUNC_TARGET_COLD_RESET:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* One LOCAL_INV for a task management response completed. */
+static void ini_tmf_inv_done(void *arg, int status)
+{
+	struct iscsi_task *task = arg;
+	struct ini_conn *ic = task->conn->dd_data;
+	struct iscsi_session *session = task->conn->session;
+	struct ini_verdict v = {};
+
+	local_bh_disable();
+	spin_lock(&session->back_lock);
+	if (status)
+		ic->tmf_failed = true;
+	__iscsi_put_task(task);
+	/* the last one: the response may go (unless the QP failed: recovery) */
+	if (atomic_dec_and_test(&ic->tmf_pending) && !ic->tmf_failed)
+		ini_deliver(ic, ic->tmf_rsp, NULL, 0, &v);
+	spin_unlock(&session->back_lock);
+	ini_fail(ic, &v);
+	local_bh_enable();
+}
+
+/*
+ * A task management response (invariant 5): the commands it ends lose
+ * their keys first. Under the back_lock, BH off.
+ */
+static void ini_tmf_rsp(struct ini_conn *ic, const struct iser_pdu *p,
+			struct ini_verdict *v)
+{
+	struct iscsi_session *session = ic->iconn->session;
+	u8 func = READ_ONCE(ic->tmf_func);
+	int i;
+
+	if (atomic_read(&ic->tmf_pending))
+		return ini_verdict_set(v, ISCSI_ERR_PROTO, "task management answered twice");
+	/* Response 0: function complete; anything else ended nothing */
+	if (p->bhs[2]) {
+		ini_deliver(ic, p->bhs, NULL, 0, v);
+		return;
+	}
+	memcpy(ic->tmf_rsp, p->bhs, ISER_BHS_LEN);
+	ic->tmf_failed = false;
+	atomic_set(&ic->tmf_pending, 1);
+	for (i = 0; i < session->cmds_max; i++) {
+		struct iscsi_task *task = session->cmds[i];
+		struct ini_task *it = task->dd_data;
+
+		if (!task->sc || task->conn != ic->iconn || it->it_state != INI_T_SENT ||
+		    !it->mr || !ini_tmf_ends(ic, func, task))
+			continue;
+		if (!iscsi_get_task(task))
+			continue;
+		it->it_state = INI_T_ABORTED;
+		atomic_inc(&ic->tmf_pending);
+		if (rst_mr_local_invalidate_async(it->mr, ini_tmf_inv_done, task)) {
+			/* not posted: the connection is going down */
+			ic->tmf_failed = true;
+			atomic_dec(&ic->tmf_pending);
+			__iscsi_put_task(task);
+		}
+	}
+	if (atomic_dec_and_test(&ic->tmf_pending) && !ic->tmf_failed)
+		ini_deliver(ic, ic->tmf_rsp, NULL, 0, v);
+}
+
 static void ini_recv(struct rst_conn *rc, const void *buf, u32 len,
 		     bool invalidated, u32 inv_rkey)
 {
@@ -165,6 +247,8 @@ static void ini_recv(struct rst_conn *rc, const void *buf, u32 len,
 		spin_lock(&session->back_lock);
 		if (r.opcode == ISER_ISCSI_OP_SCSI_RSP)
 			ini_scsi_rsp(ic, &p, &r, invalidated, inv_rkey, &v);
+		else if (r.opcode == ISER_ISCSI_OP_TMF_RSP)
+			ini_tmf_rsp(ic, &p, &v);
 		else
 			ini_deliver(ic, p.bhs, p.data, p.data_len, &v);
 		spin_unlock(&session->back_lock);

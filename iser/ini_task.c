@@ -80,6 +80,14 @@ static int ini_xmit_mgmt(struct ini_conn *ic, struct rst_conn *rc,
 	if (task->data_count)
 		memcpy(buf + len, task->data, task->data_count);
 	len += task->data_count;
+	if ((task->hdr->opcode & ISCSI_OPCODE_MASK) == ISCSI_OP_SCSI_TMFUNC) {
+		struct iscsi_tm *tm = (struct iscsi_tm *)task->hdr;
+
+		/* what its response ends (ini_rx.c); libiscsi sends one at a time */
+		WRITE_ONCE(ic->tmf_func, tm->flags & ISCSI_FLAG_TM_FUNC_MASK);
+		ic->tmf_rtt = tm->rtt;
+		ic->tmf_lun = tm->lun;
+	}
 	err = rst_tx_post(rc, tx, len, NULL, false, 0);
 	if (err)
 		return err;
@@ -144,7 +152,7 @@ static int ini_xmit_cmd(struct ini_conn *ic, struct rst_conn *rc,
 	struct iscsi_conn *iconn = ic->iconn;
 	u32 bufflen = scsi_bufflen(sc), imm = task->imm_count;
 	u32 unsol = task->unsol_r2t.data_length;
-	struct rst_tx *txs[INI_SEND_SPARE / 2];
+	struct rst_tx *txs[1 + INI_MAX_UNSOL / INI_MIN_XMIT_DSL];
 	u32 wstag = 0, rstag = 0, mlen, rkey, len;
 	unsigned int nr_tx = 1, i;
 	u64 wva = 0, rva = 0, addr;
@@ -152,46 +160,25 @@ static int ini_xmit_cmd(struct ini_conn *ic, struct rst_conn *rc,
 	u8 *buf;
 	int err;
 
-	if (sc->sc_data_direction == DMA_BIDIRECTIONAL)
-		return -EINVAL;
-	if (imm > INI_MAX_DSL)
-		return -EINVAL;
-	if (unsol && !iconn->max_xmit_dlength)
-		return -EINVAL;
-	if (unsol)
+	if (unsol && iconn->max_xmit_dlength)
 		nr_tx += DIV_ROUND_UP(unsol, iconn->max_xmit_dlength);
-	if (nr_tx > ARRAY_SIZE(txs) || iconn->max_xmit_dlength > INI_MAX_DSL)
+	/*
+	 * What the negotiated parameters should never allow (set_param
+	 * clamps them). A refusal would only requeue the command, forever:
+	 * the connection fails instead, and the recovery with it.
+	 */
+	if (sc->sc_data_direction == DMA_BIDIRECTIONAL || imm > INI_MAX_DSL ||
+	    (unsol && !iconn->max_xmit_dlength) || nr_tx > ARRAY_SIZE(txs)) {
+		pr_warn_ratelimited("%s: cannot send a command of %u bytes, %u immediate, %u unsolicited\n",
+				    dev_name(&iconn->cls_conn->dev), bufflen, imm, unsol);
+		rst_disconnect(rc, -EINVAL);
 		return -EINVAL;
+	}
 	err = rst_io_trybegin(rc);
 	if (err)
 		return err;
 	it->rc = rc;
 	it->in_window = true;
-	need_mr = bufflen && (sc->sc_data_direction == DMA_FROM_DEVICE ||
-			      bufflen > imm + unsol);
-	if (need_mr) {
-		struct rst_mr *m = rst_mr_tryget_sg(rc, scsi_sglist(sc),
-						    scsi_sg_count(sc));
-
-		if (IS_ERR(m)) {
-			if (PTR_ERR(m) == -EAGAIN)
-				ini_want_mrs(ic, sc);
-			return PTR_ERR(m);
-		}
-		it->mr = m;
-		err = rst_mr_map(m, scsi_sglist(sc), scsi_sg_count(sc),
-				 sc->sc_data_direction, &addr, &mlen, &rkey);
-		if (err)
-			return err;
-		if (sc->sc_data_direction == DMA_FROM_DEVICE) {
-			rstag = rkey;
-			rva = addr;
-		} else {
-			/* the target reads what it was not sent, from there */
-			wstag = rkey;
-			wva = addr + imm + unsol;
-		}
-	}
 	for (i = 0; i < nr_tx; i++) {
 		txs[i] = rst_tx_tryget(rc);
 		if (IS_ERR(txs[i])) {
@@ -201,13 +188,39 @@ static int ini_xmit_cmd(struct ini_conn *ic, struct rst_conn *rc,
 			return err;
 		}
 	}
+	/* slots first: an MR taken and mapped in vain would be freed */
+	need_mr = bufflen && (sc->sc_data_direction == DMA_FROM_DEVICE ||
+			      bufflen > imm + unsol);
+	if (need_mr) {
+		struct rst_mr *m = rst_mr_tryget_sg(rc, scsi_sglist(sc),
+						    scsi_sg_count(sc));
+
+		if (IS_ERR(m)) {
+			if (PTR_ERR(m) == -EAGAIN)
+				ini_want_mrs(ic, sc);
+			err = PTR_ERR(m);
+			goto put_txs;
+		}
+		it->mr = m;
+		err = rst_mr_map(m, scsi_sglist(sc), scsi_sg_count(sc),
+				 sc->sc_data_direction, &addr, &mlen, &rkey);
+		if (err)
+			goto put_txs;
+		if (sc->sc_data_direction == DMA_FROM_DEVICE) {
+			rstag = rkey;
+			rva = addr;
+		} else {
+			/* the target reads what it was not sent, from there */
+			wstag = rkey;
+			wva = addr + imm + unsol;
+		}
+	}
 	buf = rst_tx_buf(txs[0]);
 	len = ini_put_headers(buf, task, wstag, wva, rstag, rva);
 	if (imm && sg_pcopy_to_buffer(scsi_sglist(sc), scsi_sg_count(sc),
 				      buf + len, imm, 0) != imm) {
-		for (i = 0; i < nr_tx; i++)
-			rst_tx_put(rc, txs[i]);
-		return -EIO;
+		err = -EIO;
+		goto put_txs;
 	}
 	len += imm;
 	/* the response may come at once: the state is set before the post */
@@ -232,6 +245,11 @@ static int ini_xmit_cmd(struct ini_conn *ic, struct rst_conn *rc,
 			rst_disconnect(rc, err);
 	}
 	return 0;
+
+put_txs:
+	for (i = 0; i < nr_tx; i++)
+		rst_tx_put(rc, txs[i]);
+	return err;
 }
 
 /**
@@ -262,7 +280,7 @@ int ini_xmit_task(struct iscsi_task *task)
  *
  * Gives back the task's MR and its place in the window (invariant 4).
  * An MR still valid here belongs to a command failed while its
- * connection was already drained (invariant 5) and is freed.
+ * connection was already drained (invariant 6) and is freed.
  * Context: the session's back_lock held; never sleeps.
  */
 void ini_cleanup_task(struct iscsi_task *task)

@@ -76,6 +76,10 @@ struct ist_conn {
 	bool down;			/* ->disconnected ran: nothing in flight */
 	bool send_w_inv;		/* Send-with-Invalidate the initiator's keys */
 	bool use_mr;			/* register RDMA READ sinks (forced-MR mode) */
+	/* for the hostile-target switches only (racy, test use) */
+	u32 recent_stag;		/* the last command's key */
+	u32 last_read_stag;		/* the last READ's key and address */
+	u64 last_read_va;
 	enum ist_phase phase;
 	wait_queue_head_t wq;		/* down, control completions */
 	struct completion login_req;	/* one per login request received */
@@ -117,6 +121,7 @@ struct ist_cmd {
 	struct ist_conn *ic;
 	struct iscsit_cmd *cmd;
 	bool has_read, has_write;
+	bool stale_write;		/* IST_FAULT_STALE_WRITE chose it */
 	u32 read_stag, write_stag;
 	u64 read_va, write_va;
 	unsigned long flags;
@@ -145,7 +150,19 @@ void ist_wait_conn(struct iscsit_conn *conn);
 void ist_free_conn(struct iscsit_conn *conn);
 
 /* stats.c */
+/* Hostile-target switches for initiator tests (stats.c, debugfs) */
+enum ist_fault {
+	IST_FAULT_WRONG_INV,	/* invalidate another command's key */
+	IST_FAULT_DUP_RSP,	/* send a SCSI Response twice */
+	IST_FAULT_BOGUS_ITT,	/* and one for a tag never sent */
+	IST_FAULT_STALE_WRITE,	/* READ data to the last READ's old key */
+	IST_FAULTS
+};
+
 bool ist_fault_rx_hold(void);
+bool ist_fault(enum ist_fault f);
+bool ist_fault_silent(void);
+void ist_fault_stale_failed(void);
 void ist_stats_add(struct ist_conn *ic);
 void ist_stats_del(struct ist_conn *ic);
 void ist_stats_init(void);

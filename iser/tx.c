@@ -95,13 +95,20 @@ static u8 *ist_tx_data(struct rst_tx *tx)
 /* The key the response invalidates in the initiator, or 0. */
 static u32 ist_inv_rkey(struct ist_cmd *icmd)
 {
+	u32 key = 0, other;
+
 	if (!icmd->ic->send_w_inv)
 		return 0;
 	if (icmd->has_read)
-		return icmd->read_stag;
-	if (icmd->has_write)
-		return icmd->write_stag;
-	return 0;
+		key = icmd->read_stag;
+	else if (icmd->has_write)
+		key = icmd->write_stag;
+	if (key && ist_fault(IST_FAULT_WRONG_INV)) {
+		/* hostile-target test: another command's key if there is one */
+		other = READ_ONCE(icmd->ic->recent_stag);
+		key = other && other != key ? other : key ^ 0x80;
+	}
+	return key;
 }
 
 /* Repost the receive buffer a command's immediate data was used from. */
@@ -249,6 +256,8 @@ static void ist_send_done(void *arg, int status)
 
 	trace_ist_send_done(icmd, 0, status);
 	ist_untrim(icmd);	/* the engine is done with the READ data */
+	if (status && icmd->stale_write)
+		ist_fault_stale_failed();
 	if (status) {
 		ist_cmd_put(icmd, true);
 		return;
@@ -280,16 +289,62 @@ static void ist_send_done(void *arg, int status)
 	}
 }
 
+/* Hostile-target test switches: how much of a response to copy */
+#define IST_FAULT_COPY_MAX	256
+
+/*
+ * Hostile-target test switches: send @msg (a SCSI Response of @len
+ * bytes, copied before the original was posted) again, as it is or for
+ * a tag never sent.
+ */
+static void ist_fault_copies(struct ist_conn *ic, const u8 *msg, u32 len)
+{
+	int f;
+
+	if ((msg[ISER_HDR_LEN] & ISCSI_OPCODE_MASK) != ISCSI_OP_SCSI_CMD_RSP)
+		return;
+	for (f = IST_FAULT_DUP_RSP; f <= IST_FAULT_BOGUS_ITT; f++) {
+		struct rst_tx *copy;
+		u8 *cb;
+
+		if (!ist_fault(f))
+			continue;
+		copy = rst_tx_tryget(ic->rc);
+		if (IS_ERR(copy))
+			continue;
+		cb = rst_tx_buf(copy);
+		memcpy(cb, msg, len);
+		if (f == IST_FAULT_BOGUS_ITT) {
+			/* libiscsi's task index is the tag's low 12 bits: 0xfff is none */
+			cb[ISER_HDR_LEN + 18] |= 0x0f;
+			cb[ISER_HDR_LEN + 19] = 0xff;
+		}
+		rst_tx_post(ic->rc, copy, len, NULL, false, 0);
+	}
+}
+
 /* Post a PDU built in @tx; the command is released when it completes. */
 static int ist_post(struct ist_cmd *icmd, struct rst_tx *tx, u32 dlen)
 {
 	struct ist_conn *ic = icmd->ic;
 	u32 inv = ist_inv_rkey(icmd);
+	u32 len = ISER_HEADERS_LEN + dlen;
+	u8 copy[IST_FAULT_COPY_MAX];
 
 	ist_clamp_maxcmdsn(ic, rst_tx_buf(tx) + ISER_HDR_LEN);
+	if (ist_fault_silent()) {
+		/* hostile-target test: as if sent, and nothing goes out */
+		rst_tx_put(ic->rc, tx);
+		ist_send_done(icmd, 0);
+		return 0;
+	}
+	if (len <= sizeof(copy))
+		memcpy(copy, rst_tx_buf(tx), len);
 	rst_tx_on_done(tx, ist_send_done, icmd);
 	/* on failure the callback has released the command */
-	rst_tx_post(ic->rc, tx, ISER_HEADERS_LEN + dlen, NULL, inv != 0, inv);
+	rst_tx_post(ic->rc, tx, len, NULL, inv != 0, inv);
+	if (len <= sizeof(copy))
+		ist_fault_copies(ic, copy, len);
 	return 0;
 }
 
@@ -373,8 +428,10 @@ int ist_queue_data_in(struct iscsit_conn *conn, struct iscsit_cmd *cmd)
 	struct ist_cmd *icmd = iscsit_priv_cmd(cmd);
 	struct ist_conn *ic = icmd->ic;
 	struct se_cmd *se_cmd = &cmd->se_cmd;
+	u8 copy[IST_FAULT_COPY_MAX];
+	u32 dlen, inv, nents, stag, len;
 	struct rst_tx *tx;
-	u32 dlen, inv, nents;
+	u64 va;
 	int err;
 
 	if (!icmd->has_read) {
@@ -396,10 +453,30 @@ int ist_queue_data_in(struct iscsit_conn *conn, struct iscsit_cmd *cmd)
 	ist_cmd_uncount(icmd);
 	ist_clamp_maxcmdsn(ic, rst_tx_buf(tx) + ISER_HDR_LEN);
 	inv = ist_inv_rkey(icmd);
+	va = icmd->read_va;
+	stag = icmd->read_stag;
+	if (ist_fault_silent()) {
+		/* hostile-target test: as if sent, and nothing goes out */
+		rst_tx_put(ic->rc, tx);
+		ist_send_done(icmd, 0);
+		return 0;
+	}
+	/* hostile-target test: to the key of a READ that has completed */
+	if (READ_ONCE(ic->last_read_stag) && ist_fault(IST_FAULT_STALE_WRITE)) {
+		va = READ_ONCE(ic->last_read_va);
+		stag = READ_ONCE(ic->last_read_stag);
+		icmd->stale_write = true;
+	}
+	WRITE_ONCE(ic->last_read_va, icmd->read_va);
+	WRITE_ONCE(ic->last_read_stag, icmd->read_stag);
+	len = ISER_HEADERS_LEN + dlen;
+	if (len <= sizeof(copy))
+		memcpy(copy, rst_tx_buf(tx), len);
 	rst_tx_on_done(tx, ist_send_done, icmd);
-	rst_rw_write_send_async(ic->rc, se_cmd->t_data_sg, nents,
-				icmd->read_va, icmd->read_stag, tx,
-				ISER_HEADERS_LEN + dlen, inv != 0);
+	rst_rw_write_send_async(ic->rc, se_cmd->t_data_sg, nents, va, stag, tx,
+				len, inv != 0);
+	if (len <= sizeof(copy))
+		ist_fault_copies(ic, copy, len);
 	return 0;
 }
 

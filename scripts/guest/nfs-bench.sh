@@ -3,8 +3,10 @@
 # Helpers for the NFS benchmarks (tests/bench/nfs*.sh): one fio job and
 # what it cost. Source after lib.sh and nfs-client.sh.
 #
-#   bench_job ROUND STACK NAME RW BS DEPTH   run one job on $MNT, append a
+#   bench_job ROUND STACK NAME RW BS DEPTH   run one job on $MNT (or the
+#                                            device $BENCH_DEV), append a
 #                                            row to $CSV, print a diag line
+# $BENCH_MRS names the command that counts MRs (default mrs_now: all).
 # Columns: round,stack,job,iops,bw_kib,lat_mean_us,lat_p99_us,mrs_idle,
 # mrs_load,cpu_us_io (the guest's busy CPU per I/O). $RUNTIME seconds a
 # job, after a 2 s ramp; each job has its file bench.BS (bench_files).
@@ -24,9 +26,13 @@ bench_files() {	# bench_files BS...: a 64 MiB file of random data per size
 	done
 }
 
-# one fio job; prints "iops bw_kib lat_mean_us lat_p99_us"
+# one fio job; prints "iops bw_kib lat_mean_us lat_p99_us". On the
+# block device $BENCH_DEV if set (its first 256 MiB), else on bench.BS.
 bench_fio() {	# bench_fio NAME RW BS DEPTH
-	fio --name="$1" --directory=$MNT --filename=bench.$3 --size=64m --rw="$2" \
+	local where="--directory=$MNT --filename=bench.$3 --size=64m"
+	[ -n "${BENCH_DEV:-}" ] && where="--filename=$BENCH_DEV --size=256m"
+	# shellcheck disable=SC2086
+	fio --name="$1" $where --rw="$2" \
 		--bs="$3" --iodepth="$4" --direct=1 --ioengine=libaio --time_based \
 		--runtime="$RUNTIME" --ramp_time=2 --output-format=json > /tmp/fio.json 2>/tmp/fio.err ||
 		{ cat /tmp/fio.err; return 1; }
@@ -36,8 +42,8 @@ bench_fio() {	# bench_fio NAME RW BS DEPTH
 bench_job() {	# bench_job ROUND STACK NAME RW BS DEPTH
 	local round=$1 stack=$2 name=$3 r idle b1 cpu
 	sleep 3
-	idle=$(mrs_now)
-	( sleep $((RUNTIME / 2 + 2)); mrs_now > /tmp/mrs_load ) &
+	idle=$(${BENCH_MRS:-mrs_now})
+	( sleep $((RUNTIME / 2 + 2)); ${BENCH_MRS:-mrs_now} > /tmp/mrs_load ) &
 	# fio's ramp is over: mark the phase for the host's per-guest CPU
 	# accounting (scripts/vm/qemu-cpu)
 	( sleep 2; busy_ticks > /tmp/busy0

@@ -1,0 +1,171 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# rdmastor's iSER initiator against a target that fails or misbehaves,
+# in one guest (rxe loopback, LIO with rdmastor_isert, whose debugfs
+# switches play the hostile target), with verified fio throughout:
+# - a budget cut under load brings the session's MRs within the share
+#   at once and restoring it lets them grow again; idle: 0 MRs;
+# - a response that invalidates another command's key, a response sent
+#   twice, a response for a tag never sent: a protocol error, the
+#   connection fails, open-iscsi recovers, no data error;
+# - READ data sent to a completed command's old key: the initiator's
+#   NIC refuses it (the key is dead), recovery, data verified;
+# - a target that stops answering (no PDU at all): the initiator's
+#   NOP-Out times out, recovery once it answers again;
+# - the link down (the rxe port's netdev) and a target restart during
+#   fio; abort task and LUN reset on a slow LUN;
+# - nothing left in `rdma resource`, clean unload.
+. scripts/guest/lib.sh
+. scripts/guest/iser.sh
+SYS=/sys/kernel/rnic_mgr/devices/rxe0
+DBG=/sys/kernel/debug/rdmastor_isert
+INI=/sys/kernel/debug/rdmastor_iser/conns
+
+# istat FIELD: the first initiator connection's counter
+istat() { awk -v k="$1" '{ for (i = 2; i < NF; i++) if ($i == k) { print $(i + 1); exit } }' $INI; }
+ile() { [ "$(istat "$1")" -le "$2" ]; }
+igt() { [ "$(istat "$1")" -gt "$2" ]; }
+conn_errors() { dmesg | grep -c 'detected conn error'; }
+proto_errors() { dmesg | grep -c 'rdmastor_iser: .*protocol error'; }
+logged_in() { iscsiadm -m session -P 1 2>/dev/null | grep -q 'Session State: LOGGED_IN'; }
+
+check "soft-RoCE" scripts/guest/rxe-setup single
+check "rdmastor installed" rdmastor_install
+check "modprobe configuration installed" rdmastor_iser_target
+check "initiator routing installed" rdmastor_iser_initiator
+check "target: a 64 MiB LUN and a slow one" \
+	eval "iser_target_create 1 1 64M && iser_slow_lun_create 1" || bail "no target"
+check "iscsid runs" iscsid_start
+iscsiadm -m discovery -t st -p "$ISER_IP:3260" -I iser >/dev/null
+# recover for up to 60 s; ping the target every 5 s, give it 5 s
+for kv in node.session.timeo.replacement_timeout=60 node.conn[0].timeo.noop_out_interval=5 \
+	node.conn[0].timeo.noop_out_timeout=5; do
+	iscsiadm -m node -T "$ISER_IQN:t1" -p "$ISER_IP:3260" -I iser -o update \
+		-n "${kv%%=*}" -v "${kv#*=}"
+done
+check "log in" iser_login 1 || bail "no login"
+wait_for 20 iser_disk 1 1 || bail "no LUNs"
+D0=$(iser_disk 1 0) D1=$(iser_disk 1 1)
+ok "$(lsmod | grep -q '^rdmastor_iser '; echo $?)" "rdmastor_iser serves the session"
+check "4 KiB..256 KiB random read/write, verified" \
+	iser_fio base "$D0" --rw=randrw --bsrange=4k-256k --iodepth=16 --size=32M --io_size=32M
+diag "$(cat $INI)"
+ok "$(igt regs 0 && [ "$(istat remote_inv)" -gt 0 ]; echo $?)" \
+	"commands registered their buffers, the target invalidated the keys ($(istat regs) regs, $(istat remote_inv) remote)"
+check "an idle session holds no MR" wait_for 10 ile mrs 0
+
+# --- budget cut under load
+budget0=$(cat $SYS/budget)
+iser_fio share "$D0" --rw=randrw --bs=128k --iodepth=16 --size=32M \
+	--time_based --runtime=20 & load=$!
+check "the load holds several MRs" wait_for 10 igt mrs 2
+diag "before: $(cat $INI)"
+# two large MRs' worth of entries (257 pages each)
+echo 600 > $SYS/budget
+check "MRs fall within the share in 2 s" wait_for 2 ile mrs 2
+sleep 3
+check "and stay there under load ($(istat mrs))" ile mrs 2
+diag "budget 600: $(cat $INI)"
+echo "$budget0" > $SYS/budget
+check "MRs grow again when the budget is restored" wait_for 10 igt mrs 2
+wait $load; r=$?
+ok "$r" "the run completes, verified"
+check "an idle session gives its MRs back" wait_for 10 ile mrs 0
+
+# --- hostile target: each misdeed is a protocol error, then recovery
+# hostile SWITCH: arm the target's switch once, under verified I/O
+hostile() {
+	local e0 c0 pid rc
+	e0=$(proto_errors) c0=$(conn_errors)
+	iser_fio "hostile-$1" "$D0" --rw=randrw --bsrange=4k-64k --iodepth=8 --size=16M \
+		--io_size=48M & pid=$!
+	sleep 2
+	echo 1 > "$DBG/fault_$1"
+	wait $pid; rc=$?
+	[ "$rc" = 0 ] || { diag "fio failed"; return 1; }
+	[ "$(cat "$DBG/fault_$1")" = 0 ] || { diag "the switch never fired"; return 1; }
+	wait_for 60 logged_in || { diag "no recovery"; return 1; }
+	diag "protocol errors $e0 -> $(proto_errors), connection errors $c0 -> $(conn_errors): $(dmesg | grep 'rdmastor_iser' | tail -1)"
+	[ "$(conn_errors)" -gt "$c0" ]
+}
+for sw in wrong_inv dup_rsp bogus_itt; do
+	e0=$(proto_errors)
+	check "target $sw: the connection fails, the session recovers, data verified" hostile $sw
+	ok "$([ "$(proto_errors)" -gt "$e0" ]; echo $?)" "target $sw: rdmastor_iser called it a protocol error"
+done
+s0=$(cat $DBG/stale_write_failed)
+check "READ data to a completed command's key: recovery, data verified" hostile stale_write
+ok "$([ "$(cat $DBG/stale_write_failed)" -gt "$s0" ]; echo $?)" \
+	"the initiator's NIC refused the stale key (target saw the WRITE fail)"
+
+# --- a target that stops answering, then answers again
+silent() {
+	local c0 pid
+	c0=$(conn_errors)
+	iser_fio silent "$D0" --rw=randrw --bs=16k --iodepth=8 --size=16M --io_size=32M & pid=$!
+	sleep 2
+	echo 1 > $DBG/fault_silent
+	wait_for 30 eval '[ "$(conn_errors)" -gt "$c0" ]'; found=$?
+	echo 0 > $DBG/fault_silent
+	wait $pid || return 1
+	[ "$found" = 0 ]
+}
+check "a silent target: the ping times out, recovery when it answers, verified" silent
+check "logged in again" wait_for 60 logged_in
+
+# --- link down and target restart during verified fio
+fio_fault() {
+	local pid
+	iser_fio "fault-$1" "$D0" --rw=randrw --bs=16k --iodepth=16 --size=32M --io_size=96M & pid=$!
+	sleep 4
+	case $1 in
+	link-down) ip link set dummy0 down && sleep 8 && ip link set dummy0 up ;;
+	restart-target) targetcli saveconfig /tmp/lio.json >/dev/null &&
+		targetcli clearconfig confirm=True >/dev/null && sleep 3 &&
+		targetcli restoreconfig /tmp/lio.json >/dev/null ;;
+	esac
+	wait $pid
+}
+check "link down 8 s during fio: the run completes, verified" fio_fault link-down
+check "target restarted during fio: the run completes, verified" fio_fault restart-target
+wait_for 30 iser_disk 1 1 || bail "LUNs gone after the restart"
+D0=$(iser_disk 1 0) D1=$(iser_disk 1 1)
+
+# --- task management
+check "LUN reset (sg_reset -d) is answered" sg_reset -d "$D0"
+check "LUN 0 verifies after the reset" \
+	iser_fio after-reset "$D0" --rw=randrw --bs=4k --iodepth=8 --size=16M --io_size=16M
+slow() {
+	local loop ms=$1
+	loop=$(cat /tmp/slow.loop)
+	dmsetup suspend --noudevsync --nolockfs slow &&
+		dmsetup reload slow --table "0 $(blockdev --getsz "$loop") delay $loop 0 $ms" &&
+		dmsetup resume --noudevsync slow
+}
+# the slow LUN holds reads for 10 s; with a 3 s SCSI timeout libiscsi
+# pings the target at the first timeout and aborts at the second
+echo 3 > "/sys/block/$(basename "$D1")/device/timeout"
+a0=$(dmesg | grep -c ABORT_TASK) e0=$(proto_errors)
+check "the target delays the slow LUN" slow 10000
+dd if="$D1" of=/dev/null bs=64k count=1 iflag=direct 2>/dev/null & dd=$!
+check "the initiator aborts the stuck READ (ABORT TASK at the target)" \
+	wait_for 40 eval '[ "$(dmesg | grep -c ABORT_TASK)" -gt "$a0" ]'
+slow 0
+wait $dd
+ok "$([ "$(proto_errors)" = "$e0" ]; echo $?)" "the abort's response was no protocol error"
+echo 30 > "/sys/block/$(basename "$D1")/device/timeout"
+check "the slow LUN verifies afterwards" \
+	iser_fio after-abort "$D1" --rw=randrw --bs=4k --iodepth=4 --size=8M --io_size=8M
+diag "$(cat $INI)"
+
+check "log out" iser_logout 1
+check "remove the target" iser_target_clear
+dmsetup remove slow; losetup -d "$(cat /tmp/slow.loop)"
+for k in qp cq mr; do
+	check "no $k left (within 30 s)" wait_for 30 iser_none_left $k
+done
+check "iscsid stops" pkill -x iscsid
+check "rdmastor_iser unloads" rmmod rdmastor_iser
+check "rdmastor_isert unloads" rmmod rdmastor_isert
+check "then the engine and rnic_mgr" modprobe -r rdmastor_transport rnic_mgr
+tap_done
