@@ -78,12 +78,6 @@ static void ini_inv_done(void *arg, int status)
 	local_bh_enable();
 }
 
-/* Serial number arithmetic (RFC 1982): is @a after @b? */
-static bool ini_sn_after(u32 a, u32 b)
-{
-	return (s32)(a - b) > 0;
-}
-
 /* A SCSI Response. Under the back_lock, BH off. */
 static void ini_scsi_rsp(struct ini_conn *ic, const struct iser_pdu *p,
 			 const struct iser_rsp *r, bool invalidated,
@@ -98,18 +92,11 @@ static void ini_scsi_rsp(struct ini_conn *ic, const struct iser_pdu *p,
 	it = task->dd_data;
 	if (it->it_state != INI_T_SENT)
 		return ini_verdict_set(v, ISCSI_ERR_PROTO, "response to a command not in flight");
-	/*
-	 * The target numbered this response after it got the command, so
-	 * after every response we had seen when we sent it. An old answer
-	 * to the tag's previous command (answered twice, the tag reused
-	 * since) is not. Targets may send responses out of StatSN order,
-	 * so nothing stricter holds.
-	 */
-	if (it->statsn_valid && !ini_sn_after(r->stat_sn, it->statsn_at_send))
+	if (!iser_rsp_statsn_fresh(it->statsn_valid, it->statsn_at_send, r->stat_sn))
 		return ini_verdict_set(v, ISCSI_ERR_PROTO, "stale StatSN (answered twice)");
 	if (!iser_rsp_residual_ok(r, scsi_bufflen(task->sc)))
 		return ini_verdict_set(v, ISCSI_ERR_PROTO, "residual beyond the transfer");
-	if (!ic->statsn_seen || ini_sn_after(r->stat_sn, ic->max_statsn))
+	if (!ic->statsn_seen || iser_sn_after(r->stat_sn, ic->max_statsn))
 		WRITE_ONCE(ic->max_statsn, r->stat_sn);
 	WRITE_ONCE(ic->statsn_seen, true);
 	if (invalidated) {
@@ -134,24 +121,6 @@ static void ini_scsi_rsp(struct ini_conn *ic, const struct iser_pdu *p,
 	}
 	it->it_state = INI_T_ANSWERED;
 	ini_deliver(ic, p->bhs, p->data, p->data_len, v);
-}
-
-/* Does the task management function @func of @ic end @task? */
-static bool ini_tmf_ends(struct ini_conn *ic, u8 func, struct iscsi_task *task)
-{
-	switch (func) {
-	case ISCSI_TM_FUNC_ABORT_TASK:
-		return task->hdr_itt == ic->tmf_rtt;
-	case ISCSI_TM_FUNC_ABORT_TASK_SET:
-	case ISCSI_TM_FUNC_CLEAR_TASK_SET:
-	case ISCSI_TM_FUNC_LOGICAL_UNIT_RESET:
-		return !memcmp(&task->lun, &ic->tmf_lun, sizeof(task->lun));
-	case ISCSI_TM_FUNC_TARGET_WARM_RESET:
-	case ISCSI_TM_FUNC_TARGET_COLD_RESET:
-		return true;
-	default:
-		return false;
-	}
 }
 
 /* One LOCAL_INV for a task management response completed. */
@@ -201,7 +170,8 @@ static void ini_tmf_rsp(struct ini_conn *ic, const struct iser_pdu *p,
 		struct ini_task *it = task->dd_data;
 
 		if (!task->sc || task->conn != ic->iconn || it->it_state != INI_T_SENT ||
-		    !it->mr || !ini_tmf_ends(ic, func, task))
+		    !it->mr || !iser_tmf_ends(func, (__force u32)ic->tmf_rtt, ic->tmf_lun.scsi_lun,
+					      (__force u32)task->hdr_itt, task->lun.scsi_lun))
 			continue;
 		if (!iscsi_get_task(task))
 			continue;

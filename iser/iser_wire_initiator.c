@@ -144,6 +144,55 @@ bool iser_rsp_residual_ok(const struct iser_rsp *r, u32 expected_len)
  *
  * Return: ISER_HDR_LEN.
  */
+/**
+ * iser_rsp_statsn_fresh - may this StatSN answer a command sent then?
+ * @seen: the connection had seen a response when the command was sent
+ * @newest_at_send: the newest StatSN of a response seen then
+ * @stat_sn: the StatSN of the response that names the command
+ *
+ * The target numbers a response after it got the command, so after
+ * every response the initiator had seen when it sent it. An old answer
+ * to the tag's previous command (a response sent twice, the tag reused
+ * since) is not. Targets may send responses out of StatSN order, so
+ * nothing stricter holds.
+ *
+ * Return: true if @stat_sn is after @newest_at_send (or none was seen).
+ */
+bool iser_rsp_statsn_fresh(bool seen, u32 newest_at_send, u32 stat_sn)
+{
+	return !seen || iser_sn_after(stat_sn, newest_at_send);
+}
+
+/**
+ * iser_tmf_ends - does a task management function end this command?
+ * @func: the function (ISER_TMF_*)
+ * @ref_itt: its Referenced Task Tag (ABORT TASK)
+ * @tmf_lun: its 8-byte LUN
+ * @task_itt: the command's tag
+ * @task_lun: the command's 8-byte LUN
+ *
+ * Return: true for the referenced command of ABORT TASK, every command
+ * of the LUN for the task set functions and a LUN reset, every command
+ * for a target reset; false for CLEAR ACA and what is unknown.
+ */
+bool iser_tmf_ends(u8 func, u32 ref_itt, const u8 *tmf_lun, u32 task_itt,
+		   const u8 *task_lun)
+{
+	switch (func) {
+	case ISER_TMF_ABORT_TASK:
+		return task_itt == ref_itt;
+	case ISER_TMF_ABORT_TASK_SET:
+	case ISER_TMF_CLEAR_TASK_SET:
+	case ISER_TMF_LOGICAL_UNIT_RESET:
+		return !memcmp(tmf_lun, task_lun, 8);
+	case ISER_TMF_TARGET_WARM_RESET:
+	case ISER_TMF_TARGET_COLD_RESET:
+		return true;
+	default:
+		return false;
+	}
+}
+
 u32 iser_hdr_encode_keys(void *buf, u32 write_stag, u64 write_va,
 			 u32 read_stag, u64 read_va)
 {

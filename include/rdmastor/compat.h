@@ -34,6 +34,7 @@ typedef uint8_t u8;
 typedef uint16_t u16;
 typedef uint32_t u32;
 typedef uint64_t u64;
+typedef int32_t s32;
 typedef int64_t s64;
 
 #define min(a, b) ((a) < (b) ? (a) : (b))

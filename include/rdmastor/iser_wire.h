@@ -176,9 +176,27 @@ struct iser_rsp {
 	u16 sense_len;
 };
 
+/* Task management functions (RFC 7143 section 11.5.1) */
+#define ISER_TMF_ABORT_TASK		1
+#define ISER_TMF_ABORT_TASK_SET		2
+#define ISER_TMF_CLEAR_ACA		3
+#define ISER_TMF_CLEAR_TASK_SET		4
+#define ISER_TMF_LOGICAL_UNIT_RESET	5
+#define ISER_TMF_TARGET_WARM_RESET	6
+#define ISER_TMF_TARGET_COLD_RESET	7
+
+/* Serial number arithmetic (RFC 1982, 32 bits): is @a after @b? */
+static inline bool iser_sn_after(u32 a, u32 b)
+{
+	return (s32)(a - b) > 0;
+}
+
 int iser_pdu_decode(const void *buf, u32 len, struct iser_pdu *p);
 int iser_rsp_decode(const struct iser_pdu *p, struct iser_rsp *r);
 bool iser_rsp_residual_ok(const struct iser_rsp *r, u32 expected_len);
+bool iser_rsp_statsn_fresh(bool seen, u32 newest_at_send, u32 stat_sn);
+bool iser_tmf_ends(u8 func, u32 ref_itt, const u8 *tmf_lun, u32 task_itt,
+		   const u8 *task_lun);
 u32 iser_hdr_encode_keys(void *buf, u32 write_stag, u64 write_va,
 			 u32 read_stag, u64 read_va);
 void iser_cm_req_encode(void *pdata);

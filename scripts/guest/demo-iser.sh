@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # iSER part of `make demo` (one guest): a RAM-backed LUN exported through
-# LIO with targetcli over rdmastor's iSER target, the stock open-iscsi +
-# ib_iser initiator logging in to it over soft-RoCE in the same guest,
-# fio on the LUN, and what the target and rnic_mgr show.
+# LIO with targetcli over rdmastor's iSER target, open-iscsi logging in
+# to it with rdmastor's initiator (rdmastor_iser) over soft-RoCE in the
+# same guest, fio on the LUN, and what both ends and rnic_mgr show.
 . scripts/guest/lib.sh
 . scripts/guest/iser.sh
 set -e
@@ -20,7 +20,9 @@ iser_target_create 1 1 256M
 targetcli ls /iscsi | sed 's/^/# /'
 lsmod | grep -E '^(rdmastor_isert|ib_isert|iscsi_target_mod|rdmastor_transport|rnic_mgr) ' | sed 's/^/# /'
 
-step "log in with the stock initiator (open-iscsi, ib_iser)"
+step "log in with open-iscsi; its ib_iser loads rdmastor_iser (etc/modprobe.d)"
+rdmastor_iser_initiator
+echo "# modprobe -n ib_iser: $(modprobe -n -v ib_iser | tail -n1)"
 iscsid_start
 iser_login 1
 wait_for 20 iser_disk 1 0
@@ -40,14 +42,19 @@ fio --name=demo1m --filename="$D" --size=128m --bs=1m --rw=read --direct=1 \
 
 step "the target's connection (/sys/kernel/debug/rdmastor_isert/conns)"
 sed 's/^/# /' /sys/kernel/debug/rdmastor_isert/conns
-step "RDMA objects: the target uses no MR (DMA addresses); the initiator's are ib_iser's"
+step "the initiator's: every buffer registered for one command, keys ended by the target"
+sed 's/^/# /' /sys/kernel/debug/rdmastor_iser/conns
+step "RDMA objects: the target uses no MR (DMA addresses); the idle initiator gives its MRs back"
+sleep 3
 for k in qp mr; do
 	echo "# $k: $(rdma resource show $k | grep rxe0 | grep -o 'comm \[[a-z_]*\]' | sort | uniq -c | paste -sd' ')"
 done
+echo "# MRs of the initiator's session now: $(cat /sys/kernel/rnic_mgr/devices/rxe0/consumers/iser-ini-*/key_held)"
 
 step "log out, remove the target, unload"
 iser_logout 1
 iser_target_clear
-rmmod rdmastor_isert
-echo "# rdmastor_isert unloaded"
+pkill -x iscsid || true
+rmmod rdmastor_isert rdmastor_iser
+echo "# rdmastor_isert and rdmastor_iser unloaded"
 tap_done

@@ -258,6 +258,39 @@ static void test_encoders(void)
 	       "reserved bits in the accept are refused");
 }
 
+static void test_statsn_and_tmf(void)
+{
+	static const u8 lun0[8], lun1[8] = { 0, 1 };
+
+	tap_ok(iser_rsp_statsn_fresh(false, 0, 0), "StatSN: nothing seen at send, anything goes");
+	tap_ok(iser_rsp_statsn_fresh(true, 100, 101), "StatSN: newer than at send");
+	tap_ok(!iser_rsp_statsn_fresh(true, 100, 100), "StatSN: the one seen at send is an old answer");
+	tap_ok(!iser_rsp_statsn_fresh(true, 100, 40), "StatSN: older is an old answer");
+	tap_ok(iser_rsp_statsn_fresh(true, 0xfffffff0, 5), "StatSN: across the wrap");
+	tap_ok(!iser_rsp_statsn_fresh(true, 5, 0xfffffff0), "StatSN: behind across the wrap");
+	tap_ok(iser_rsp_statsn_fresh(true, 7, 7 + 0x7fffffffu) &&
+	       !iser_rsp_statsn_fresh(true, 7, 7 + 0x80000000u),
+	       "StatSN: half the space ahead is newer, beyond is older");
+
+	tap_ok(iser_tmf_ends(ISER_TMF_ABORT_TASK, 9, lun0, 9, lun1),
+	       "ABORT TASK ends the referenced command");
+	tap_ok(!iser_tmf_ends(ISER_TMF_ABORT_TASK, 9, lun0, 10, lun0),
+	       "ABORT TASK leaves the others, even on its LUN");
+	tap_ok(iser_tmf_ends(ISER_TMF_LOGICAL_UNIT_RESET, 0, lun1, 3, lun1) &&
+	       !iser_tmf_ends(ISER_TMF_LOGICAL_UNIT_RESET, 0, lun1, 3, lun0),
+	       "LUN RESET ends the commands of its LUN only");
+	tap_ok(iser_tmf_ends(ISER_TMF_ABORT_TASK_SET, 0, lun0, 3, lun0) &&
+	       iser_tmf_ends(ISER_TMF_CLEAR_TASK_SET, 0, lun0, 3, lun0) &&
+	       !iser_tmf_ends(ISER_TMF_CLEAR_TASK_SET, 0, lun0, 3, lun1),
+	       "task set functions end the commands of their LUN");
+	tap_ok(iser_tmf_ends(ISER_TMF_TARGET_WARM_RESET, 0, lun0, 3, lun1) &&
+	       iser_tmf_ends(ISER_TMF_TARGET_COLD_RESET, 0, lun0, 3, lun1),
+	       "target resets end every command");
+	tap_ok(!iser_tmf_ends(ISER_TMF_CLEAR_ACA, 0, lun0, 3, lun0) &&
+	       !iser_tmf_ends(0, 3, lun0, 3, lun0) && !iser_tmf_ends(15, 3, lun0, 3, lun0),
+	       "CLEAR ACA and unknown functions end nothing");
+}
+
 int main(void)
 {
 	test_scsi_rsp();
@@ -266,5 +299,6 @@ int main(void)
 	test_other_responses();
 	test_lying_lengths();
 	test_encoders();
+	test_statsn_and_tmf();
 	return tap_done();
 }
