@@ -10,6 +10,7 @@
 #include <scsi/scsi_device.h>
 #include <scsi/scsi_host.h>
 #include "ini.h"
+#include "ini_trace.h"
 
 /* Serialises binding, endpoint disconnect and connection stop. */
 DEFINE_MUTEX(ini_mutex);
@@ -126,8 +127,10 @@ static void ini_conn_release(struct ini_conn *ic)
 		ic->ep->conn = NULL;
 		ic->ep = NULL;
 	}
-	if (rc)
+	if (rc) {
+		trace_ini_conn_release(rc, 0);
 		rst_close(rc);
+	}
 }
 
 static int ini_conn_bind(struct iscsi_cls_session *cls_session,
@@ -161,6 +164,7 @@ static int ini_conn_bind(struct iscsi_cls_session *cls_session,
 	spin_lock_bh(&iconn->session->frwd_lock);
 	WRITE_ONCE(ic->rc, ep->rc);
 	spin_unlock_bh(&iconn->session->frwd_lock);
+	trace_ini_conn_bind(ep->rc, 0);
 	ep->rc = NULL;
 	ini_stats_add(ic);
 out:

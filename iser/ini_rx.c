@@ -14,6 +14,7 @@
 #include <linux/module.h>
 #include <scsi/scsi_cmnd.h>
 #include "ini.h"
+#include "ini_trace.h"
 
 /* Why a connection fails; set under the back_lock, acted on outside it */
 struct ini_verdict {
@@ -36,6 +37,7 @@ static void ini_fail(struct ini_conn *ic, const struct ini_verdict *v)
 {
 	if (!v->err)
 		return;
+	trace_ini_proto_error(READ_ONCE(ic->rc), v->err, v->why ?: "libiscsi refused the PDU");
 	if (v->why)
 		pr_warn_ratelimited("%s: %s: protocol error\n",
 				    dev_name(&ic->iconn->cls_conn->dev), v->why);
@@ -102,7 +104,9 @@ static void ini_scsi_rsp(struct ini_conn *ic, const struct iser_pdu *p,
 	if (invalidated) {
 		if (!it->mr || rst_mr_remote_invalidated(it->mr, inv_rkey))
 			return ini_verdict_set(v, ISCSI_ERR_PROTO, "invalidated the wrong key");
+		trace_ini_rsp(ic->rc, r->itt, r->stat_sn, "remote_inv");
 	} else if (it->mr) {
+		trace_ini_rsp(ic->rc, r->itt, r->stat_sn, "local_inv");
 		it->rsp_len = ISER_BHS_LEN + p->data_len;
 		it->rsp = kmalloc(it->rsp_len, GFP_ATOMIC);
 		if (!it->rsp)
@@ -119,6 +123,8 @@ static void ini_scsi_rsp(struct ini_conn *ic, const struct iser_pdu *p,
 		}
 		return;
 	}
+	if (!it->mr)
+		trace_ini_rsp(ic->rc, r->itt, r->stat_sn, "no_mr");
 	it->it_state = INI_T_ANSWERED;
 	ini_deliver(ic, p->bhs, p->data, p->data_len, v);
 }
@@ -153,12 +159,13 @@ static void ini_tmf_rsp(struct ini_conn *ic, const struct iser_pdu *p,
 {
 	struct iscsi_session *session = ic->iconn->session;
 	u8 func = READ_ONCE(ic->tmf_func);
-	int i;
+	int i, ended = 0;
 
 	if (atomic_read(&ic->tmf_pending))
 		return ini_verdict_set(v, ISCSI_ERR_PROTO, "task management answered twice");
 	/* Response 0: function complete; anything else ended nothing */
 	if (p->bhs[2]) {
+		trace_ini_tmf_rsp(ic->rc, func, p->bhs[2], 0);
 		ini_deliver(ic, p->bhs, NULL, 0, v);
 		return;
 	}
@@ -177,6 +184,7 @@ static void ini_tmf_rsp(struct ini_conn *ic, const struct iser_pdu *p,
 			continue;
 		it->it_state = INI_T_ABORTED;
 		atomic_inc(&ic->tmf_pending);
+		ended++;
 		if (rst_mr_local_invalidate_async(it->mr, ini_tmf_inv_done, task)) {
 			/* not posted: the connection is going down */
 			ic->tmf_failed = true;
@@ -184,6 +192,7 @@ static void ini_tmf_rsp(struct ini_conn *ic, const struct iser_pdu *p,
 			__iscsi_put_task(task);
 		}
 	}
+	trace_ini_tmf_rsp(ic->rc, func, 0, ended);
 	if (atomic_dec_and_test(&ic->tmf_pending) && !ic->tmf_failed)
 		ini_deliver(ic, ic->tmf_rsp, NULL, 0, v);
 }
@@ -231,6 +240,7 @@ static void ini_disconnected(struct rst_conn *rc, int reason)
 {
 	struct ini_conn *ic = rst_conn_priv(rc);
 
+	trace_ini_disconnected(rc, reason);
 	if (ic && !READ_ONCE(ic->stopping))
 		iscsi_conn_failure(ic->iconn, ISCSI_ERR_CONN_FAILED);
 }

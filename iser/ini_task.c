@@ -17,6 +17,7 @@
 #include <scsi/scsi_device.h>
 #include <scsi/scsi_host.h>
 #include "ini.h"
+#include "ini_trace.h"
 
 /**
  * ini_alloc_pdu - point libiscsi's header at the task's own (alloc_pdu)
@@ -144,6 +145,12 @@ static int ini_xmit_unsol(struct ini_conn *ic, struct rst_conn *rc,
 	return err;
 }
 
+/* The command's tag, for traces */
+static u32 ini_itt(struct iscsi_task *task)
+{
+	return be32_to_cpu((__force __be32)task->hdr_itt);
+}
+
 static int ini_xmit_cmd(struct ini_conn *ic, struct rst_conn *rc,
 			struct iscsi_task *task)
 {
@@ -175,14 +182,17 @@ static int ini_xmit_cmd(struct ini_conn *ic, struct rst_conn *rc,
 		return -EINVAL;
 	}
 	err = rst_io_trybegin(rc);
-	if (err)
+	if (err) {
+		trace_ini_cmd_refused(rc, ini_itt(task), "window", err);
 		return err;
+	}
 	it->rc = rc;
 	it->in_window = true;
 	for (i = 0; i < nr_tx; i++) {
 		txs[i] = rst_tx_tryget(rc);
 		if (IS_ERR(txs[i])) {
 			err = PTR_ERR(txs[i]);
+			trace_ini_cmd_refused(rc, ini_itt(task), "send ring", err);
 			while (i--)
 				rst_tx_put(rc, txs[i]);
 			return err;
@@ -199,6 +209,7 @@ static int ini_xmit_cmd(struct ini_conn *ic, struct rst_conn *rc,
 			if (PTR_ERR(m) == -EAGAIN)
 				ini_want_mrs(ic, sc);
 			err = PTR_ERR(m);
+			trace_ini_cmd_refused(rc, ini_itt(task), "idle MR", err);
 			goto put_txs;
 		}
 		it->mr = m;
@@ -227,8 +238,11 @@ static int ini_xmit_cmd(struct ini_conn *ic, struct rst_conn *rc,
 	it->statsn_valid = READ_ONCE(ic->statsn_seen);
 	it->statsn_at_send = READ_ONCE(ic->max_statsn);
 	it->it_state = INI_T_SENT;
+	trace_ini_cmd_sent(rc, ini_itt(task), bufflen, imm, unsol,
+			   sc->sc_data_direction == DMA_FROM_DEVICE, rstag ?: wstag);
 	err = rst_tx_post(rc, txs[0], len, it->mr, false, 0);
 	if (err) {
+		trace_ini_cmd_refused(rc, ini_itt(task), "post", err);
 		it->it_state = INI_T_IDLE;
 		for (i = 1; i < nr_tx; i++)
 			rst_tx_put(rc, txs[i]);
@@ -311,10 +325,16 @@ void ini_grow_work(struct work_struct *work)
 	struct ini_conn *ic = container_of(work, struct ini_conn, grow_work);
 	struct Scsi_Host *shost = ic->iconn->session->host;
 	struct rst_conn *rc = READ_ONCE(ic->rc);
+	u32 pages = READ_ONCE(ic->grow_pages);
 	struct scsi_device *sdev;
+	int made;
 
 	/* stop_conn clears rc, then waits for us, then closes it */
-	if (!rc || rst_mr_prealloc(rc, READ_ONCE(ic->grow_pages), INI_GROW_BATCH) <= 0)
+	if (!rc)
+		return;
+	made = rst_mr_prealloc(rc, pages, INI_GROW_BATCH);
+	trace_ini_grow(rc, pages, made);
+	if (made <= 0)
 		return;
 	shost_for_each_device(sdev, shost)
 		blk_mq_run_hw_queues(sdev->request_queue, true);

@@ -36,6 +36,7 @@ check "initiator routing installed" rdmastor_iser_initiator
 check "target: a 64 MiB LUN and a slow one" \
 	eval "iser_target_create 1 1 64M && iser_slow_lun_create 1" || bail "no target"
 check "iscsid runs" iscsid_start
+trace_pairs_start
 iscsiadm -m discovery -t st -p "$ISER_IP:3260" -I iser >/dev/null
 # recover for up to 60 s; ping the target every 5 s, give it 5 s
 for kv in node.session.timeo.replacement_timeout=60 node.conn[0].timeo.noop_out_interval=5 \
@@ -164,6 +165,7 @@ dmsetup remove slow; losetup -d "$(cat /tmp/slow.loop)"
 for k in qp cq mr; do
 	check "no $k left (within 30 s)" wait_for 30 iser_none_left $k
 done
+trace_pairs_check
 check "iscsid stops" pkill -x iscsid
 check "rdmastor_iser unloads" rmmod rdmastor_iser
 check "rdmastor_isert unloads" rmmod rdmastor_isert
