@@ -12,7 +12,7 @@
  *
  * Hostile-target switches, for the initiator's tests (each takes a
  * count: the next N times): fault_wrong_inv (a response invalidates the
- * key of another command), fault_dup_rsp (a SCSI Response is sent
+ * key of the command received last, if that is another one), fault_dup_rsp (a SCSI Response is sent
  * twice), fault_bogus_itt (and once more for a tag never sent),
  * fault_stale_write (READ data goes to the previous READ's key, which
  * the initiator has invalidated: stale_write_failed counts the ones

@@ -92,8 +92,11 @@ static u8 *ist_tx_data(struct rst_tx *tx)
 	return (u8 *)rst_tx_buf(tx) + ISER_HEADERS_LEN;
 }
 
-/* The key the response invalidates in the initiator, or 0. */
-static u32 ist_inv_rkey(struct ist_cmd *icmd)
+/*
+ * The key the response invalidates in the initiator, or 0. @may_fault:
+ * the response's send takes any key (READ data's takes its own).
+ */
+static u32 ist_inv_rkey(struct ist_cmd *icmd, bool may_fault)
 {
 	u32 key = 0, other;
 
@@ -103,11 +106,14 @@ static u32 ist_inv_rkey(struct ist_cmd *icmd)
 		key = icmd->read_stag;
 	else if (icmd->has_write)
 		key = icmd->write_stag;
-	if (key && ist_fault(IST_FAULT_WRONG_INV)) {
-		/* hostile-target test: another command's key if there is one */
-		other = READ_ONCE(icmd->ic->recent_stag);
-		key = other && other != key ? other : key ^ 0x80;
-	}
+	/*
+	 * Hostile-target test: the key of the command received last, when
+	 * that is another one (it came after this one, so it is likely
+	 * still in flight and its key alive).
+	 */
+	other = READ_ONCE(icmd->ic->recent_stag);
+	if (may_fault && key && other && other != key && ist_fault(IST_FAULT_WRONG_INV))
+		key = other;
 	return key;
 }
 
@@ -327,7 +333,7 @@ static void ist_fault_copies(struct ist_conn *ic, const u8 *msg, u32 len)
 static int ist_post(struct ist_cmd *icmd, struct rst_tx *tx, u32 dlen)
 {
 	struct ist_conn *ic = icmd->ic;
-	u32 inv = ist_inv_rkey(icmd);
+	u32 inv = ist_inv_rkey(icmd, true);
 	u32 len = ISER_HEADERS_LEN + dlen;
 	u8 copy[IST_FAULT_COPY_MAX];
 
@@ -452,7 +458,7 @@ int ist_queue_data_in(struct iscsit_conn *conn, struct iscsit_cmd *cmd)
 	trace_ist_data_in(icmd, se_cmd->data_length, 0);
 	ist_cmd_uncount(icmd);
 	ist_clamp_maxcmdsn(ic, rst_tx_buf(tx) + ISER_HDR_LEN);
-	inv = ist_inv_rkey(icmd);
+	inv = ist_inv_rkey(icmd, false);
 	va = icmd->read_va;
 	stag = icmd->read_stag;
 	if (ist_fault_silent()) {

@@ -130,6 +130,21 @@ echo 30 > /proc/sys/kernel/hung_task_timeout_secs
 check "and verifies data" iser_fio after-silence "$(iser_disk 1 0)" --rw=randrw --bs=4k \
 	--iodepth=8 --size=16M --io_size=16M
 check "log out" iser_logout 1
+
+# The same link failure under rdmastor's initiator (rdmastor_iser): the
+# session recovers within its replacement timeout, no data error. (Its
+# other faults run in one guest: iser_ini_faults; a link cannot be cut
+# there, rxe loops back past the netdev.)
+check "the stock initiator unloads" wait_for 30 rmmod ib_iser
+check "initiator routing installed" rdmastor_iser_initiator
+check "log in with rdmastor_iser" iser_login 1 || bail "no login"
+ok "$(lsmod | grep -q '^rdmastor_iser '; echo $?)" "rdmastor_iser serves the session"
+wait_for 20 iser_disk 1 0 || bail "no LUN"
+D0=$(iser_disk 1 0)
+check "rdmastor_iser: link down 8 s during fio: the run completes, verified" fio_fault link-down
+check "rdmastor_iser: target restarted during fio: the run completes, verified" fio_fault restart-target
+check "log out" iser_logout 1
 hook done
 check "no QP left on the initiator side" wait_for 30 iser_none_left qp
+check "rdmastor_iser unloads" rmmod rdmastor_iser
 tap_done

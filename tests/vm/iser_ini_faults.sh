@@ -12,8 +12,8 @@
 #   NIC refuses it (the key is dead), recovery, data verified;
 # - a target that stops answering (no PDU at all): the initiator's
 #   NOP-Out times out, recovery once it answers again;
-# - the link down (the rxe port's netdev) and a target restart during
-#   fio; abort task and LUN reset on a slow LUN;
+# - a target restart during fio (the link down: iser_faults); abort
+#   task and LUN reset on a slow LUN;
 # - nothing left in `rdma resource`, clean unload.
 . scripts/guest/lib.sh
 . scripts/guest/iser.sh
@@ -27,6 +27,7 @@ ile() { [ "$(istat "$1")" -le "$2" ]; }
 igt() { [ "$(istat "$1")" -gt "$2" ]; }
 conn_errors() { dmesg | grep -c 'detected conn error'; }
 proto_errors() { dmesg | grep -c 'rdmastor_iser: .*protocol error'; }
+nic_refused() { dmesg | grep -c "rxe_invalidate_mr: wr key"; }
 logged_in() { iscsiadm -m session -P 1 2>/dev/null | grep -q 'Session State: LOGGED_IN'; }
 
 check "soft-RoCE" scripts/guest/rxe-setup single
@@ -90,9 +91,15 @@ hostile() {
 	[ "$(conn_errors)" -gt "$c0" ]
 }
 for sw in wrong_inv dup_rsp bogus_itt; do
-	e0=$(proto_errors)
+	e0=$(proto_errors) r0=$(nic_refused)
 	check "target $sw: the connection fails, the session recovers, data verified" hostile $sw
-	ok "$([ "$(proto_errors)" -gt "$e0" ]; echo $?)" "target $sw: rdmastor_iser called it a protocol error"
+	if [ $sw = wrong_inv ]; then
+		# a key already dead is refused by the NIC before we see it
+		ok "$([ "$(proto_errors)" -gt "$e0" ] || [ "$(nic_refused)" -gt "$r0" ]; echo $?)" \
+			"target $sw: rdmastor_iser called it a protocol error, or the NIC refused it ($(dmesg | grep -E 'rdmastor_iser|rxe_invalidate' | tail -1))"
+	else
+		ok "$([ "$(proto_errors)" -gt "$e0" ]; echo $?)" "target $sw: rdmastor_iser called it a protocol error"
+	fi
 done
 s0=$(cat $DBG/stale_write_failed)
 check "READ data to a completed command's key: recovery, data verified" hostile stale_write
@@ -114,21 +121,20 @@ silent() {
 check "a silent target: the ping times out, recovery when it answers, verified" silent
 check "logged in again" wait_for 60 logged_in
 
-# --- link down and target restart during verified fio
-fio_fault() {
+# --- a target restart during verified fio (the link down is in the
+# two-guest iser_faults: in one guest rxe loops back past the netdev,
+# and after `ip link set down` and up rdma_cm's connects go unanswered
+# whatever the initiator)
+fio_restart() {
 	local pid
-	iser_fio "fault-$1" "$D0" --rw=randrw --bs=16k --iodepth=16 --size=32M --io_size=96M & pid=$!
+	iser_fio restart "$D0" --rw=randrw --bs=16k --iodepth=16 --size=32M --io_size=96M & pid=$!
 	sleep 4
-	case $1 in
-	link-down) ip link set dummy0 down && sleep 8 && ip link set dummy0 up ;;
-	restart-target) targetcli saveconfig /tmp/lio.json >/dev/null &&
+	targetcli saveconfig /tmp/lio.json >/dev/null &&
 		targetcli clearconfig confirm=True >/dev/null && sleep 3 &&
-		targetcli restoreconfig /tmp/lio.json >/dev/null ;;
-	esac
+		targetcli restoreconfig /tmp/lio.json >/dev/null
 	wait $pid
 }
-check "link down 8 s during fio: the run completes, verified" fio_fault link-down
-check "target restarted during fio: the run completes, verified" fio_fault restart-target
+check "target restarted during fio: the run completes, verified" fio_restart
 wait_for 30 iser_disk 1 1 || bail "LUNs gone after the restart"
 D0=$(iser_disk 1 0) D1=$(iser_disk 1 1)
 
