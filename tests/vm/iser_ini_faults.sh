@@ -75,12 +75,15 @@ ok "$r" "the run completes, verified"
 check "an idle session gives its MRs back" wait_for 10 ile mrs 0
 
 # --- hostile target: each misdeed is a protocol error, then recovery
-# hostile SWITCH: arm the target's switch once, under verified I/O
+# hostile SWITCH: arm the target's switch once, under verified I/O.
+# wrong_inv fires on a WRITE response while a later command holds a
+# key: 64 KiB writes (past the immediate data), 16 deep.
 hostile() {
-	local e0 c0 pid rc
+	local e0 c0 pid rc load="--rw=randrw --bsrange=4k-64k --iodepth=8"
+	[ "$1" = wrong_inv ] && load="--rw=randwrite --bs=64k --iodepth=16"
 	e0=$(proto_errors) c0=$(conn_errors)
-	iser_fio "hostile-$1" "$D0" --rw=randrw --bsrange=4k-64k --iodepth=8 --size=16M \
-		--io_size=48M & pid=$!
+	# shellcheck disable=SC2086
+	iser_fio "hostile-$1" "$D0" $load --size=16M --io_size=48M & pid=$!
 	sleep 2
 	echo 1 > "$DBG/fault_$1"
 	wait $pid; rc=$?
