@@ -44,9 +44,9 @@ static struct scsi_host_template ini_sht = {
 	.cmd_size = sizeof(struct iscsi_cmd),
 };
 
-static struct iscsi_cls_session *
-ini_session_create(struct iscsi_endpoint *ep, u16 cmds_max, u16 qdepth,
-		   u32 initial_cmdsn)
+static struct iscsi_cls_session *ini_session_create(struct iscsi_endpoint *ep,
+						     u16 cmds_max, u16 qdepth,
+						     u32 initial_cmdsn)
 {
 	struct iscsi_cls_session *cls_session;
 	struct Scsi_Host *shost;

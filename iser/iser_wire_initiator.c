@@ -135,16 +135,6 @@ bool iser_rsp_residual_ok(const struct iser_rsp *r, u32 expected_len)
 }
 
 /**
- * iser_hdr_encode_keys - the iSER header of a message an initiator sends
- * @buf: at least ISER_HDR_LEN bytes
- * @write_stag: key of the buffer the target may RDMA READ, or 0 for none
- * @write_va: its address
- * @read_stag: key of the buffer the target may RDMA WRITE, or 0 for none
- * @read_va: its address
- *
- * Return: ISER_HDR_LEN.
- */
-/**
  * iser_rsp_statsn_fresh - may this StatSN answer a command sent then?
  * @seen: the connection had seen a response when the command was sent
  * @newest_at_send: the newest StatSN of a response seen then
@@ -193,6 +183,16 @@ bool iser_tmf_ends(u8 func, u32 ref_itt, const u8 *tmf_lun, u32 task_itt,
 	}
 }
 
+/**
+ * iser_hdr_encode_keys - the iSER header of a message an initiator sends
+ * @buf: at least ISER_HDR_LEN bytes
+ * @write_stag: key of the buffer the target may RDMA READ, or 0 for none
+ * @write_va: its address
+ * @read_stag: key of the buffer the target may RDMA WRITE, or 0 for none
+ * @read_va: its address
+ *
+ * Return: ISER_HDR_LEN.
+ */
 u32 iser_hdr_encode_keys(void *buf, u32 write_stag, u64 write_va,
 			 u32 read_stag, u64 read_va)
 {
