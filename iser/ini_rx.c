@@ -118,8 +118,15 @@ static void ini_scsi_rsp(struct ini_conn *ic, const struct iser_pdu *p,
 			return ini_verdict_set(v, ISCSI_ERR_PROTO, "task gone");
 		it->it_state = INI_T_INVALIDATING;
 		if (rst_mr_local_invalidate_async(it->mr, ini_inv_done, task)) {
+			/*
+			 * Not posted: the response could never be handed on
+			 * and the command would wait for the SCSI timeout.
+			 * The connection fails instead (its QP is in error).
+			 */
 			it->it_state = INI_T_SENT;
 			__iscsi_put_task(task);
+			return ini_verdict_set(v, ISCSI_ERR_CONN_FAILED,
+					       "LOCAL_INV not posted");
 		}
 		return;
 	}
