@@ -434,6 +434,38 @@ static int rst_cm_wait(struct rst_conn *c, unsigned int timeout_ms)
 	return c->c_cm_status;
 }
 
+/* Soft-RoCE's ACK timeout when ack_timeout is -1: 4.096 us << 20 = 4.3 s */
+#define RST_RXE_ACK_TIMEOUT	20
+
+/**
+ * rst_set_ack_timeout - choose the ACK timeout of a connection's QP
+ * @c: the connection, set up (rst_conn_setup)
+ * @id: its rdma_cm id, before rdma_connect() or rdma_accept()
+ *
+ *
+ * Soft-RoCE (6.1) re-executes, after a retransmission, every REG_MR
+ * posted behind the unacknowledged Send: rxe_requester() runs local
+ * operations without looking at their state, so the repeated REG_MR
+ * finds its MR valid and fails the QP ("rxe_reg_fast_mr: ... not free").
+ * A retransmission is then fatal, and rdma_cm's RoCE timeout (0.5 s) is
+ * shorter than the stalls of an emulated host: a connection that lost
+ * nothing would fail. A real NIC keeps rdma_cm's value unless the
+ * ack_timeout parameter says otherwise.
+ *
+ * Return: 0 or rdma_set_ack_timeout()'s errno.
+ */
+int rst_set_ack_timeout(struct rst_conn *c, struct rdma_cm_id *id)
+{
+	int t = READ_ONCE(rst_ack_timeout);
+
+	if (t < 0 && c->c_dev->ops.driver_id == RDMA_DRIVER_RXE)
+		t = RST_RXE_ACK_TIMEOUT;
+	if (t < 0)
+		return 0;
+	trace_rst_ack_timeout(c, t);
+	return rdma_set_ack_timeout(id, t);
+}
+
 /**
  * rst_connect - connect to a listening peer
  * @net: the caller's network namespace (where @dst is reached)
@@ -475,6 +507,9 @@ struct rst_conn *rst_connect(struct net *net, struct sockaddr *dst,
 	if (err)
 		goto fail;
 
+	err = rst_set_ack_timeout(c, id);
+	if (err)
+		goto fail;
 	cp.private_data = p->private_data;
 	cp.private_data_len = p->private_len;
 	/* the peer may RDMA READ from us; we never read from it */

@@ -69,6 +69,8 @@ int rst_listener_cm_event(struct rst_listener *l, struct rdma_cm_id *id,
 	c->c_owner_held = !!c->c_p.owner;
 	err = rst_conn_setup(c, id);
 	if (!err)
+		err = rst_set_ack_timeout(c, id);
+	if (!err)
 		err = l->l_accept(c, req->private_data, req->private_data_len,
 				  l->l_priv);
 	if (err)

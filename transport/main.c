@@ -22,6 +22,29 @@ unsigned int rst_mr_idle_ms = 1000;
 module_param_cb(mr_idle_ms, &rst_mr_idle_ms_ops, &rst_mr_idle_ms, 0644);
 MODULE_PARM_DESC(mr_idle_ms, "a connection that starts no I/O for this long frees its idle MRs (10..3600000)");
 
+/* The local ACK timeout exponent, as IBTA encodes it: 4.096 us << value. */
+static int rst_param_set_ack_timeout(const char *val,
+				     const struct kernel_param *kp)
+{
+	int t, err = kstrtoint(val, 0, &t);
+
+	if (err)
+		return err;
+	if (t < -1 || t > 31)
+		return -EINVAL;
+	*(int *)kp->arg = t;
+	return 0;
+}
+
+static const struct kernel_param_ops rst_ack_timeout_ops = {
+	.set = rst_param_set_ack_timeout,
+	.get = param_get_int,
+};
+
+int rst_ack_timeout = -1;
+module_param_cb(ack_timeout, &rst_ack_timeout_ops, &rst_ack_timeout, 0644);
+MODULE_PARM_DESC(ack_timeout, "local ACK timeout of new connections, 4.096 us << N (0..31); -1: rdma_cm's, 20 (4.3 s) on soft-RoCE");
+
 static int __init rst_init(void)
 {
 	/* Teardown runs here: it must make progress under memory pressure. */

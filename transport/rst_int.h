@@ -193,6 +193,8 @@ struct rst_listener {
 
 extern struct workqueue_struct *rst_wq;
 extern unsigned int rst_mr_idle_ms;
+extern int rst_ack_timeout;
+int rst_set_ack_timeout(struct rst_conn *c, struct rdma_cm_id *id);
 
 /* fault.c */
 void rst_fault_init(void);

@@ -153,6 +153,22 @@ TRACE_EVENT(rst_conn_down,
 		  rst_show_state(__entry->was))
 );
 
+/* the ACK timeout chosen for a connection's QP (rst_set_ack_timeout) */
+TRACE_EVENT(rst_ack_timeout,
+	TP_PROTO(const struct rst_conn *c, int timeout),
+	TP_ARGS(c, timeout),
+	TP_STRUCT__entry(
+		__field(u32, conn)
+		__field(int, timeout)
+	),
+	TP_fast_assign(
+		__entry->conn = c->c_nr;
+		__entry->timeout = timeout;
+	),
+	TP_printk("conn=%u ack_timeout=%d (%llu us)", __entry->conn,
+		  __entry->timeout, (4096ULL << __entry->timeout) / 1000)
+);
+
 TRACE_EVENT(rst_conn_qp_event,
 	TP_PROTO(const struct rst_conn *c, const struct ib_event *ev),
 	TP_ARGS(c, ev),

@@ -21,9 +21,9 @@ ROUNDS=${ROUNDS:-3}
 RUNTIME=${RUNTIME:-10}
 CSV=$RDMASTOR_OUT/iser-ini.csv
 PORTAL=/iscsi/$ISER_IQN:t1/tpg1/portals/$ISER_IP:3260
-JOBS="rand4k-read:randread:4k:16 rand4k-write:randwrite:4k:16
+JOBS=${JOBS:-"rand4k-read:randread:4k:16 rand4k-write:randwrite:4k:16
 seq128k-read:read:128k:4 seq128k-write:write:128k:4
-seq1m-read:read:1m:4 seq1m-write:write:1m:4"
+seq1m-read:read:1m:4 seq1m-write:write:1m:4"}
 PAIRS=${PAIRS:-"stock ini tgt rdmastor"}
 
 initiator_mrs() {
