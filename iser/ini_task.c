@@ -103,7 +103,8 @@ static int ini_xmit_mgmt(struct ini_conn *ic, struct rst_conn *rc,
 
 static void ini_want_mrs(struct ini_conn *ic, struct scsi_cmnd *sc)
 {
-	WRITE_ONCE(ic->grow_pages, DIV_ROUND_UP(scsi_bufflen(sc), PAGE_SIZE) + 1);
+	/* the page span decides the size class, as rst_mr_tryget_sg() sees it */
+	WRITE_ONCE(ic->grow_pages, rst_sg_pages(scsi_sglist(sc), scsi_sg_count(sc)));
 	queue_work(system_unbound_wq, &ic->grow_work);
 }
 

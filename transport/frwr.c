@@ -553,7 +553,17 @@ struct rst_mr *rst_mr_get(struct rst_conn *c)
 }
 EXPORT_SYMBOL_GPL(rst_mr_get);
 
-static u32 rst_sg_pages(struct scatterlist *sg, int nents)
+/**
+ * rst_sg_pages - the pages an MR needs to map a scatterlist
+ * @sg: the list
+ * @nents: its entries
+ *
+ * What rst_mr_get_sg() charges, and what a ULP asks rst_mr_prealloc()
+ * for: each entry's page span, not its bytes.
+ *
+ * Return: the pages.
+ */
+u32 rst_sg_pages(struct scatterlist *sg, int nents)
 {
 	struct scatterlist *s;
 	u32 pages = 0;
@@ -599,6 +609,7 @@ struct rst_mr *rst_mr_tryget_sg(struct rst_conn *c, struct scatterlist *sg,
 	return rst_mr_take(c, rst_sg_pages(sg, nents), RST_TAKE_IDLE);
 }
 EXPORT_SYMBOL_GPL(rst_mr_tryget_sg);
+EXPORT_SYMBOL_GPL(rst_sg_pages);
 
 /**
  * rst_mr_prealloc - allocate idle MRs ahead of I/Os that need them

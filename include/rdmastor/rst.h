@@ -277,6 +277,7 @@ void rst_mr_put(struct rst_mr *m);
 struct rst_mr *rst_mr_tryget_sg(struct rst_conn *c, struct scatterlist *sg,
 				int nents);
 int rst_mr_prealloc(struct rst_conn *c, u32 pages, u32 nr);
+u32 rst_sg_pages(struct scatterlist *sg, int nents);
 int rst_mr_local_invalidate_async(struct rst_mr *m, rst_mr_inv_fn fn,
 				  void *arg);
 void rst_mr_put_nosleep(struct rst_mr *m);
