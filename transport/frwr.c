@@ -573,6 +573,7 @@ u32 rst_sg_pages(struct scatterlist *sg, int nents)
 		pages += DIV_ROUND_UP(s->offset + s->length, PAGE_SIZE);
 	return pages;
 }
+EXPORT_SYMBOL_GPL(rst_sg_pages);
 
 /**
  * rst_mr_get_sg - rst_mr_get() for an I/O of these pages
@@ -609,7 +610,6 @@ struct rst_mr *rst_mr_tryget_sg(struct rst_conn *c, struct scatterlist *sg,
 	return rst_mr_take(c, rst_sg_pages(sg, nents), RST_TAKE_IDLE);
 }
 EXPORT_SYMBOL_GPL(rst_mr_tryget_sg);
-EXPORT_SYMBOL_GPL(rst_sg_pages);
 
 /**
  * rst_mr_prealloc - allocate idle MRs ahead of I/Os that need them
