@@ -11,7 +11,7 @@ BUILD := build
 # W=1 always: a warning is a bug here. -Werror so nobody misses one.
 KMAKE = $(MAKE) -C $(KDIR) M=$(CURDIR) W=1 KCFLAGS=-Werror
 
-.PHONY: all modules install deps check unit vm-check lint demo bench fuzz clean help
+.PHONY: all modules install deps check unit vm-check lint demo bench fuzz deb clean help
 
 all: modules
 
@@ -22,9 +22,13 @@ help:
 	@echo "make lint     checkpatch, sparse (C=2) and a W=1 build"
 	@echo "make bench    benchmarks (not part of check)"
 	@echo "make fuzz     run the wire-decoder fuzzers longer"
+	@echo "make deb      Debian packages (DKMS modules, tools) in build/deb"
 
 deps:
 	@scripts/deps
+
+deb: deps
+	@scripts/make-deb
 
 modules:
 	@test -n "$(KVER)" || { echo "no kernel found: run 'make deps'"; exit 1; }
