@@ -82,10 +82,14 @@ hostile() {
 	local e0 c0 pid rc load="--rw=randrw --bsrange=4k-64k --iodepth=8"
 	[ "$1" = wrong_inv ] && load="--rw=randwrite --bs=64k --iodepth=16"
 	e0=$(proto_errors) c0=$(conn_errors)
+	# wrong_inv fires on a WRITE's response only: armed before the run,
+	# not 2 s in, when the writes may be over and only verifying reads
+	# are left (a faster run missed it so)
+	[ "$1" = wrong_inv ] && echo 1 > "$DBG/fault_$1"
 	# shellcheck disable=SC2086
 	iser_fio "hostile-$1" "$D0" $load --size=16M --io_size=48M & pid=$!
 	sleep 2
-	echo 1 > "$DBG/fault_$1"
+	[ "$1" = wrong_inv ] || echo 1 > "$DBG/fault_$1"
 	wait $pid; rc=$?
 	[ "$rc" = 0 ] || { diag "fio failed"; return 1; }
 	[ "$(cat "$DBG/fault_$1")" = 0 ] || { diag "the switch never fired"; return 1; }
