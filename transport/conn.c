@@ -442,7 +442,6 @@ static int rst_cm_wait(struct rst_conn *c, unsigned int timeout_ms)
  * @c: the connection, set up (rst_conn_setup)
  * @id: its rdma_cm id, before rdma_connect() or rdma_accept()
  *
- *
  * Soft-RoCE (6.1) re-executes, after a retransmission, every REG_MR
  * posted behind the unacknowledged Send: rxe_requester() runs local
  * operations without looking at their state, so the repeated REG_MR
