@@ -1,0 +1,98 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Unit test of scripts/rnic-mgr-config (the boot-time budgets) against a
+# fake sysfs: parameters and budgets land where they belong, globs and
+# order decide which line wins, a named device gets only its own lines,
+# a wrong line or a refused value is reported and the rest still
+# applies, `check` changes nothing, and the shipped example file parses.
+set -u
+tree=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$tree"
+. scripts/guest/lib.sh
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+export RNIC_MGR_CONF=$t/rnic_mgr.conf RNIC_MGR_SYSFS=$t/devices \
+	RNIC_MGR_PARAMS=$t/params RNIC_MGR_NOLOAD=1
+cfg=scripts/rnic-mgr-config
+
+fresh() {	# fresh: devices mlx5_0, mlx5_1, rxe0 and four parameters, at defaults
+	rm -rf "$t/devices" "$t/params"
+	mkdir -p "$t/params"
+	for p in default_entries default_keys revoke_deadline_ms reap_interval_ms; do
+		echo 7 > "$t/params/$p"
+	done
+	for d in mlx5_0 mlx5_1 rxe0; do
+		mkdir -p "$t/devices/$d"
+		echo 262144 > "$t/devices/$d/budget"
+		echo 4096 > "$t/devices/$d/key_budget"
+	done
+}
+val() { cat "$t/$1"; }
+is() {	# is FILE VALUE DESCRIPTION
+	ok "$([ "$(val "$1")" = "$2" ]; echo $?)" "$3 ($1 = $(val "$1"), want $2)"
+}
+
+cat > "$RNIC_MGR_CONF" <<'EOF'
+# comment
+param revoke_deadline_ms 500   # trailing comment
+device mlx5_*  entries 2097152 keys 65536
+device mlx5_1  keys 1024
+device rxe0 entries 65536
+EOF
+fresh
+"$cfg" apply 2>/dev/null
+ok $? "apply: a well-formed file applies with status 0"
+is params/revoke_deadline_ms 500 "a parameter is written"
+is params/default_entries 7 "parameters not named stay"
+is devices/mlx5_0/budget 2097152 "a glob line sets the entries of a matching device"
+is devices/mlx5_0/key_budget 65536 "and its keys"
+is devices/mlx5_1/budget 2097152 "a later line leaves what it does not name"
+is devices/mlx5_1/key_budget 1024 "the last matching line wins"
+is devices/rxe0/budget 65536 "an exact name"
+is devices/rxe0/key_budget 4096 "a budget no line names stays"
+
+fresh
+"$cfg" apply rxe0 2>/dev/null
+ok $? "apply DEVICE: status 0"
+is devices/rxe0/budget 65536 "apply DEVICE sets that device"
+is devices/mlx5_0/budget 262144 "and no other"
+is params/revoke_deadline_ms 500 "parameters apply with any device"
+
+fresh
+out=$("$cfg" apply nosuch 2>&1)
+ok "$([ $? = 1 ] && grep -q "does not manage device nosuch" <<< "$out"; echo $?)" \
+	"apply DEVICE of a device rnic_mgr does not have: status 1, said ($out)"
+
+cat > "$RNIC_MGR_CONF" <<'EOF'
+param nosuch 1
+param revoke_deadline_ms soon
+device rxe0 entries many
+device rxe0 sizes 5
+frobnicate
+device mlx5_0 entries 1000
+device mlx5_1 keys 77
+EOF
+fresh
+rm "$t/devices/mlx5_1/key_budget" && mkdir "$t/devices/mlx5_1/key_budget"	# a write that fails
+out=$("$cfg" apply 2>&1)
+rc=$?
+ok "$([ "$rc" = 1 ]; echo $?)" "a wrong file: status 1 (got $rc)"
+for want in "has no parameter 'nosuch'" ":2: expected 'param NAME VALUE'" \
+	":3: entries needs a number" ":4: unknown budget 'sizes'" \
+	":5: unknown keyword 'frobnicate'" "mlx5_1 key_budget = 77 refused"; do
+	ok "$(grep -qF "$want" <<< "$out"; echo $?)" "reported: $want"
+done
+is devices/mlx5_0/budget 1000 "the good lines still apply"
+is devices/rxe0/budget 262144 "a bad value changes nothing"
+
+fresh
+out=$("$cfg" check 2>&1)
+ok "$([ $? = 1 ] && grep -q "unknown keyword" <<< "$out"; echo $?)" "check reports a wrong file"
+is devices/mlx5_0/budget 262144 "check changes nothing"
+
+RNIC_MGR_CONF=etc/rdmastor/rnic_mgr.conf "$cfg" check >/dev/null 2>&1
+ok $? "the shipped /etc/rdmastor/rnic_mgr.conf parses"
+RNIC_MGR_CONF=$t/none "$cfg" apply 2>/dev/null
+ok $? "no file: nothing to do, status 0"
+tap_done
