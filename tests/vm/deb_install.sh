@@ -1,0 +1,158 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# rdmastor installed from its Debian packages and used only through the
+# stock tools, as an administrator would (Documentation/admin.rst), in
+# one guest (rxe0 loopback). tests/vm/deb_install.host has installed
+# build/deb's rdmastor-dkms and rdmastor-utils on the host with dpkg
+# (DKMS built the modules for this kernel there); this guest sees that
+# root, hides what `make install` put there for the other tests, and:
+#   - modprobe finds DKMS's modules, built from this tree;
+#   - udev applies /etc/rdmastor/rnic_mgr.conf when rxe0 appears, again
+#     after a device reset and when rnic_mgr is reloaded;
+#   - rpc.nfsd with rdma=y in nfs.conf starts rdmastor's server, mount -o
+#     proto=rdma mounts through rdmastor's client, targetcli's
+#     enable_iser loads rdmastor's target, iscsiadm -I iser logs in
+#     through rdmastor's initiator; fio verifies through each;
+#   - dpkg --purge (with the NFS mount and nfsd still up) unloads the
+#     iSER modules, names the NFS ones in use, loses no data, removes
+#     the routing, the configuration and the modules from disk;
+#   - then the same commands reach the stock modules.
+. scripts/guest/lib.sh
+. scripts/guest/iser.sh
+. scripts/guest/nfs-server.sh
+. scripts/guest/nfs-client.sh
+kver=$(uname -r)
+MODS="rnic_mgr rdmastor_transport rdmastor_rpcrdma rdmastor_svcrdma rdmastor_isert rdmastor_iser"
+state=$RDMASTOR_TREE/build/vm/deb_install
+
+pkg_installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+loaded() { grep -q "^$1 " /proc/modules; }
+sysval() { cat "/sys/kernel/rnic_mgr/devices/rxe0/$1" 2>/dev/null; }
+is_val() { [ "$(sysval "$1")" = "$2" ]; }
+
+diag "host: DKMS built the modules in $(cat "$state/dkms-seconds" 2>/dev/null) s"
+check "rdmastor-dkms is installed" pkg_installed rdmastor-dkms || bail "no packages"
+check "rdmastor-utils is installed" pkg_installed rdmastor-utils
+# `make install` put this tree's modules in updates/rdmastor for the other
+# tests; a real host has only what the packages installed
+rm -rf "/lib/modules/$kver/updates/rdmastor" && depmod -a
+for m in $MODS; do
+	ko=$(modinfo -n "$m" 2>/dev/null)
+	tree_ko=$(find "$RDMASTOR_TREE" -name "$m.ko" -not -path '*/tests/*' -not -path '*/build/*' | head -n1)
+	ok "$([[ "$ko" == */updates/dkms/$m.ko* ]] &&
+		[ "$(modinfo -F srcversion "$ko")" = "$(modinfo -F srcversion "$tree_ko")" ]; echo $?)" \
+		"modprobe finds $m built by DKMS from this tree ($ko)"
+done
+
+# Boot-time budgets: the administrator writes the file, udev does the rest
+cat >> /etc/rdmastor/rnic_mgr.conf <<'EOF'
+param revoke_deadline_ms 700
+device rxe*  entries 50000 keys 3000
+EOF
+check "rnic-mgr-config check: the file parses" rnic-mgr-config check
+mkdir -p /run/udev
+check "udevd runs" /lib/systemd/systemd-udevd --daemon
+check "soft-RoCE rxe0 appears" scripts/guest/rxe-setup single || bail "no rxe0"
+check "udev loaded rnic_mgr for rxe0" wait_for 20 test -d /sys/kernel/rnic_mgr/devices/rxe0
+check "udev applied the entry budget (50000)" wait_for 20 is_val budget 50000
+check "and the key budget (3000)" wait_for 5 is_val key_budget 3000
+check "and rnic_mgr's revoke_deadline_ms (700)" \
+	[ "$(cat /sys/module/rnic_mgr/parameters/revoke_deadline_ms)" = 700 ]
+echo 1234 > /sys/kernel/rnic_mgr/devices/rxe0/budget
+check "device reset: rxe0 removed and added again" \
+	sh -c "rdma link delete rxe0 && rdma link add rxe0 type rxe netdev dummy0"
+check "the budget is applied again to the new rxe0" wait_for 20 is_val budget 50000
+check "rnic_mgr unloads" rmmod rnic_mgr
+check "rnic_mgr loaded again" modprobe rnic_mgr
+check "the budget is applied again when rnic_mgr loads" wait_for 20 is_val budget 50000
+udevadm settle -t 20
+
+# NFS through the stock tools: nfs.conf asks rpc.nfsd for an RDMA listener
+mkdir -p $EXPORT /mnt/nfs
+sed -i 's/^# rdma=n/rdma=y/; s/^# rdma-port=20049/rdma-port=20049/' /etc/nfs.conf
+mount -t tmpfs -o size=256m tmpfs $EXPORT && chmod 1777 $EXPORT
+nfsd_up() {	# the server as a host starts it; rpc.nfsd reads nfs.conf
+	modprobe nfsd && { mountpoint -q /proc/fs/nfsd || mount -t nfsd nfsd /proc/fs/nfsd; } &&
+		mkdir -p /run/rpcbind /var/lib/nfs/v4recovery &&
+		{ pgrep -x rpcbind >/dev/null || rpcbind -w; } &&
+		echo "$EXPORT 192.0.2.0/24(rw,no_root_squash,insecure,no_subtree_check,fsid=0)" > /etc/exports &&
+		exportfs -ra && { pgrep -x rpc.mountd >/dev/null || rpc.mountd; } &&
+		rpc.nfsd 4 && grep -q "rdma 20049" /proc/fs/nfsd/portlist
+}
+nfs_io() {	# nfs_io WHO: mount over RDMA, verified I/O (leaves it mounted)
+	check "$1: mount -t nfs -o vers=3,proto=rdma" \
+		mount -t nfs -o vers=3,proto=rdma,port=20049,nolock 192.0.2.1:$EXPORT /mnt/nfs &&
+	check "$1: 4 KiB random and 1 MiB sequential, verified" eval \
+		"fio_verify r4k-$1 --size=1m --bs=4k --rw=randrw --direct=1 --ioengine=libaio --iodepth=8 &&
+		 fio_verify s1m-$1 --size=4m --bs=1m --rw=write --direct=1 --ioengine=psync"
+}
+check "rpc.nfsd with rdma=y in nfs.conf listens on rdma 20049" nfsd_up
+check "nfsd's listener loaded rdmastor_svcrdma" loaded rdmastor_svcrdma
+nfs_io rdmastor
+check "the mount loaded rdmastor_rpcrdma, not the stock rpcrdma" \
+	sh -c "grep -q '^rdmastor_rpcrdma ' /proc/modules && ! grep -q '^rpcrdma ' /proc/modules"
+head -c 3000000 /dev/urandom > /tmp/keep && cp /tmp/keep /mnt/nfs/keep
+
+# iSER through the stock tools: targetcli and iscsiadm, nothing loaded by hand
+iser_io() {	# iser_io WHO: a target, a login, verified fio, logout
+	local dev
+	check "$1: targetcli: a target with enable_iser" iser_target_create 1 1 64M || return 1
+	mkdir -p /etc/iscsi /run/lock/iscsi
+	echo "InitiatorName=iqn.2026-11.org.rdmastor:initiator" > /etc/iscsi/initiatorname.iscsi
+	pgrep -x iscsid >/dev/null || iscsid
+	check "$1: iscsiadm -I iser discovery and login" iser_login 1 || return 1
+	wait_for 30 iser_disk 1 0 || { ok 1 "$1: the LUN appears"; return 1; }
+	dev=$(iser_disk 1 0)
+	check "$1: 4 KiB random read/write on the LUN, verified" \
+		iser_fio "deb-$1" "$dev" --rw=randrw --bs=4k --iodepth=16 --size=16M --io_size=16M
+}
+iser_io rdmastor
+check "targetcli's enable_iser loaded rdmastor_isert, not ib_isert" \
+	sh -c "grep -q '^rdmastor_isert ' /proc/modules && ! grep -q '^ib_isert ' /proc/modules"
+check "iscsid's ib_iser loaded rdmastor_iser, not ib_iser" \
+	sh -c "grep -q '^rdmastor_iser ' /proc/modules && ! grep -q '^ib_iser ' /proc/modules"
+check "rdmastor: iscsiadm --logout" iser_logout 1
+check "rdmastor: targetcli clearconfig" iser_target_clear
+pkill -x iscsid
+wait_for 10 sh -c '! pgrep -x iscsid'
+
+# Purge while nfsd and the mount are up
+dpkg --purge rdmastor-utils rdmastor-dkms > /tmp/purge.log 2>&1
+ok $? "dpkg --purge rdmastor-utils rdmastor-dkms"
+sed 's/^/# purge: /' /tmp/purge.log | grep -i "rdmastor\|error" | head -20
+check "the unused iSER modules were unloaded" eval "! loaded rdmastor_iser && ! loaded rdmastor_isert"
+check "the purge named the NFS modules still in use" \
+	grep -q "still in use, left loaded:.*rdmastor_svcrdma.*rdmastor_rpcrdma" /tmp/purge.log
+check "the mount still works: its file reads back intact" cmp /tmp/keep /mnt/nfs/keep
+for p in rdmastor-utils rdmastor-dkms; do
+	ok "$(! pkg_installed $p; echo $?)" "$p is gone"
+done
+left=$(ls -d /etc/modprobe.d/rdmastor-* /etc/rdmastor /usr/src/rdmastor-* /var/lib/dkms/rdmastor \
+	/lib/udev/rules.d/*rdmastor* /usr/sbin/rnic-top /usr/sbin/rnic-mgr-config \
+	/lib/modules/*/updates/dkms/rnic_mgr.ko* /lib/modules/*/updates/dkms/rdmastor_* 2>/dev/null)
+ok "$([ -z "$left" ]; echo $?)" "nothing of rdmastor is left on disk ${left:+(left: $left)}"
+check "modprobe knows no rdmastor module" sh -c "! modinfo rnic_mgr >/dev/null 2>&1"
+check "svcrdma resolves to the stock rpcrdma again" [ "$(modprobe -R svcrdma 2>/dev/null)" = rpcrdma ]
+check "ib_iser is the stock module again" sh -c "! modprobe -n -v ib_iser 2>&1 | grep -q rdmastor"
+check "umount" umount /mnt/nfs
+check "rpc.nfsd 0" rpc.nfsd 0
+check "then the NFS modules unload" \
+	wait_for 30 rmmod rdmastor_rpcrdma rdmastor_svcrdma rdmastor_transport rnic_mgr
+check "no module of rdmastor is loaded" sh -c "! grep -q '^rdmastor_\|^rnic_mgr ' /proc/modules"
+
+# The stock modules serve the same commands
+check "stock: rpc.nfsd with rdma=y listens again" nfsd_up
+check "stock: the listener loaded the stock rpcrdma" loaded rpcrdma
+nfs_io stock
+check "stock: the mount is on the stock rpcrdma" eval "loaded rpcrdma && ! loaded rdmastor_rpcrdma"
+check "stock: umount" umount /mnt/nfs
+iser_io stock
+check "stock: targetcli's enable_iser loaded ib_isert" loaded ib_isert
+check "stock: iscsid loaded ib_iser" loaded ib_iser
+check "stock: logout" iser_logout 1
+iser_target_clear
+pkill -x iscsid
+rpc.nfsd 0
+check "still no module of rdmastor" sh -c "! grep -q '^rdmastor_\|^rnic_mgr ' /proc/modules"
+udevadm control --exit 2>/dev/null
+tap_done
