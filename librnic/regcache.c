@@ -1,0 +1,482 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * regcache: seed 002's region registration cache (MRRC). The rules are
+ * in regcache.h; how they are kept:
+ *
+ * - The index is an array of the live regions sorted by address. Regions
+ *   are disjoint, so their ends are sorted too and one binary search
+ *   finds the first region a request overlaps; a hit costs that search
+ *   and a walk over the regions it touches.
+ * - The LRU stack is a doubly linked list, most recent first. Its top
+ *   @frequent_pct percent of the capacity (in pages) is the frequent
+ *   section; the regions below it are the resorting section, from which
+ *   eviction takes first.
+ * - Eviction factors: 0 for a region used since the last eviction;
+ *   otherwise r + 1/pages, fixed the first time an eviction considers the
+ *   region (seed 002: "not renewed unless it is zero"). r is the factor
+ *   of the last region evicted, so regions that waited through earlier
+ *   evictions rank before newly idle ones of the same size, and among
+ *   regions considered together the larger go first.
+ * - A stale region leaves the index and the LRU list at once; while held
+ *   it lives on only through its holders' segments.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "regcache.h"
+
+/* what share of the capacity the frequent section and one eviction take */
+#define RC_FREQUENT_PCT 50
+#define RC_EVICT_PCT 12
+
+struct rc_region {
+	uintptr_t start, end;		/* page aligned, [start, end) */
+	void *handle;
+	uint32_t refs;
+	bool stale;			/* out of the index, dereg at last put */
+	bool doomed;			/* chosen by the eviction running now */
+	double evf;			/* eviction factor, 0: used lately */
+	uint64_t stamp;			/* last use, for ties */
+	struct rc_region *prev, *next;	/* LRU, head = most recent */
+};
+
+struct rc_cache {
+	struct rc_ops ops;
+	void *ctx;
+	uintptr_t page;
+	uint64_t capacity;
+	uint64_t cached;		/* pages registered, held or not */
+	struct rc_region **idx;		/* live regions by address */
+	size_t n, idx_cap;
+	struct rc_region *head, *tail;
+	double r;
+	uint64_t clock;
+	struct rc_stats stats;
+};
+
+static uint64_t rc_pages(const struct rc_cache *c, const struct rc_region *g)
+{
+	return (g->end - g->start) / c->page;
+}
+
+static void lru_unlink(struct rc_cache *c, struct rc_region *g)
+{
+	if (g->prev)
+		g->prev->next = g->next;
+	else
+		c->head = g->next;
+	if (g->next)
+		g->next->prev = g->prev;
+	else
+		c->tail = g->prev;
+	g->prev = NULL;
+	g->next = NULL;
+}
+
+static void lru_push(struct rc_cache *c, struct rc_region *g)
+{
+	g->prev = NULL;
+	g->next = c->head;
+	if (c->head)
+		c->head->prev = g;
+	else
+		c->tail = g;
+	c->head = g;
+}
+
+/* index of the first region whose end lies above @addr */
+static size_t idx_first(const struct rc_cache *c, uintptr_t addr)
+{
+	size_t lo = 0, hi = c->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->idx[mid]->end <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int idx_reserve(struct rc_cache *c, size_t more)
+{
+	struct rc_region **p;
+	size_t want = c->idx_cap ? c->idx_cap : 64;
+
+	if (c->n + more <= c->idx_cap)
+		return 0;
+	while (want < c->n + more)
+		want *= 2;
+	p = realloc(c->idx, want * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	c->idx = p;
+	c->idx_cap = want;
+	return 0;
+}
+
+static void idx_insert(struct rc_cache *c, size_t at, struct rc_region *g)
+{
+	memmove(&c->idx[at + 1], &c->idx[at], (c->n - at) * sizeof(*c->idx));
+	c->idx[at] = g;
+	c->n++;
+}
+
+/* drop the regions marked doomed from the index, keeping the order */
+static void idx_sweep(struct rc_cache *c)
+{
+	size_t i, j = 0;
+
+	for (i = 0; i < c->n; i++)
+		if (!c->idx[i]->doomed)
+			c->idx[j++] = c->idx[i];
+	c->n = j;
+}
+
+/* deregister @n regions in one call and free them */
+static void dereg_batch(struct rc_cache *c, struct rc_region **gs, size_t n)
+{
+	void **handles;
+	size_t i;
+
+	if (!n)
+		return;
+	handles = malloc(n * sizeof(*handles));
+	for (i = 0; i < n; i++) {
+		c->cached -= rc_pages(c, gs[i]);
+		if (handles)
+			handles[i] = gs[i]->handle;
+		else	/* no memory for a batch: one at a time */
+			c->ops.dereg(c->ctx, &gs[i]->handle, 1);
+	}
+	if (handles) {
+		c->ops.dereg(c->ctx, handles, n);
+		c->stats.batches++;
+	} else {
+		c->stats.batches += n;
+	}
+	c->stats.deregs += n;
+	for (i = 0; i < n; i++)
+		free(gs[i]);
+	free(handles);
+}
+
+static int evf_cmp(const void *a, const void *b)
+{
+	const struct rc_region *x = *(struct rc_region * const *)a;
+	const struct rc_region *y = *(struct rc_region * const *)b;
+
+	if (x->evf != y->evf)
+		return x->evf < y->evf ? -1 : 1;
+	return x->stamp < y->stamp ? -1 : x->stamp > y->stamp;
+}
+
+/*
+ * Memory Resorting and Eviction: free at least @need pages (and up to
+ * @want, the batch) of idle regions, the resorting section's first, in
+ * order of eviction factor. Returns the pages freed.
+ */
+static uint64_t rc_evict(struct rc_cache *c, uint64_t need, uint64_t want)
+{
+	uint64_t frequent = c->capacity * RC_FREQUENT_PCT / 100;
+	uint64_t above = 0, avail = 0, freed = 0;
+	struct rc_region **cand, *g;
+	size_t n = 0, total = 0, i;
+	bool all = false;
+
+	if (!need)
+		return 0;
+	for (g = c->head; g; g = g->next)
+		total++;
+	cand = malloc((total ? total : 1) * sizeof(*cand));
+	if (!cand)
+		return 0;
+again:
+	n = 0;
+	avail = 0;
+	above = 0;
+	for (g = c->head; g; g = g->next) {
+		bool resorting = above >= frequent;
+
+		above += rc_pages(c, g);
+		if (g->refs || (!resorting && !all))
+			continue;
+		if (g->evf == 0)
+			g->evf = c->r + 1.0 / (double)rc_pages(c, g);
+		cand[n++] = g;
+		avail += rc_pages(c, g);
+	}
+	if (avail < need && !all) {
+		all = true;	/* the frequent section must give too */
+		goto again;
+	}
+	if (want < need)
+		want = need;
+	qsort(cand, n, sizeof(*cand), evf_cmp);
+	for (i = 0; i < n && freed < want; i++) {
+		cand[i]->doomed = true;
+		freed += rc_pages(c, cand[i]);
+		c->r = cand[i]->evf;
+		lru_unlink(c, cand[i]);
+	}
+	idx_sweep(c);
+	c->stats.evictions += i;
+	dereg_batch(c, cand, i);
+	free(cand);
+	return freed;
+}
+
+/* make room for @pages new pages, if idle regions allow */
+static void rc_make_room(struct rc_cache *c, uint64_t pages)
+{
+	uint64_t need, batch;
+
+	if (c->cached + pages <= c->capacity)
+		return;
+	need = c->cached + pages - c->capacity;
+	batch = c->capacity * RC_EVICT_PCT / 100;
+	rc_evict(c, need, need + batch);
+	if (c->cached + pages > c->capacity)
+		c->stats.over++;
+}
+
+struct rc_cache *rc_create(const struct rc_ops *ops, void *ctx,
+			   size_t page_size, uint64_t capacity)
+{
+	struct rc_cache *c;
+
+	if (!page_size || (page_size & (page_size - 1)))
+		return NULL;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	c->ops = *ops;
+	c->ctx = ctx;
+	c->page = page_size;
+	c->capacity = capacity;
+	return c;
+}
+
+void rc_destroy(struct rc_cache *c)
+{
+	if (!c)
+		return;
+	c->head = NULL;
+	c->tail = NULL;
+	dereg_batch(c, c->idx, c->n);
+	free(c->idx);
+	free(c);
+}
+
+/* a gap of the request: new pages to register before idx[at] */
+struct rc_gap {
+	uintptr_t start, end;
+	size_t at;
+};
+
+int rc_get(struct rc_cache *c, uintptr_t addr, size_t len,
+	   struct rc_seg *segs, int max_segs)
+{
+	uintptr_t s, e, cur, last = addr + len;
+	size_t i, first, nold = 0, ngap = 0, k;
+	struct rc_gap *gaps = NULL;
+	struct rc_region **fresh = NULL;
+	uint64_t new_pages = 0;
+	int nseg = 0, err = 0;
+
+	if (!len || last < addr || last > UINTPTR_MAX - c->page)
+		return -EINVAL;
+	s = addr & ~(c->page - 1);
+	e = (last + c->page - 1) & ~(c->page - 1);
+
+	/* what is cached, and the gaps between */
+	first = idx_first(c, s);
+	cur = s;
+	for (i = first; i < c->n && c->idx[i]->start < e; i++) {
+		if (c->idx[i]->start > cur)
+			ngap++;
+		nold++;
+		cur = c->idx[i]->end;
+	}
+	if (cur < e)
+		ngap++;
+	if ((size_t)max_segs < nold + ngap)
+		return -E2BIG;
+	if (ngap) {
+		gaps = malloc(ngap * sizeof(*gaps));
+		fresh = calloc(ngap, sizeof(*fresh));
+		if (!gaps || !fresh || idx_reserve(c, ngap)) {
+			err = -ENOMEM;
+			goto out;
+		}
+	}
+	k = 0;
+	cur = s;
+	for (i = first; i < first + nold; i++) {
+		if (c->idx[i]->start > cur)
+			gaps[k++] = (struct rc_gap){ cur, c->idx[i]->start, i };
+		cur = c->idx[i]->end;
+	}
+	if (cur < e)
+		gaps[k++] = (struct rc_gap){ cur, e, first + nold };
+	for (k = 0; k < ngap; k++)
+		new_pages += (gaps[k].end - gaps[k].start) / c->page;
+
+	/* hold the cached part, so making room cannot take it */
+	for (i = first; i < first + nold; i++)
+		c->idx[i]->refs++;
+	if (ngap) {
+		rc_make_room(c, new_pages);
+		/* eviction moved the index: find the cached part again */
+		first = idx_first(c, s);
+		for (k = 0, cur = s, i = first; i < first + nold; i++) {
+			if (c->idx[i]->start > cur)
+				gaps[k++].at = i;
+			cur = c->idx[i]->end;
+		}
+		if (k < ngap)
+			gaps[k].at = first + nold;
+	}
+	for (k = 0; k < ngap; k++) {
+		struct rc_region *g = calloc(1, sizeof(*g));
+
+		if (!g) {
+			err = -ENOMEM;
+			break;
+		}
+		g->start = gaps[k].start;
+		g->end = gaps[k].end;
+		err = c->ops.reg(c->ctx, g->start, g->end - g->start, &g->handle);
+		if (err) {
+			free(g);
+			break;
+		}
+		c->cached += rc_pages(c, g);
+		c->stats.regs++;
+		c->stats.reg_pages += rc_pages(c, g);
+		fresh[k] = g;
+	}
+	if (err) {
+		size_t made = k;
+
+		for (i = first; i < first + nold; i++)
+			c->idx[i]->refs--;
+		dereg_batch(c, fresh, made);
+		goto out;
+	}
+
+	/* the new regions join the index (back to front keeps slots valid) */
+	for (k = ngap; k-- > 0;) {
+		fresh[k]->refs = 1;
+		idx_insert(c, gaps[k].at, fresh[k]);
+	}
+	if (!ngap)
+		c->stats.hits++;
+	else if (nold)
+		c->stats.partial++;
+	else
+		c->stats.misses++;
+
+	/* segments in address order; every region goes to the LRU top */
+	first = idx_first(c, s);
+	for (i = first; i < c->n && c->idx[i]->start < e; i++) {
+		struct rc_region *g = c->idx[i];
+		uintptr_t from = g->start > addr ? g->start : addr;
+		uintptr_t to = g->end < last ? g->end : last;
+
+		if (g->prev || g->next || c->head == g)
+			lru_unlink(c, g);
+		lru_push(c, g);
+		g->evf = 0;
+		g->stamp = ++c->clock;
+		segs[nseg++] = (struct rc_seg){ g, g->handle, from, to - from };
+	}
+	err = nseg;
+out:
+	free(gaps);
+	free(fresh);
+	return err;
+}
+
+void rc_put(struct rc_cache *c, const struct rc_seg *segs, int n)
+{
+	struct rc_region **gone = NULL;
+	size_t ngone = 0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		struct rc_region *g = segs[i].region;
+
+		if (--g->refs || !g->stale)
+			continue;
+		if (!gone)
+			gone = malloc(n * sizeof(*gone));
+		if (gone)
+			gone[ngone++] = g;
+		else
+			dereg_batch(c, &g, 1);
+	}
+	dereg_batch(c, gone, ngone);
+	free(gone);
+	if (c->cached > c->capacity)
+		rc_evict(c, c->cached - c->capacity, c->cached - c->capacity);
+}
+
+int rc_invalidate(struct rc_cache *c, uintptr_t addr, size_t len)
+{
+	uintptr_t s = addr & ~(c->page - 1), e;
+	struct rc_region **gone;
+	size_t i, ngone = 0;
+	int dropped = 0;
+
+	if (!len)
+		return 0;
+	e = addr + len < addr ? UINTPTR_MAX : addr + len;
+	i = idx_first(c, s);
+	gone = malloc((c->n - i + 1) * sizeof(*gone));
+	/* each overlapping region leaves the index before anything else */
+	while (i < c->n && c->idx[i]->start < e) {
+		struct rc_region *g = c->idx[i];
+
+		memmove(&c->idx[i], &c->idx[i + 1], (c->n - i - 1) * sizeof(*c->idx));
+		c->n--;
+		lru_unlink(c, g);
+		dropped++;
+		if (g->refs)
+			g->stale = true;
+		else if (gone)
+			gone[ngone++] = g;
+		else	/* no memory for a batch: one at a time */
+			dereg_batch(c, &g, 1);
+	}
+	c->stats.stale += dropped;
+	dereg_batch(c, gone, ngone);
+	free(gone);
+	return dropped;
+}
+
+uint64_t rc_shrink(struct rc_cache *c, uint64_t pages)
+{
+	return rc_evict(c, pages, pages);
+}
+
+void rc_set_capacity(struct rc_cache *c, uint64_t pages)
+{
+	c->capacity = pages;
+	if (c->cached > pages)
+		rc_evict(c, c->cached - pages, c->cached - pages);
+}
+
+uint64_t rc_cached_pages(const struct rc_cache *c)
+{
+	return c->cached;
+}
+
+const struct rc_stats *rc_get_stats(const struct rc_cache *c)
+{
+	return &c->stats;
+}

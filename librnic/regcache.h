@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * regcache: a region-level memory-registration cache after seed 002
+ * (MRRC), the core of librnic's user-space side.
+ *
+ * A cache keeps registrations after their user is done with them, so a
+ * later request for the same memory needs no new registration. It is
+ * built around four rules:
+ *
+ *  1. Regions are page ranges, disjoint from each other. A request is
+ *     served by the cached regions that overlap it plus new regions for
+ *     the gaps between them (seed 002's partial overlap: the cached part
+ *     is reused, the remainder registered), returned as segments in
+ *     address order that cover the request exactly.
+ *  2. A region a caller holds (between rc_get() and rc_put()) is never
+ *     deregistered; everything else may be.
+ *  3. A region whose memory was unmapped or changed (rc_invalidate(),
+ *     driven by the kernel's STALE events) is never returned again: it
+ *     leaves the index at once and is deregistered when its last holder
+ *     puts it.
+ *  4. The cache holds at most @capacity pages (the process's entitlement
+ *     from rnic_mgr) once its callers have put what they hold: held
+ *     regions may take it over (the kernel's budget is the hard limit),
+ *     and the excess is evicted as they are put. Room is made by seed
+ *     002's Memory Resorting and Eviction: the idle regions of the lower
+ *     part of the LRU stack are ordered by the eviction factor
+ *     r + 1/size (large and old regions first), and those of the
+ *     eviction segment are deregistered in one batch.
+ *
+ * Not thread safe: the caller serializes (librnic holds one lock).
+ * Pure C with no dependency but libc, so unit tests and fuzzers build it
+ * as is.
+ */
+#ifndef RDMASTOR_REGCACHE_H
+#define RDMASTOR_REGCACHE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/**
+ * struct rc_ops - how the cache registers and deregisters memory
+ * @reg: register [@addr, @addr + @len) (page aligned); store the
+ *	registration in *@handle; 0 or a negative errno
+ * @dereg: deregister @n registrations at once (a batch)
+ */
+struct rc_ops {
+	int (*reg)(void *ctx, uintptr_t addr, size_t len, void **handle);
+	void (*dereg)(void *ctx, void *const *handles, size_t n);
+};
+
+struct rc_region;
+
+/**
+ * struct rc_seg - one piece of a request, served by one registration
+ * @region: the cached region (pass back to rc_put())
+ * @handle: its registration (an ibv_mr, say)
+ * @addr: first byte of the piece
+ * @len: bytes of the piece
+ */
+struct rc_seg {
+	struct rc_region *region;
+	void *handle;
+	uintptr_t addr;
+	size_t len;
+};
+
+/**
+ * struct rc_stats - counters since rc_create()
+ * @hits: requests served by cached regions only
+ * @partial: requests served partly from the cache
+ * @misses: requests with nothing cached
+ * @regs: registrations made; @reg_pages: pages they covered
+ * @deregs: deregistrations; @batches: dereg calls they took
+ * @evictions: regions evicted to make room or on rc_shrink()
+ * @stale: regions dropped by rc_invalidate()
+ * @over: requests that took the cache over its capacity (held regions
+ *	left nothing to evict)
+ */
+struct rc_stats {
+	uint64_t hits, partial, misses;
+	uint64_t regs, reg_pages, deregs, batches;
+	uint64_t evictions, stale, over;
+};
+
+struct rc_cache;
+
+/**
+ * rc_create() - a new, empty cache
+ * @ops: the registrar
+ * @ctx: passed to @ops
+ * @page_size: a power of two
+ * @capacity: most pages the cache may hold registered (0: none cached
+ *	beyond what callers hold)
+ *
+ * Return: the cache, or NULL without memory.
+ */
+struct rc_cache *rc_create(const struct rc_ops *ops, void *ctx,
+			   size_t page_size, uint64_t capacity);
+
+/**
+ * rc_destroy() - deregister everything and free the cache
+ * @c: a cache nobody holds regions of
+ */
+void rc_destroy(struct rc_cache *c);
+
+/**
+ * rc_get() - registrations covering [@addr, @addr + @len)
+ * @c: the cache
+ * @addr: first byte
+ * @len: bytes, > 0
+ * @segs: filled with the pieces, in address order
+ * @max_segs: room in @segs
+ *
+ * Every returned region is held until rc_put(). Pages not cached are
+ * registered, after evicting idle regions if the capacity requires.
+ *
+ * Return: the number of segments; -E2BIG if more than @max_segs would
+ * be needed, -EINVAL for a zero length or a range that wraps, -ENOMEM,
+ * or the registrar's error. Nothing is held on error.
+ */
+int rc_get(struct rc_cache *c, uintptr_t addr, size_t len,
+	   struct rc_seg *segs, int max_segs);
+
+/**
+ * rc_put() - give back what rc_get() returned
+ * @c: the cache
+ * @segs: the segments
+ * @n: how many
+ */
+void rc_put(struct rc_cache *c, const struct rc_seg *segs, int n);
+
+/**
+ * rc_invalidate() - memory in [@addr, @addr + @len) changed
+ * @c: the cache
+ * @addr: first byte
+ * @len: bytes
+ *
+ * Every region overlapping the range leaves the cache: idle ones are
+ * deregistered now (one batch), held ones when put.
+ *
+ * Return: the number of regions dropped.
+ */
+int rc_invalidate(struct rc_cache *c, uintptr_t addr, size_t len);
+
+/**
+ * rc_shrink() - free at least @pages pages of idle regions (REVOKE)
+ * @c: the cache
+ * @pages: how many
+ *
+ * Return: the pages freed (less than asked if too much is held).
+ */
+uint64_t rc_shrink(struct rc_cache *c, uint64_t pages);
+
+/**
+ * rc_set_capacity() - a new entitlement; evicts down to it
+ * @c: the cache
+ * @pages: the new capacity
+ */
+void rc_set_capacity(struct rc_cache *c, uint64_t pages);
+
+/**
+ * rc_cached_pages() - pages registered now, held or idle
+ * @c: the cache
+ *
+ * Return: pages.
+ */
+uint64_t rc_cached_pages(const struct rc_cache *c);
+
+/**
+ * rc_get_stats() - the counters
+ * @c: the cache
+ *
+ * Return: a pointer valid until rc_destroy().
+ */
+const struct rc_stats *rc_get_stats(const struct rc_cache *c);
+
+#endif /* RDMASTOR_REGCACHE_H */
