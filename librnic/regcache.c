@@ -7,10 +7,14 @@
  *   are disjoint, so their ends are sorted too and one binary search
  *   finds the first region a request overlaps; a hit costs that search
  *   and a walk over the regions it touches.
- * - The LRU stack is a doubly linked list, most recent first. Its top
- *   @frequent_pct percent of the capacity (in pages) is the frequent
- *   section; the regions below it are the resorting section, from which
- *   eviction takes first.
+ * - The LRU stack is kept as a use stamp per region, not as a list: a hit
+ *   writes only its own region (a list would touch two neighbours, cache
+ *   misses that doubled a hit's cost with thousands of regions). An
+ *   eviction sorts the regions by stamp to see the stack: its top
+ *   RC_FREQUENT_PCT percent of the capacity (in pages) is the frequent
+ *   section, the regions below are the resorting section, from which
+ *   eviction takes first. Evictions are batched, so the sort is paid
+ *   once per batch.
  * - Eviction factors: 0 for a region used since the last eviction;
  *   otherwise r + 1/pages, fixed the first time an eviction considers the
  *   region (seed 002: "not renewed unless it is zero"). r is the factor
@@ -38,8 +42,7 @@ struct rc_region {
 	bool stale;			/* out of the index, dereg at last put */
 	bool doomed;			/* chosen by the eviction running now */
 	double evf;			/* eviction factor, 0: used lately */
-	uint64_t stamp;			/* last use, for ties */
-	struct rc_region *prev, *next;	/* LRU, head = most recent */
+	uint64_t stamp;			/* last use: the LRU stack's order */
 };
 
 struct rc_cache {
@@ -49,8 +52,8 @@ struct rc_cache {
 	uint64_t capacity;
 	uint64_t cached;		/* pages registered, held or not */
 	struct rc_region **idx;		/* live regions by address */
+	uintptr_t *ends;		/* idx[i]->end: searched without chasing idx */
 	size_t n, idx_cap;
-	struct rc_region *head, *tail;
 	double r;
 	uint64_t clock;
 	struct rc_stats stats;
@@ -61,31 +64,6 @@ static uint64_t rc_pages(const struct rc_cache *c, const struct rc_region *g)
 	return (g->end - g->start) / c->page;
 }
 
-static void lru_unlink(struct rc_cache *c, struct rc_region *g)
-{
-	if (g->prev)
-		g->prev->next = g->next;
-	else
-		c->head = g->next;
-	if (g->next)
-		g->next->prev = g->prev;
-	else
-		c->tail = g->prev;
-	g->prev = NULL;
-	g->next = NULL;
-}
-
-static void lru_push(struct rc_cache *c, struct rc_region *g)
-{
-	g->prev = NULL;
-	g->next = c->head;
-	if (c->head)
-		c->head->prev = g;
-	else
-		c->tail = g;
-	c->head = g;
-}
-
 /* index of the first region whose end lies above @addr */
 static size_t idx_first(const struct rc_cache *c, uintptr_t addr)
 {
@@ -94,7 +72,7 @@ static size_t idx_first(const struct rc_cache *c, uintptr_t addr)
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (c->idx[mid]->end <= addr)
+		if (c->ends[mid] <= addr)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -105,6 +83,7 @@ static size_t idx_first(const struct rc_cache *c, uintptr_t addr)
 static int idx_reserve(struct rc_cache *c, size_t more)
 {
 	struct rc_region **p;
+	uintptr_t *e;
 	size_t want = c->idx_cap ? c->idx_cap : 64;
 
 	if (c->n + more <= c->idx_cap)
@@ -115,6 +94,10 @@ static int idx_reserve(struct rc_cache *c, size_t more)
 	if (!p)
 		return -ENOMEM;
 	c->idx = p;
+	e = realloc(c->ends, want * sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	c->ends = e;
 	c->idx_cap = want;
 	return 0;
 }
@@ -122,7 +105,9 @@ static int idx_reserve(struct rc_cache *c, size_t more)
 static void idx_insert(struct rc_cache *c, size_t at, struct rc_region *g)
 {
 	memmove(&c->idx[at + 1], &c->idx[at], (c->n - at) * sizeof(*c->idx));
+	memmove(&c->ends[at + 1], &c->ends[at], (c->n - at) * sizeof(*c->ends));
 	c->idx[at] = g;
+	c->ends[at] = g->end;
 	c->n++;
 }
 
@@ -132,8 +117,10 @@ static void idx_sweep(struct rc_cache *c)
 	size_t i, j = 0;
 
 	for (i = 0; i < c->n; i++)
-		if (!c->idx[i]->doomed)
+		if (!c->idx[i]->doomed) {
+			c->ends[j] = c->ends[i];
 			c->idx[j++] = c->idx[i];
+		}
 	c->n = j;
 }
 
@@ -175,6 +162,14 @@ static int evf_cmp(const void *a, const void *b)
 	return x->stamp < y->stamp ? -1 : x->stamp > y->stamp;
 }
 
+static int stamp_cmp(const void *a, const void *b)
+{
+	const struct rc_region *x = *(struct rc_region * const *)a;
+	const struct rc_region *y = *(struct rc_region * const *)b;
+
+	return x->stamp < y->stamp ? 1 : x->stamp > y->stamp ? -1 : 0;
+}
+
 /*
  * Memory Resorting and Eviction: free at least @need pages (and up to
  * @want, the batch) of idle regions, the resorting section's first, in
@@ -183,23 +178,25 @@ static int evf_cmp(const void *a, const void *b)
 static uint64_t rc_evict(struct rc_cache *c, uint64_t need, uint64_t want)
 {
 	uint64_t frequent = c->capacity * RC_FREQUENT_PCT / 100;
-	uint64_t above = 0, avail = 0, freed = 0;
-	struct rc_region **cand, *g;
-	size_t n = 0, total = 0, i;
+	uint64_t above, avail, freed = 0;
+	struct rc_region **stack, **cand;
+	size_t n, i;
 	bool all = false;
 
-	if (!need)
+	if (!need || !c->n)
 		return 0;
-	for (g = c->head; g; g = g->next)
-		total++;
-	cand = malloc((total ? total : 1) * sizeof(*cand));
-	if (!cand)
-		return 0;
+	stack = malloc(c->n * sizeof(*stack));
+	cand = malloc(c->n * sizeof(*cand));
+	if (!stack || !cand)
+		goto out;
+	memcpy(stack, c->idx, c->n * sizeof(*stack));
+	qsort(stack, c->n, sizeof(*stack), stamp_cmp);	/* most recent first */
 again:
 	n = 0;
 	avail = 0;
 	above = 0;
-	for (g = c->head; g; g = g->next) {
+	for (i = 0; i < c->n; i++) {
+		struct rc_region *g = stack[i];
 		bool resorting = above >= frequent;
 
 		above += rc_pages(c, g);
@@ -221,11 +218,12 @@ again:
 		cand[i]->doomed = true;
 		freed += rc_pages(c, cand[i]);
 		c->r = cand[i]->evf;
-		lru_unlink(c, cand[i]);
 	}
 	idx_sweep(c);
 	c->stats.evictions += i;
 	dereg_batch(c, cand, i);
+out:
+	free(stack);
 	free(cand);
 	return freed;
 }
@@ -265,10 +263,9 @@ void rc_destroy(struct rc_cache *c)
 {
 	if (!c)
 		return;
-	c->head = NULL;
-	c->tail = NULL;
 	dereg_batch(c, c->idx, c->n);
 	free(c->idx);
+	free(c->ends);
 	free(c);
 }
 
@@ -381,16 +378,14 @@ int rc_get(struct rc_cache *c, uintptr_t addr, size_t len,
 	else
 		c->stats.misses++;
 
-	/* segments in address order; every region goes to the LRU top */
-	first = idx_first(c, s);
+	/* segments in address order; every region goes to the stack's top */
+	if (ngap)
+		first = idx_first(c, s);
 	for (i = first; i < c->n && c->idx[i]->start < e; i++) {
 		struct rc_region *g = c->idx[i];
 		uintptr_t from = g->start > addr ? g->start : addr;
 		uintptr_t to = g->end < last ? g->end : last;
 
-		if (g->prev || g->next || c->head == g)
-			lru_unlink(c, g);
-		lru_push(c, g);
 		g->evf = 0;
 		g->stamp = ++c->clock;
 		segs[nseg++] = (struct rc_seg){ g, g->handle, from, to - from };
@@ -443,8 +438,8 @@ int rc_invalidate(struct rc_cache *c, uintptr_t addr, size_t len)
 		struct rc_region *g = c->idx[i];
 
 		memmove(&c->idx[i], &c->idx[i + 1], (c->n - i - 1) * sizeof(*c->idx));
+		memmove(&c->ends[i], &c->ends[i + 1], (c->n - i - 1) * sizeof(*c->ends));
 		c->n--;
-		lru_unlink(c, g);
 		dropped++;
 		if (g->refs)
 			g->stale = true;
