@@ -69,8 +69,10 @@ struct rc_seg {
  * @hits: requests served by cached regions only
  * @partial: requests served partly from the cache
  * @misses: requests with nothing cached
- * @regs: registrations made; @reg_pages: pages they covered
- * @deregs: deregistrations; @batches: dereg calls they took
+ * @regs: registrations made
+ * @reg_pages: pages they covered
+ * @deregs: deregistrations
+ * @batches: dereg calls they took
  * @evictions: regions evicted to make room or on rc_shrink()
  * @stale: regions dropped by rc_invalidate()
  * @over: requests that took the cache over its capacity (held regions

@@ -53,10 +53,11 @@ static inline u64 mul_u64_u64_div_u64(u64 a, u64 b, u64 c)
 	return (u64)((__uint128_t)a * b / c);
 }
 
-/* Wire types: plain integers here; sparse checks them in the kernel. */
-typedef uint16_t __be16;
-typedef uint32_t __be32;
-typedef uint64_t __be64;
+/*
+ * Wire types: the kernel's user-space headers' plain integers (uapi
+ * headers use them too); sparse checks them in the kernel.
+ */
+#include <linux/types.h>
 #define cpu_to_be16(x) htobe16(x)
 #define cpu_to_be32(x) htobe32(x)
 #define cpu_to_be64(x) htobe64(x)

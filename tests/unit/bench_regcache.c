@@ -15,6 +15,7 @@
 #include "librnic/regcache.h"
 
 #define PG 4096UL
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define BASE 0x100000000UL
 
 static int nop_reg(void *ctx, uintptr_t a, size_t len, void **h)
@@ -52,7 +53,7 @@ int main(int argc, char **argv)
 	if (csv)
 		fprintf(csv, "regions,hit_ns,miss_ns\n");
 	printf("%10s %12s %14s\n", "regions", "hit get+put", "miss get+put");
-	for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+	for (k = 0; k < ARRAY_SIZE(sizes); k++) {
 		int r = sizes[k], iters = 2000000;
 		/* every region 8 pages, one page apart: no two merge */
 		struct rc_cache *c = rc_create(&ops, NULL, PG, (uint64_t)r * 8 * 2);
