@@ -2,16 +2,16 @@
 #
 # How long an administrator's `dpkg -i` of rdmastor's packages takes when
 # DKMS compiles the modules inside a TCG guest (the alternative to
-# deb_install's host-side install), and the purge after it: 3 rounds in
-# one guest, each with DKMS's tree and build reset, times in seconds to
-# $RDMASTOR_OUT/dkms.csv.
+# deb_install's host-side install), and the purge after it: $1 rounds
+# (default 3) in one guest, each from nothing (the purge removes DKMS's
+# tree and build), times in seconds to $RDMASTOR_OUT/dkms.csv.
 . scripts/guest/lib.sh
 deb=$RDMASTOR_TREE/build/deb
 csv=$RDMASTOR_OUT/dkms.csv
 kver=$(uname -r)
 rm -rf "/lib/modules/$kver/updates/rdmastor" && depmod -a
 echo "round,install_s,purge_s,modules" > "$csv"
-for r in 1 2 3; do
+for r in $(seq "${1:-3}"); do
 	diag "round $r: dpkg -i (DKMS builds six modules for $kver in this guest)"
 	t0=$(date +%s.%N)
 	DEBIAN_FRONTEND=noninteractive dpkg -i "$deb"/rdmastor-dkms_*.deb "$deb"/rdmastor-utils_*.deb \
