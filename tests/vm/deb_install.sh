@@ -3,7 +3,7 @@
 # rdmastor installed from its Debian packages and used only through the
 # stock tools, as an administrator would (Documentation/admin.rst), in
 # one guest (rxe0 loopback). tests/vm/deb_install.host has installed
-# build/deb's rdmastor-dkms and rdmastor-utils on the host with dpkg
+# build/deb's rdmastor-dkms and rdmastor-utils on the host with apt-get
 # (DKMS built the modules for this kernel there); this guest sees that
 # root, hides what `make install` put there for the other tests, and:
 #   - modprobe finds DKMS's modules, built from this tree;
@@ -13,7 +13,7 @@
 #     proto=rdma mounts through rdmastor's client, targetcli's
 #     enable_iser loads rdmastor's target, iscsiadm -I iser logs in
 #     through rdmastor's initiator; fio verifies through each;
-#   - dpkg --purge (with the NFS mount and nfsd still up) unloads the
+#   - apt-get purge (with the NFS mount and nfsd still up) unloads the
 #     iSER modules, names the NFS ones in use, loses no data, removes
 #     the routing, the configuration and the modules from disk;
 #   - then the same commands reach the stock modules.
@@ -117,8 +117,8 @@ pkill -x iscsid
 wait_for 10 sh -c '! pgrep -x iscsid'
 
 # Purge while nfsd and the mount are up
-dpkg --purge rdmastor-utils rdmastor-dkms > /tmp/purge.log 2>&1
-ok $? "dpkg --purge rdmastor-utils rdmastor-dkms"
+DEBIAN_FRONTEND=noninteractive apt-get purge -y -q rdmastor-utils rdmastor-dkms > /tmp/purge.log 2>&1
+ok $? "apt-get purge rdmastor-utils rdmastor-dkms"
 sed 's/^/# purge: /' /tmp/purge.log | grep -i "rdmastor\|error" | head -20
 check "the unused iSER modules were unloaded" eval "! loaded rdmastor_iser && ! loaded rdmastor_isert"
 check "the purge named the NFS modules still in use" \
