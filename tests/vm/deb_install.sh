@@ -23,7 +23,7 @@
 . scripts/guest/nfs-client.sh
 kver=$(uname -r)
 MODS="rnic_mgr rdmastor_transport rdmastor_rpcrdma rdmastor_svcrdma rdmastor_isert rdmastor_iser"
-state=$RDMASTOR_TREE/build/vm/deb_install
+state=$RDMASTOR_TREE/build/deb-test
 
 pkg_installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 loaded() { grep -q "^$1 " /proc/modules; }
@@ -33,9 +33,9 @@ is_val() { [ "$(sysval "$1")" = "$2" ]; }
 diag "host: DKMS built the modules in $(cat "$state/dkms-seconds" 2>/dev/null) s"
 check "rdmastor-dkms is installed" pkg_installed rdmastor-dkms || bail "no packages"
 check "rdmastor-utils is installed" pkg_installed rdmastor-utils
-# `make install` put this tree's modules in updates/rdmastor for the other
-# tests; a real host has only what the packages installed
-rm -rf "/lib/modules/$kver/updates/rdmastor" && depmod -a
+# the host part moved make install's copy (updates/rdmastor) aside: a
+# real host has only what the packages installed
+check "no module tree but DKMS's" sh -c "! ls /lib/modules/$kver/updates/rdmastor 2>/dev/null | grep -q ."
 for m in $MODS; do
 	ko=$(modinfo -n "$m" 2>/dev/null)
 	tree_ko=$(find "$RDMASTOR_TREE" -name "$m.ko" -not -path '*/tests/*' -not -path '*/build/*' | head -n1)
