@@ -93,6 +93,10 @@ is devices/mlx5_0/budget 262144 "check changes nothing"
 
 RNIC_MGR_CONF=etc/rdmastor/rnic_mgr.conf "$cfg" check >/dev/null 2>&1
 ok $? "the shipped /etc/rdmastor/rnic_mgr.conf parses"
+mkdir "$t/dir.conf"
+out=$(RNIC_MGR_CONF=$t/dir.conf "$cfg" check 2>&1)
+ok "$([ $? = 1 ] && grep -q "cannot read" <<< "$out"; echo $?)" \
+	"a file that cannot be read is an error, not an empty file ($out)"
 RNIC_MGR_CONF=$t/none "$cfg" apply 2>/dev/null
 ok $? "no file: nothing to do, status 0"
 tap_done
