@@ -130,7 +130,7 @@ done
 left=$(ls -d /etc/modprobe.d/rdmastor-* /etc/rdmastor /usr/src/rdmastor-* /var/lib/dkms/rdmastor \
 	/lib/udev/rules.d/*rdmastor* /usr/sbin/rnic-top /usr/sbin/rnic-mgr-config \
 	/lib/modules/*/updates/dkms/rnic_mgr.ko* /lib/modules/*/updates/dkms/rdmastor_* 2>/dev/null)
-ok "$([ -z "$left" ]; echo $?)" "nothing of rdmastor is left on disk ${left:+(left: $left)}"
+ok "$([ -z "$left" ]; echo $?)" "nothing of rdmastor is left on disk${left:+ (left: $(echo $left))}"
 check "modprobe knows no rdmastor module" sh -c "! modinfo rnic_mgr >/dev/null 2>&1"
 check "svcrdma resolves to the stock rpcrdma again" [ "$(modprobe -R svcrdma 2>/dev/null)" = rpcrdma ]
 check "ib_iser is the stock module again" sh -c "! modprobe -n -v ib_iser 2>&1 | grep -q rdmastor"
