@@ -27,6 +27,13 @@ static size_t ev_body_size(u16 type, u32 nvictims)
 	return 0;
 }
 
+/**
+ * rnic_ev_size - bytes @ev takes encoded
+ * @ev: a known type
+ *
+ * Return: the size, a multiple of 8; 0 for an unknown type or too many
+ * victims.
+ */
 size_t rnic_ev_size(const struct rnic_ev *ev)
 {
 	if (ev->type == RNIC_EV_REVOKE && ev->revoke.nvictims > RNIC_REVOKE_MAX_VICTIMS)
@@ -38,6 +45,15 @@ size_t rnic_ev_size(const struct rnic_ev *ev)
 #define GET(p, off, v) memcpy(&(v), (const u8 *)(p) + (off), sizeof(v))
 #define OFF(type, field) offsetof(struct type, field)
 
+/**
+ * rnic_ev_encode - write @ev into @buf
+ * @buf: where
+ * @room: bytes there
+ * @ev: the event
+ *
+ * Return: bytes written, -ENOSPC if they do not fit, -EINVAL for an
+ * event that cannot be encoded.
+ */
 int rnic_ev_encode(void *buf, size_t room, const struct rnic_ev *ev)
 {
 	size_t size = rnic_ev_size(ev);
@@ -92,6 +108,16 @@ static bool ev_zero(const void *buf, size_t off, size_t n)
 	return true;
 }
 
+/**
+ * rnic_ev_decode - read the first event of @buf
+ * @buf: bytes as read() returned them
+ * @len: how many
+ * @ev: the event, filled on success
+ *
+ * Return: bytes the event took (skip them to reach the next); -EAGAIN
+ * if @buf holds less than one whole event; -EPROTO if it is malformed
+ * (the stream cannot be trusted past it).
+ */
 int rnic_ev_decode(const void *buf, size_t len, struct rnic_ev *ev)
 {
 	u16 type, size;
@@ -157,6 +183,14 @@ int rnic_ev_decode(const void *buf, size_t len, struct rnic_ev *ev)
 	return size;
 }
 
+/**
+ * rnic_ev_seq_next - account for an event's sequence number
+ * @expect: the seq the next event should carry (start at 1)
+ * @seq: the one it carries
+ *
+ * Return: how many events were lost before it (0 normally); -EPROTO if
+ * @seq goes backwards or repeats.
+ */
 s64 rnic_ev_seq_next(u32 *expect, u32 seq)
 {
 	u32 lost = seq - *expect;

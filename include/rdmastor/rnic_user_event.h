@@ -55,46 +55,16 @@ struct rnic_ev {
 	};
 };
 
-/**
- * rnic_ev_size() - bytes @ev takes encoded
- * @ev: a known type
- *
- * Return: the size, a multiple of 8; 0 for an unknown type or too many
- * victims.
- */
+/* rnic_ev_size(): see rnic_mgr/user_event.c */
 size_t rnic_ev_size(const struct rnic_ev *ev);
 
-/**
- * rnic_ev_encode() - write @ev into @buf
- * @buf: where
- * @room: bytes there
- * @ev: the event
- *
- * Return: bytes written, -ENOSPC if they do not fit, -EINVAL for an
- * event that cannot be encoded.
- */
+/* rnic_ev_encode(): see rnic_mgr/user_event.c */
 int rnic_ev_encode(void *buf, size_t room, const struct rnic_ev *ev);
 
-/**
- * rnic_ev_decode() - read the first event of @buf
- * @buf: bytes as read() returned them
- * @len: how many
- * @ev: the event, filled on success
- *
- * Return: bytes the event took (skip them to reach the next); -EAGAIN
- * if @buf holds less than one whole event; -EPROTO if it is malformed
- * (the stream cannot be trusted past it).
- */
+/* rnic_ev_decode(): see rnic_mgr/user_event.c */
 int rnic_ev_decode(const void *buf, size_t len, struct rnic_ev *ev);
 
-/**
- * rnic_ev_seq_next() - account for an event's sequence number
- * @expect: the seq the next event should carry (start at 1)
- * @seq: the one it carries
- *
- * Return: how many events were lost before it (0 normally); -EPROTO if
- * @seq goes backwards or repeats.
- */
+/* rnic_ev_seq_next(): see rnic_mgr/user_event.c */
 s64 rnic_ev_seq_next(u32 *expect, u32 seq);
 
 #endif /* RDMASTOR_RNIC_USER_EVENT_H */
