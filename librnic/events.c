@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * librnic: acting on rnic_mgr's events (events.h). The events are
+ * decoded with the kernel's own codec (rnic_mgr/user_event.c); what the
+ * library does with each is here, so that it is tested without a device.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <rdmastor/rnic_user_event.h>
+#include "events.h"
+
+void rnic_lib_init(struct rnic_lib *l, struct rc_cache *cache,
+		   const struct rnic_shared *shared)
+{
+	memset(l, 0, sizeof(*l));
+	l->cache = cache;
+	l->shared = shared;
+	l->expect_seq = 1;
+}
+
+#define RD(field) __atomic_load_n(&sh->field, __ATOMIC_RELAXED)
+
+int rnic_shared_read(const struct rnic_shared *sh, struct rnic_shared *out)
+{
+	int tries;
+
+	for (tries = 0; tries < 1000; tries++) {
+		uint64_t s1 = __atomic_load_n(&sh->seq, __ATOMIC_ACQUIRE);
+
+		if (s1 & 1)
+			continue;	/* the kernel is writing */
+		/* the kernel writes these while we read: atomic loads */
+		out->abi_version = RD(abi_version);
+		out->grace_ms = RD(grace_ms);
+		out->entitlement = RD(entitlement);
+		out->held = RD(held);
+		out->target = RD(target);
+		out->key_entitlement = RD(key_entitlement);
+		out->key_held = RD(key_held);
+		out->deadline_ns = RD(deadline_ns);
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if (__atomic_load_n(&sh->seq, __ATOMIC_RELAXED) == s1) {
+			out->seq = s1;
+			return 0;
+		}
+	}
+	return -EAGAIN;
+}
+
+/* events were lost, or one we do not know came: take the page's word */
+static void rnic_lib_resync(struct rnic_lib *l)
+{
+	struct rnic_shared sh;
+	uint64_t cap;
+
+	if (!l->shared || rnic_shared_read(l->shared, &sh))
+		return;
+	l->stats.resyncs++;
+	/* a pending target bounds the cache below the entitlement */
+	cap = sh.entitlement;
+	if (sh.target != RNIC_NO_TARGET && sh.target < cap)
+		cap = sh.target;
+	rc_set_capacity(l->cache, cap);	/* evicts down to it */
+}
+
+static void rnic_lib_revoke(struct rnic_lib *l, const struct rnic_ev *ev)
+{
+	uint64_t asked = ev->revoke.entries, before = rc_cached_pages(l->cache);
+	uint64_t freed;
+
+	l->stats.revokes++;
+	l->stats.revoke_asked += asked;
+	/* idle cached regions first, all in one batch, now */
+	freed = rc_shrink(l->cache, asked);
+	l->stats.revoke_freed += freed;
+	/* what is held goes as it is put: the cache may keep no more */
+	rc_set_capacity(l->cache, before > asked ? before - asked : 0);
+	if (freed < asked)
+		l->stats.revoke_short++;
+}
+
+int rnic_lib_events(struct rnic_lib *l, const void *buf, size_t len)
+{
+	const unsigned char *p = buf;
+	size_t off = 0;
+	struct rnic_ev ev;
+	int n, handled = 0;
+	int64_t lost;
+
+	while (off < len) {
+		n = rnic_ev_decode(p + off, len - off, &ev);
+		if (n < 0)	/* the device never splits an event */
+			return -EPROTO;
+		off += n;
+		lost = rnic_ev_seq_next(&l->expect_seq, ev.seq);
+		if (lost < 0)
+			return -EPROTO;
+		l->stats.events++;
+		handled++;
+		if (lost) {
+			l->stats.lost += lost;
+			rnic_lib_resync(l);
+		}
+		switch (ev.type) {
+		case RNIC_EV_REVOKE:
+			rnic_lib_revoke(l, &ev);
+			break;
+		case RNIC_EV_GROW:
+			l->stats.grows++;
+			rc_set_capacity(l->cache, ev.grow.entitlement);
+			break;
+		case RNIC_EV_STALE:
+			l->stats.stale++;
+			l->stats.stale_dropped += rc_invalidate(l->cache, ev.stale.addr,
+								ev.stale.len);
+			break;
+		case RNIC_EV_GRANT:
+			l->stats.grants++;
+			break;
+		default:
+			l->stats.unknown++;
+			rnic_lib_resync(l);
+			break;
+		}
+	}
+	return handled;
+}

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * librnic's answer to rnic_mgr: what the library does with the events of
+ * /dev/rnic_mgr and the shared page, on top of its registration cache.
+ * Kept apart from the file descriptor so that it is tested on encoded
+ * event streams (tests/unit/test_librnic_events.c); the library's I/O
+ * loop only reads the device and hands the bytes here.
+ *
+ *   REVOKE  evict idle cached regions covering the entries asked, in one
+ *           batch, at once (seed 000: cached idle registrations are the
+ *           ones to give back first); what is held cannot go now, so the
+ *           capacity drops by what was asked and the rest goes as its
+ *           holders put it
+ *   GROW    the capacity follows the new entitlement
+ *   STALE   every region overlapping the range leaves the cache
+ *   GRANT   an asynchronous reservation was granted: counted
+ *   a gap in the sequence numbers (the kernel's queue overflowed) or an
+ *   unknown type: the shared page is read again and the capacity and
+ *   any pending target are taken from it
+ */
+#ifndef RDMASTOR_LIBRNIC_EVENTS_H
+#define RDMASTOR_LIBRNIC_EVENTS_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <uapi/rdmastor/rnic_user.h>
+
+#include "regcache.h"
+
+/**
+ * struct rnic_lib_stats - what the library did
+ * @events: events handled
+ * @revokes: REVOKEs
+ * @revoke_asked: entries they asked for
+ * @revoke_freed: entries freed at once by evicting idle regions
+ * @revoke_short: REVOKEs that held regions kept from being met at once
+ * @grows: GROWs
+ * @grants: GRANTs
+ * @stale: STALEs
+ * @stale_dropped: regions they dropped
+ * @lost: events lost (sequence gaps)
+ * @resyncs: times the shared page was read again
+ * @unknown: events of types this library does not know
+ */
+struct rnic_lib_stats {
+	uint64_t events, revokes, revoke_asked, revoke_freed, revoke_short;
+	uint64_t grows, grants, stale, stale_dropped, lost, resyncs, unknown;
+};
+
+/**
+ * struct rnic_lib - one binding: a cache and where it stands
+ * @cache: the registration cache, sized by the entitlement
+ * @shared: the mapped page, or NULL (tests without one)
+ * @expect_seq: the next event's sequence number
+ * @stats: counters
+ */
+struct rnic_lib {
+	struct rc_cache *cache;
+	const struct rnic_shared *shared;
+	uint32_t expect_seq;
+	struct rnic_lib_stats stats;
+};
+
+/**
+ * rnic_lib_init() - start a binding's state
+ * @l: the state
+ * @cache: its cache
+ * @shared: the mapped shared page, or NULL
+ */
+void rnic_lib_init(struct rnic_lib *l, struct rc_cache *cache,
+		   const struct rnic_shared *shared);
+
+/**
+ * rnic_lib_events() - act on what read() returned
+ * @l: the binding
+ * @buf: the bytes
+ * @len: how many (whole events: the device never splits one)
+ *
+ * Return: events handled, or -EPROTO if the stream is malformed (the
+ * events before the bad one were handled; the caller should drop the
+ * binding: nothing after it can be trusted).
+ */
+int rnic_lib_events(struct rnic_lib *l, const void *buf, size_t len);
+
+/**
+ * rnic_shared_read() - a consistent copy of the shared page
+ * @sh: the mapped page
+ * @out: the copy
+ *
+ * Return: 0, or -EAGAIN if the kernel kept it changing over many tries.
+ */
+int rnic_shared_read(const struct rnic_shared *sh, struct rnic_shared *out);
+
+#endif /* RDMASTOR_LIBRNIC_EVENTS_H */

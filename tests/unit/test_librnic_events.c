@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of librnic/events.c: encoded event streams (the kernel's
+ * own encoder) fed to the library, with a registration cache over a
+ * mock registrar, and the library's reaction checked: REVOKE evicts idle
+ * cached regions at once in one batch and lowers the capacity so held
+ * ones go when put; GROW raises the capacity; STALE drops regions over
+ * the range and the next use registers anew; lost events and unknown
+ * types make it read the shared page again; a malformed stream or a
+ * repeated sequence number is -EPROTO; the shared page is read only
+ * when consistent.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <rdmastor/rnic_user_event.h>
+#include "librnic/events.h"
+#include "tap.h"
+
+#define PG 4096UL
+#define BASE 0x20000000UL
+
+static int live, regs, batches;
+
+static int mreg(void *ctx, uintptr_t a, size_t len, void **h)
+{
+	(void)ctx;
+	(void)len;
+	*h = (void *)a;
+	live++;
+	regs++;
+	return 0;
+}
+
+static void mdereg(void *ctx, void *const *h, size_t n)
+{
+	(void)ctx;
+	(void)h;
+	live -= n;
+	batches++;
+}
+
+static const struct rc_ops ops = { mreg, mdereg };
+static unsigned char stream[4096];
+static size_t slen;
+static u32 seq;
+
+static void post(struct rnic_ev ev)
+{
+	ev.seq = ++seq;
+	slen += rnic_ev_encode(stream + slen, sizeof(stream) - slen, &ev);
+}
+
+static int feed(struct rnic_lib *l)
+{
+	int n = rnic_lib_events(l, stream, slen);
+
+	slen = 0;
+	return n;
+}
+
+/* cache N idle regions of 4 pages, 8 pages apart */
+static void fill(struct rc_cache *c, int n)
+{
+	struct rc_seg s[2];
+	int i, k;
+
+	for (i = 0; i < n; i++) {
+		k = rc_get(c, BASE + i * 8 * PG, 4 * PG, s, 2);
+		rc_put(c, s, k);
+	}
+}
+
+int main(void)
+{
+	struct rnic_shared page;
+	struct rnic_shared snap;
+	struct rnic_lib l;
+	struct rc_cache *c;
+	struct rc_seg held[2];
+	int n, b0, r0;
+	uint64_t g0;
+
+	c = rc_create(&ops, NULL, PG, 64);
+	rnic_lib_init(&l, c, NULL);
+	fill(c, 10);				/* 40 pages idle */
+	b0 = batches;
+	post((struct rnic_ev){ .type = RNIC_EV_REVOKE, .revoke = { .entries = 12 } });
+	n = feed(&l);
+	tap_ok(n == 1 && rc_cached_pages(c) <= 28 && batches == b0 + 1 &&
+	       l.stats.revoke_freed >= 12 && !l.stats.revoke_short,
+	       "REVOKE of 12 entries: idle regions freed at once, in one batch (%llu left)",
+	       (unsigned long long)rc_cached_pages(c));
+	fill(c, 10);
+	tap_ok(rc_cached_pages(c) <= 28, "and the cache keeps within what it kept (%llu)",
+	       (unsigned long long)rc_cached_pages(c));
+
+	post((struct rnic_ev){ .type = RNIC_EV_GROW, .grow = { .entitlement = 200 } });
+	tap_ok(feed(&l) == 1 && l.stats.grows == 1, "GROW handled");
+	fill(c, 30);
+	tap_ok(rc_cached_pages(c) == 120, "after GROW to 200 the cache holds 30 regions (%llu)",
+	       (unsigned long long)rc_cached_pages(c));
+
+	/* a REVOKE larger than what is idle: held regions go when put */
+	rc_set_capacity(c, 0);
+	rc_set_capacity(c, 64);
+	n = rc_get(c, BASE + 1000 * PG, 16 * PG, held, 2);
+	fill(c, 2);				/* 16 held + 8 idle */
+	post((struct rnic_ev){ .type = RNIC_EV_REVOKE, .revoke = { .entries = 20 } });
+	feed(&l);
+	tap_ok(l.stats.revoke_short == 1 && rc_cached_pages(c) == 16,
+	       "REVOKE beyond the idle regions: those go now, the held one stays (%llu)",
+	       (unsigned long long)rc_cached_pages(c));
+	rc_put(c, held, n);
+	tap_ok(rc_cached_pages(c) <= 4, "and goes when put (%llu left of 24, 20 asked)",
+	       (unsigned long long)rc_cached_pages(c));
+
+	/* STALE */
+	rc_set_capacity(c, 64);
+	fill(c, 4);
+	r0 = regs;
+	post((struct rnic_ev){ .type = RNIC_EV_STALE, .stale = { BASE + 8 * PG + 100, 10, 7 } });
+	post((struct rnic_ev){ .type = RNIC_EV_GRANT, .grant = { 1, 10 } });
+	n = feed(&l);
+	tap_ok(n == 2 && l.stats.stale_dropped == 1 && l.stats.grants == 1,
+	       "STALE drops the one region over the range; GRANT counted");
+	fill(c, 4);
+	tap_ok(regs == r0 + 1, "the next use registers that region anew, and only it");
+
+	/* lost events and unknown types: the shared page decides */
+	memset(&page, 0, sizeof(page));
+	page.entitlement = 40;
+	page.target = 8;
+	page.seq = 2;
+	rnic_lib_init(&l, c, &page);
+	l.expect_seq = seq + 1;
+	fill(c, 8);
+	seq += 3;				/* three events lost */
+	post((struct rnic_ev){ .type = RNIC_EV_GRANT, .grant = { 2, 1 } });
+	feed(&l);
+	tap_ok(l.stats.lost == 3 && l.stats.resyncs == 1 && rc_cached_pages(c) <= 8,
+	       "a sequence gap: three lost, the shared page read, down to its target (%llu)",
+	       (unsigned long long)rc_cached_pages(c));
+	memset(stream, 0, 24);
+	stream[0] = 99;
+	stream[2] = 24;
+	*(u32 *)(stream + 4) = ++seq;
+	slen = 24;
+	page.target = RNIC_NO_TARGET;
+	page.entitlement = 100;
+	tap_ok(feed(&l) == 1 && l.stats.unknown == 1 && l.stats.resyncs == 2,
+	       "an unknown type is skipped and the shared page read again");
+
+	/* malformed, repeated */
+	g0 = l.stats.grants;
+	post((struct rnic_ev){ .type = RNIC_EV_GRANT, .grant = { 3, 1 } });
+	stream[slen++] = 1;			/* 1 stray byte */
+	n = rnic_lib_events(&l, stream, slen);
+	tap_ok(n == -EPROTO && l.stats.grants == g0 + 1,
+	       "a stream with a broken tail: -EPROTO, the event before it handled (%d)", n);
+	slen = 0;
+	seq--;
+	post((struct rnic_ev){ .type = RNIC_EV_GRANT, .grant = { 4, 1 } });
+	tap_ok(feed(&l) == -EPROTO, "a repeated sequence number: -EPROTO");
+
+	/* the shared page */
+	page.seq = 3;
+	tap_ok(rnic_shared_read(&page, &snap) == -EAGAIN, "an odd seq (a write in progress): -EAGAIN");
+	page.seq = 4;
+	page.held = 77;
+	tap_ok(!rnic_shared_read(&page, &snap) && snap.held == 77 && snap.seq == 4,
+	       "an even seq: a consistent copy");
+
+	rc_destroy(c);
+	tap_ok(live == 0, "nothing left registered (%d)", live);
+	return tap_done();
+}
