@@ -11,12 +11,12 @@ BUILD := build
 # W=1 always: a warning is a bug here. -Werror so nobody misses one.
 KMAKE = $(MAKE) -C $(KDIR) M=$(CURDIR) W=1 KCFLAGS=-Werror
 
-.PHONY: all modules install deps check unit vm-check lint demo bench fuzz deb clean help
+.PHONY: all modules librnic install deps check unit vm-check lint demo bench fuzz deb clean help
 
-all: modules
+all: modules librnic
 
 help:
-	@echo "make          build every module against the installed Debian kernel"
+	@echo "make          build every module against the installed Debian kernel, and librnic"
 	@echo "make check    install dependencies, run unit and in-guest tests"
 	@echo "make demo     boot a guest with soft-RoCE and show what rdmastor sees"
 	@echo "make lint     checkpatch, sparse (C=2) and a W=1 build"
@@ -36,8 +36,12 @@ modules:
 
 # Guests see the host's root: installing for the guest kernel is how
 # they modprobe rdmastor (scripts/install-modules).
-install: modules
+install: modules librnic
 	@scripts/install-modules
+
+# the user-space library (build/librnic; make -C librnic install)
+librnic:
+	@$(MAKE) -s -C librnic
 
 unit:
 	@$(MAKE) -s -C tests/unit
