@@ -10,6 +10,12 @@
 #include <rdmastor/rnic_user_event.h>
 #include "events.h"
 
+/**
+ * rnic_lib_init - start a binding's state
+ * @l: the state
+ * @cache: its cache
+ * @shared: the mapped shared page, or NULL
+ */
 void rnic_lib_init(struct rnic_lib *l, struct rc_cache *cache,
 		   const struct rnic_shared *shared)
 {
@@ -21,6 +27,13 @@ void rnic_lib_init(struct rnic_lib *l, struct rc_cache *cache,
 
 #define RD(field) __atomic_load_n(&sh->field, __ATOMIC_RELAXED)
 
+/**
+ * rnic_shared_read - a consistent copy of the shared page
+ * @sh: the mapped page
+ * @out: the copy
+ *
+ * Return: 0, or -EAGAIN if the kernel kept it changing over many tries.
+ */
 int rnic_shared_read(const struct rnic_shared *sh, struct rnic_shared *out)
 {
 	int tries;
@@ -80,6 +93,16 @@ static void rnic_lib_revoke(struct rnic_lib *l, const struct rnic_ev *ev)
 		l->stats.revoke_short++;
 }
 
+/**
+ * rnic_lib_events - act on what read() returned
+ * @l: the binding
+ * @buf: the bytes
+ * @len: how many (whole events: the device never splits one)
+ *
+ * Return: events handled, or -EPROTO if the stream is malformed (the
+ * events before the bad one were handled; the caller should drop the
+ * binding: nothing after it can be trusted).
+ */
 int rnic_lib_events(struct rnic_lib *l, const void *buf, size_t len)
 {
 	const unsigned char *p = buf;

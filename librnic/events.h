@@ -61,34 +61,12 @@ struct rnic_lib {
 	struct rnic_lib_stats stats;
 };
 
-/**
- * rnic_lib_init() - start a binding's state
- * @l: the state
- * @cache: its cache
- * @shared: the mapped shared page, or NULL
- */
+/* the functions: kernel-doc at their definitions in events.c */
 void rnic_lib_init(struct rnic_lib *l, struct rc_cache *cache,
 		   const struct rnic_shared *shared);
 
-/**
- * rnic_lib_events() - act on what read() returned
- * @l: the binding
- * @buf: the bytes
- * @len: how many (whole events: the device never splits one)
- *
- * Return: events handled, or -EPROTO if the stream is malformed (the
- * events before the bad one were handled; the caller should drop the
- * binding: nothing after it can be trusted).
- */
 int rnic_lib_events(struct rnic_lib *l, const void *buf, size_t len);
 
-/**
- * rnic_shared_read() - a consistent copy of the shared page
- * @sh: the mapped page
- * @out: the copy
- *
- * Return: 0, or -EAGAIN if the kernel kept it changing over many tries.
- */
 int rnic_shared_read(const struct rnic_shared *sh, struct rnic_shared *out);
 
 #endif /* RDMASTOR_LIBRNIC_EVENTS_H */

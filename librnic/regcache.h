@@ -86,94 +86,25 @@ struct rc_stats {
 
 struct rc_cache;
 
-/**
- * rc_create() - a new, empty cache
- * @ops: the registrar
- * @ctx: passed to @ops
- * @page_size: a power of two
- * @capacity: most pages the cache may hold registered (0: none cached
- *	beyond what callers hold)
- *
- * Return: the cache, or NULL without memory.
- */
+/* the functions: kernel-doc at their definitions in regcache.c */
 struct rc_cache *rc_create(const struct rc_ops *ops, void *ctx,
 			   size_t page_size, uint64_t capacity);
 
-/**
- * rc_destroy() - deregister everything and free the cache
- * @c: a cache nobody holds regions of
- */
 void rc_destroy(struct rc_cache *c);
 
-/**
- * rc_get() - registrations covering [@addr, @addr + @len)
- * @c: the cache
- * @addr: first byte
- * @len: bytes, > 0
- * @segs: filled with the pieces, in address order
- * @max_segs: room in @segs
- *
- * Every returned region is held until rc_put(). Pages not cached are
- * registered, after evicting idle regions if the capacity requires.
- *
- * Return: the number of segments; -E2BIG if more than @max_segs would
- * be needed, -EINVAL for a zero length or a range that wraps, -ENOMEM,
- * or the registrar's error. Nothing is held on error.
- */
 int rc_get(struct rc_cache *c, uintptr_t addr, size_t len,
 	   struct rc_seg *segs, int max_segs);
 
-/**
- * rc_put() - give back what rc_get() returned
- * @c: the cache
- * @segs: the segments
- * @n: how many
- */
 void rc_put(struct rc_cache *c, const struct rc_seg *segs, int n);
 
-/**
- * rc_invalidate() - memory in [@addr, @addr + @len) changed
- * @c: the cache
- * @addr: first byte
- * @len: bytes
- *
- * Every region overlapping the range leaves the cache: idle ones are
- * deregistered now (one batch), held ones when put.
- *
- * Return: the number of regions dropped.
- */
 int rc_invalidate(struct rc_cache *c, uintptr_t addr, size_t len);
 
-/**
- * rc_shrink() - free at least @pages pages of idle regions (REVOKE)
- * @c: the cache
- * @pages: how many
- *
- * Return: the pages freed (less than asked if too much is held).
- */
 uint64_t rc_shrink(struct rc_cache *c, uint64_t pages);
 
-/**
- * rc_set_capacity() - a new entitlement; evicts down to it
- * @c: the cache
- * @pages: the new capacity
- */
 void rc_set_capacity(struct rc_cache *c, uint64_t pages);
 
-/**
- * rc_cached_pages() - pages registered now, held or idle
- * @c: the cache
- *
- * Return: pages.
- */
 uint64_t rc_cached_pages(const struct rc_cache *c);
 
-/**
- * rc_get_stats() - the counters
- * @c: the cache
- *
- * Return: a pointer valid until rc_destroy().
- */
 const struct rc_stats *rc_get_stats(const struct rc_cache *c);
 
 #endif /* RDMASTOR_REGCACHE_H */
