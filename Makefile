@@ -11,9 +11,9 @@ BUILD := build
 # W=1 always: a warning is a bug here. -Werror so nobody misses one.
 KMAKE = $(MAKE) -C $(KDIR) M=$(CURDIR) W=1 KCFLAGS=-Werror
 
-.PHONY: all modules librnic install deps check unit vm-check lint demo bench fuzz deb clean help
+.PHONY: all modules librnic tools install deps check unit vm-check lint demo bench fuzz deb clean help
 
-all: modules librnic
+all: modules librnic tools
 
 help:
 	@echo "make          build every module against the installed Debian kernel, and librnic"
@@ -36,8 +36,12 @@ modules:
 
 # Guests see the host's root: installing for the guest kernel is how
 # they modprobe rdmastor (scripts/install-modules).
-install: modules librnic
+install: modules librnic tools
 	@scripts/install-modules
+
+# verbs programs the guest tests run (build/tools)
+tools:
+	@$(MAKE) -s -C tests/tools
 
 # the user-space library (build/librnic; make -C librnic install)
 librnic:

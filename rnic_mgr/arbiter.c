@@ -218,13 +218,15 @@ static void rnic_serve_waiters(struct rnic_dev *rd)
 		wake_up_all(&rd->rd_wq);
 }
 
-static int rnic_acquire_slow(struct rnic_consumer *c, u64 *n, unsigned int flags)
+static int rnic_acquire_slow(struct rnic_consumer *c, u64 *n, unsigned int flags,
+			     long timeout)
 {
 	struct rnic_dev *rd = c->rc_dev;
 	struct rnp_pool *p = &rd->rd_pool;
 	struct rnic_waiter w = { .w_status = RNIC_WAITING };
 	u64 now = rnic_now_ms();
 	u64 t0;
+	long left;
 	bool owed;
 	int r, err = 0;
 
@@ -287,14 +289,17 @@ static int rnic_acquire_slow(struct rnic_consumer *c, u64 *n, unsigned int flags
 	spin_unlock(&rd->rd_lock);
 
 	t0 = ktime_get_ns();
-	if (wait_event_killable(rd->rd_wq, READ_ONCE(w.w_status) != RNIC_WAITING)) {
+	left = wait_event_killable_timeout(rd->rd_wq,
+					   READ_ONCE(w.w_status) != RNIC_WAITING,
+					   timeout);
+	if (left <= 0) {
 		spin_lock(&rd->rd_lock);
 		if (w.w_status == RNIC_WAITING) {
 			list_del(&w.w_node);
 			for (r = 0; r < RNP_NR_RES; r++)
 				c->rc_pol.r[r].want -= n[r];
 			rnic_waiter_dequeued(rd);
-			w.w_status = -EINTR;
+			w.w_status = left ? -EINTR : -ETIMEDOUT;
 		}
 		spin_unlock(&rd->rd_lock);
 	}
@@ -340,9 +345,36 @@ int rnic_acquire(struct rnic_consumer *c, u32 entries, u32 keys,
 		return 0;
 	}
 	spin_unlock(&c->rc_lock);
-	return rnic_acquire_slow(c, n, flags);
+	return rnic_acquire_slow(c, n, flags, MAX_SCHEDULE_TIMEOUT);
 }
 EXPORT_SYMBOL_GPL(rnic_acquire);
+
+/**
+ * rnic_acquire_timeout - rnic_acquire() whose wait is bounded
+ * @c: the consumer
+ * @entries: translation entries
+ * @keys: MR keys
+ * @timeout_ms: the longest wait
+ *
+ * For user registrations (REGISTER-WAIT, user.c): the program waits
+ * while others shrink, but not forever.
+ *
+ * Return: as rnic_acquire(), or -ETIMEDOUT when @timeout_ms passed.
+ * Context: process; may sleep.
+ */
+int rnic_acquire_timeout(struct rnic_consumer *c, u32 entries, u32 keys,
+			 unsigned int timeout_ms)
+{
+	u64 n[RNP_NR_RES] = { entries, keys };
+
+	spin_lock(&c->rc_lock);
+	if (likely(c->rc_in_pool && rnp_take_granted(&c->rc_pol, n))) {
+		spin_unlock(&c->rc_lock);
+		return 0;
+	}
+	spin_unlock(&c->rc_lock);
+	return rnic_acquire_slow(c, n, 0, msecs_to_jiffies(timeout_ms));
+}
 
 /**
  * rnic_release - give back what rnic_acquire() charged
@@ -733,6 +765,51 @@ int rnic_dev_set_budget(struct rnic_dev *rd, enum rnp_res r, u64 budget)
 			rd->rd_name, r == RNP_ENTRIES ? "entry" : "key", budget, mins);
 	else if (!err)
 		trace_rnic_budget(rd, r, budget);
+	return err;
+}
+
+/**
+ * rnic_dev_set_policy - choose how a device grants entries
+ * @rd: the device
+ * @policy: enum rnp_policy
+ *
+ * Pending shrink targets are dropped when leaving the arbiter (the other
+ * policies never revoke) and idle grants go back to the pool, so the new
+ * policy starts from what is actually held.
+ *
+ * Return: 0, -EINVAL for an unknown policy, -ENODEV.
+ */
+int rnic_dev_set_policy(struct rnic_dev *rd, u32 policy)
+{
+	struct rnic_consumer *c;
+	int err = 0;
+
+	if (policy >= RNP_NR_POL)
+		return -EINVAL;
+	mutex_lock(&rd->rd_cons_mutex);
+	spin_lock(&rd->rd_lock);
+	if (rd->rd_dead) {
+		err = -ENODEV;
+		goto out;
+	}
+	rd->rd_pool.policy = policy;
+	list_for_each_entry(c, &rd->rd_consumers, rc_node) {
+		int r;
+
+		if (!c->rc_in_pool || policy == RNP_POL_ARBITER)
+			continue;
+		spin_lock(&c->rc_lock);
+		for (r = 0; r < RNP_NR_RES; r++)
+			c->rc_pol.r[r].target = RNP_NO_TARGET;
+		spin_unlock(&c->rc_lock);
+		c->rc_shrink_ms = 0;
+	}
+	rnic_trim_others(rd, NULL);
+	rnic_serve_waiters(rd);
+	trace_rnic_policy(rd, policy);
+out:
+	spin_unlock(&rd->rd_lock);
+	mutex_unlock(&rd->rd_cons_mutex);
 	return err;
 }
 

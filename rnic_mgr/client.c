@@ -40,6 +40,20 @@ struct rnic_dev *rnic_dev_get(struct ib_device *ibdev)
 	return found;
 }
 
+/**
+ * rnic_dev_of - a device's rnic_dev, from a call into the device
+ * @ibdev: the RDMA device
+ *
+ * For user.c's wrappers, which run only while the client data is set
+ * (user.c, U4); takes no reference.
+ *
+ * Return: the device's rnic_dev.
+ */
+struct rnic_dev *rnic_dev_of(struct ib_device *ibdev)
+{
+	return ib_get_client_data(ibdev, &rnic_client);
+}
+
 static int rnic_add_one(struct ib_device *ibdev)
 {
 	struct rnic_dev *rd;
@@ -63,6 +77,7 @@ static int rnic_add_one(struct ib_device *ibdev)
 	list_add_tail(&rd->rd_node, &rnic_devs);
 	mutex_unlock(&rnic_devs_mutex);
 	ib_set_client_data(ibdev, &rnic_client, rd);
+	rnic_user_wrap(rd);
 	pr_info("device %s added, budget %llu entries, %llu keys\n",
 		rd->rd_name, rd->rd_pool.r[RNP_ENTRIES].budget,
 		rd->rd_pool.r[RNP_KEYS].budget);
@@ -76,7 +91,9 @@ static void rnic_remove_one(struct ib_device *ibdev, void *client_data)
 	mutex_lock(&rnic_devs_mutex);
 	list_del(&rd->rd_node);
 	mutex_unlock(&rnic_devs_mutex);
+	/* First: waiters in REGISTER-WAIT end as the consumers leave. */
 	rnic_dev_removed(rd);
+	rnic_user_unwrap(rd);
 	pr_info("device %s removed\n", rd->rd_name);
 	rd->rd_ibdev = NULL;
 	rnic_sysfs_del_dev(rd);

@@ -76,6 +76,23 @@ unsigned int rnic_reap_interval_ms = 100;
 RNIC_UINT_PARAM(reap_interval_ms, rnic_reap_interval_ms, 1, 60000,
 		"period of the reaper that keeps the free reserve");
 
+/*
+ * User registrations (user.c): whether devices added from now on have
+ * them charged, how long REGISTER-WAIT lasts, and the weight of a
+ * process's consumer (kernel consumers have weight 1).
+ */
+unsigned int rnic_charge_user_mrs = 1;
+RNIC_UINT_PARAM(charge_user_mrs, rnic_charge_user_mrs, 0, 1,
+		"charge user memory registrations on devices added from now on");
+
+unsigned int rnic_user_wait_ms = 10000;
+RNIC_UINT_PARAM(user_wait_ms, rnic_user_wait_ms, 1, 3600000,
+		"longest a user registration waits for entries before -ENOMEM");
+
+unsigned int rnic_user_weight = 1;
+RNIC_UINT_PARAM(user_weight, rnic_user_weight, 1, 10000,
+		"weight of each process's consumer");
+
 static int __init rnic_mgr_init(void)
 {
 	int err;

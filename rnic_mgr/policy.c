@@ -53,6 +53,63 @@ void rnp_pool_init(struct rnp_pool *p, u64 entries, u64 keys,
 		p->r[r].reserve = rnp_reserve_for(p, p->r[r].budget);
 	}
 	p->nr = 0;
+	p->policy = RNP_POL_ARBITER;
+}
+
+static const char * const rnp_policy_names[RNP_NR_POL] = {
+	[RNP_POL_ARBITER] = "arbiter",
+	[RNP_POL_FCFS] = "fcfs",
+	[RNP_POL_STATIC] = "static",
+};
+
+/**
+ * rnp_policy_name - the name of a policy, as sysfs shows it
+ * @policy: enum rnp_policy
+ *
+ * Return: "arbiter", "fcfs", "static", or "?" for anything else.
+ */
+const char *rnp_policy_name(u32 policy)
+{
+	return policy < RNP_NR_POL ? rnp_policy_names[policy] : "?";
+}
+
+/**
+ * rnp_policy_parse - a policy from its name
+ * @s: the name, optionally followed by one newline (a sysfs write)
+ *
+ * Return: the enum rnp_policy value, or -EINVAL.
+ */
+int rnp_policy_parse(const char *s)
+{
+	int i;
+
+	for (i = 0; i < RNP_NR_POL; i++) {
+		size_t n = strlen(rnp_policy_names[i]);
+
+		if (!strncmp(s, rnp_policy_names[i], n) &&
+		    (s[n] == '\0' || (s[n] == '\n' && s[n + 1] == '\0')))
+			return i;
+	}
+	return -EINVAL;
+}
+
+/**
+ * rnp_static_cap - the most a consumer may hold under RNP_POL_STATIC
+ * @p: the pool
+ * @c: the consumer
+ * @r: which resource
+ *
+ * An equal split of the budget among the consumers present now, never
+ * below the consumer's guaranteed minimum.
+ *
+ * Return: the cap.
+ */
+u64 rnp_static_cap(const struct rnp_pool *p, const struct rnp_cons *c,
+		   enum rnp_res r)
+{
+	u64 split = p->r[r].budget / (p->nr ? p->nr : 1);
+
+	return max(split, c->r[r].min);
 }
 
 /**
@@ -217,6 +274,8 @@ static u64 rnp_entitled(const struct rnp_res_state *s)
  * (borrowing) it may not eat into the reserve, nor into what hungry
  * consumers below their share are owed. A consumer that was asked
  * to shrink may not grow past its target until it has shrunk.
+ * Under RNP_POL_FCFS any free entry may be taken; under RNP_POL_STATIC
+ * too, up to rnp_static_cap().
  *
  * Return: true if @n is now held.
  */
@@ -231,11 +290,15 @@ bool rnp_try_acquire(struct rnp_pool *p, struct rnp_cons *c, const u64 *n)
 		u64 free = rnp_free(p, r);
 
 		need[r] = after > s->grant ? after - s->grant : 0;
+		if (p->policy == RNP_POL_STATIC && after > rnp_static_cap(p, c, r))
+			return false;
 		if (!need[r])
 			continue;
-		if (s->target != RNP_NO_TARGET && after > s->target)
-			return false;
 		if (need[r] > free)
+			return false;
+		if (p->policy != RNP_POL_ARBITER)
+			continue;
+		if (s->target != RNP_NO_TARGET && after > s->target)
 			return false;
 		if (after > rnp_entitled(s) &&
 		    free - need[r] < p->r[r].reserve + p->r[r].owed)
@@ -588,6 +651,9 @@ unsigned int rnp_enforce(struct rnp_pool *p, struct rnp_cons *c)
 	unsigned int flags = 0;
 	int r;
 
+	/* The comparison policies never revoke. */
+	if (p->policy != RNP_POL_ARBITER)
+		return 0;
 	rnp_trim(p, c, true);
 	for (r = 0; r < RNP_NR_RES; r++) {
 		struct rnp_res_state *s = &c->r[r];

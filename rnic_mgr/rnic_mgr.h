@@ -23,6 +23,7 @@
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
+#include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
 #include "rnic_policy.h"
 #include <rdmastor/rnic_mgr.h>
@@ -51,6 +52,12 @@
  * @rd_reap_work: periodic reaper: reserve, deadlines, waiters
  * @rd_next_id: to name consumers uniquely
  * @rd_rebalances: rebalances done
+ * @rd_user_orig: the driver's own ops, saved when user registrations
+ *	were wrapped (user.c)
+ * @rd_user_wrapped: the device's ops point at user.c's wrappers
+ * @rd_user_closing: being unwrapped: wrappers charge nothing more
+ * @rd_umrs: lkey -> charge of each user MR (user.c, U2)
+ * @rd_uprocs: the user consumers (processes) of this device
  */
 struct rnic_dev {
 	struct kobject rd_kobj;
@@ -75,6 +82,12 @@ struct rnic_dev {
 	struct delayed_work rd_reap_work;
 	u64 rd_next_id;
 	u64 rd_rebalances;
+
+	struct ib_device_ops rd_user_orig;
+	bool rd_user_wrapped;
+	bool rd_user_closing;
+	struct xarray rd_umrs;
+	struct list_head rd_uprocs;
 };
 
 /**
@@ -132,6 +145,9 @@ extern unsigned int rnic_default_entries;
 extern unsigned int rnic_default_keys;
 extern unsigned int rnic_revoke_deadline_ms;
 extern unsigned int rnic_reap_interval_ms;
+extern unsigned int rnic_charge_user_mrs;
+extern unsigned int rnic_user_wait_ms;
+extern unsigned int rnic_user_weight;
 
 u64 rnic_now_ms(void);
 
@@ -145,11 +161,18 @@ void rnic_dev_init_pool(struct rnic_dev *rd);
 void rnic_dev_start(struct rnic_dev *rd);
 void rnic_dev_removed(struct rnic_dev *rd);
 int rnic_dev_set_budget(struct rnic_dev *rd, enum rnp_res r, u64 budget);
+int rnic_dev_set_policy(struct rnic_dev *rd, u32 policy);
+int rnic_acquire_timeout(struct rnic_consumer *c, u32 entries, u32 keys,
+			 unsigned int timeout_ms);
 void rnic_consumer_release_kobj(struct rnic_consumer *c);
 
 int rnic_client_init(void);
 void rnic_client_exit(void);
 struct rnic_dev *rnic_dev_get(struct ib_device *ibdev);
+struct rnic_dev *rnic_dev_of(struct ib_device *ibdev);
+
+void rnic_user_wrap(struct rnic_dev *rd);
+void rnic_user_unwrap(struct rnic_dev *rd);
 
 void rnic_fault_init(void);
 void rnic_fault_exit(void);

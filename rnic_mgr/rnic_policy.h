@@ -32,6 +32,27 @@
 
 #include <rdmastor/compat.h>
 
+/**
+ * enum rnp_policy - how a pool grants what is not already granted
+ * @RNP_POL_ARBITER: weighted max-min fair shares with revocation (the
+ *	rules above, Documentation/rnic_mgr.rst)
+ * @RNP_POL_FCFS: first come, first served: any free entry goes to
+ *	whoever asks first and nobody is ever asked to shrink; what a NIC
+ *	does by itself when its table fills
+ * @RNP_POL_STATIC: a fixed equal partition: each consumer may hold at
+ *	most max(min, budget / consumers) and nobody is asked to shrink;
+ *	what a per-process memlock or rdma cgroup limit gives
+ *
+ * FCFS and STATIC exist to be compared against the arbiter (the
+ * user-level admission experiment); a device's policy is chosen in sysfs.
+ */
+enum rnp_policy {
+	RNP_POL_ARBITER,
+	RNP_POL_FCFS,
+	RNP_POL_STATIC,
+	RNP_NR_POL,
+};
+
 enum rnp_res {
 	RNP_ENTRIES,
 	RNP_KEYS,
@@ -141,6 +162,7 @@ struct rnp_event {
  * @params: tunables
  * @cons: the consumers; the caller owns the array and keeps @nr right
  * @nr: number of consumers in @cons
+ * @policy: enum rnp_policy
  * @scratch: 2 * @nr events for rnp_rebalance(), owned by the caller
  */
 struct rnp_pool {
@@ -148,6 +170,7 @@ struct rnp_pool {
 	struct rnp_params params;
 	struct rnp_cons **cons;
 	u32 nr;
+	u32 policy;
 	struct rnp_event *scratch;
 };
 
@@ -164,6 +187,10 @@ void rnp_pool_init(struct rnp_pool *p, u64 entries, u64 keys,
 		   const struct rnp_params *params);
 int rnp_set_budget(struct rnp_pool *p, enum rnp_res r, u64 budget);
 u64 rnp_free(const struct rnp_pool *p, enum rnp_res r);
+const char *rnp_policy_name(u32 policy);
+int rnp_policy_parse(const char *s);
+u64 rnp_static_cap(const struct rnp_pool *p, const struct rnp_cons *c,
+		   enum rnp_res r);
 
 int rnp_cons_init(struct rnp_cons *c, u32 weight, u64 min_entries,
 		  u64 min_keys, u64 now_ms);

@@ -5,6 +5,7 @@
  *   /sys/kernel/rnic_mgr/devices/<ibdev>/
  *       ibdev max_mr max_frpl        what the device reports
  *       budget key_budget            writable: the device's budgets
+ *       policy                       writable: arbiter, fcfs or static
  *       free key_free reserve granted nr_consumers waiting rebalances
  *       table                        one line per consumer (rnic-top)
  *       consumers/<name>.<id>/       one directory per consumer:
@@ -138,6 +139,29 @@ RNIC_DEV_RO(nr_consumers, RD_CONSUMERS);
 RNIC_DEV_RO(waiting, RD_WAITING);
 RNIC_DEV_RO(rebalances, RD_REBALANCES);
 
+static ssize_t policy_show(struct kobject *kobj, struct kobj_attribute *attr,
+			   char *buf)
+{
+	struct rnic_dev *rd = to_rnic_dev(kobj);
+	u32 pol = READ_ONCE(rd->rd_pool.policy);
+
+	return sysfs_emit(buf, "%s\n", rnp_policy_name(pol));
+}
+
+static ssize_t policy_store(struct kobject *kobj, struct kobj_attribute *attr,
+			    const char *buf, size_t count)
+{
+	int pol = rnp_policy_parse(buf);
+	int err;
+
+	if (pol < 0)
+		return pol;
+	err = rnic_dev_set_policy(to_rnic_dev(kobj), pol);
+	return err ? err : count;
+}
+
+static struct kobj_attribute policy_attr = __ATTR_RW(policy);
+
 /* Longest line of `table`, with room to spare. */
 #define RNIC_TABLE_LINE	160
 
@@ -193,6 +217,7 @@ static struct attribute *rnic_dev_attrs[] = {
 	&max_frpl_attr.attr,
 	&budget_attr.attr.attr,
 	&key_budget_attr.attr.attr,
+	&policy_attr.attr,
 	&free_attr.attr.attr,
 	&key_free_attr.attr.attr,
 	&reserve_attr.attr.attr,

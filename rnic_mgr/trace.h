@@ -174,6 +174,57 @@ TRACE_EVENT(rnic_budget,
 		  __entry->res ? "keys" : "entries", __entry->budget)
 );
 
+TRACE_EVENT(rnic_policy,
+	TP_PROTO(const struct rnic_dev *rd, u32 policy),
+	TP_ARGS(rd, policy),
+	TP_STRUCT__entry(
+		__string(dev, rd->rd_name)
+		__field(u32, policy)
+	),
+	TP_fast_assign(
+		__assign_str(dev, rd->rd_name);
+		__entry->policy = policy;
+	),
+	TP_printk("dev=%s policy=%s", __get_str(dev),
+		  rnp_policy_name(__entry->policy))
+);
+
+/*
+ * User registrations (user.c): each one the wrappers saw, its span in
+ * entries, and what became of it: 0, or the errno the program got
+ * (-ENOMEM when REGISTER-WAIT gave up or the policy refused).
+ */
+DECLARE_EVENT_CLASS(rnic_user_mr_class,
+	TP_PROTO(const struct rnic_consumer *c, u64 entries, int status),
+	TP_ARGS(c, entries, status),
+	TP_STRUCT__entry(
+		__string(dev, c->rc_dev->rd_name)
+		__string(name, c->rc_name)
+		__field(u64, id)
+		__field(u64, entries)
+		__field(u64, held)
+		__field(int, status)
+	),
+	TP_fast_assign(
+		__assign_str(dev, c->rc_dev->rd_name);
+		__assign_str(name, c->rc_name);
+		__entry->id = c->rc_id;
+		__entry->entries = entries;
+		__entry->held = c->rc_pol.r[RNP_ENTRIES].held;
+		__entry->status = status;
+	),
+	TP_printk("dev=%s cons=%s.%llu entries=%llu held=%llu status=%d",
+		  __get_str(dev), __get_str(name), __entry->id,
+		  __entry->entries, __entry->held, __entry->status)
+);
+
+DEFINE_EVENT(rnic_user_mr_class, rnic_user_reg,
+	TP_PROTO(const struct rnic_consumer *c, u64 entries, int status),
+	TP_ARGS(c, entries, status));
+DEFINE_EVENT(rnic_user_mr_class, rnic_user_dereg,
+	TP_PROTO(const struct rnic_consumer *c, u64 entries, int status),
+	TP_ARGS(c, entries, status));
+
 #endif /* RNIC_MGR_TRACE_H */
 
 #undef TRACE_INCLUDE_PATH

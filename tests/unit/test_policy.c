@@ -6,6 +6,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 #include "tap.h"
 #include "pool.h"
 
@@ -410,6 +411,67 @@ static void test_huge_budget(void)
 	upool_free(&u);
 }
 
+/*
+ * The comparison policies: first come first served lets the first
+ * consumer take everything free and never revokes; static caps everyone
+ * at budget / consumers and never revokes; the arbiter, on the same
+ * sequence, gets the late consumer its share back.
+ */
+static void test_policies(void)
+{
+	static const char * const names[] = { "arbiter", "fcfs", "static" };
+	u32 pol;
+
+	for (pol = 0; pol < RNP_NR_POL; pol++) {
+		struct upool u;
+		u64 first, late;
+		unsigned int flags = 0;
+		int i;
+
+		upool_init(&u, 1000, 100, 4);
+		u.p.policy = pol;
+		upool_add(&u, &cons[0], 1, 10, 1, 0);
+		upool_add(&u, &cons[1], 1, 10, 1, 0);
+		first = fill(&u, &cons[0], 10, 0);
+		for (i = 0; i < 60; i++)
+			upool_acquire(&u, &cons[1], 10, 0, 100 + i);
+		late = cons[1].r[E].held;
+		rnp_rebalance(&u.p, 200);
+		flags |= rnp_enforce(&u.p, &cons[0]);
+		switch (pol) {
+		case RNP_POL_ARBITER:
+			tap_ok(first > 900 && cons[0].r[E].target <= 550,
+			       "policy arbiter: first took %llu, is asked to shrink to %llu",
+			       (unsigned long long)first,
+			       (unsigned long long)cons[0].r[E].target);
+			break;
+		case RNP_POL_FCFS:
+			tap_ok(first == 1000 && late == 0 && !flags &&
+			       cons[0].r[E].target == RNP_NO_TARGET,
+			       "policy fcfs: first took all %llu, late got %llu, nobody revoked",
+			       (unsigned long long)first, (unsigned long long)late);
+			break;
+		default:
+			tap_ok(first == 500 && late == 500 && !flags &&
+			       rnp_static_cap(&u.p, &cons[0], E) == 500,
+			       "policy static: each capped at 500 (first %llu, late %llu)",
+			       (unsigned long long)first, (unsigned long long)late);
+			break;
+		}
+		tap_ok(!strcmp(rnp_policy_name(pol), names[pol]) &&
+		       rnp_policy_parse(names[pol]) == (int)pol,
+		       "policy %s: name round trip", names[pol]);
+		tap_ok(!upool_check(&u), "policy %s: invariants hold", names[pol]);
+		upool_del(&u, &cons[1]);
+		upool_del(&u, &cons[0]);
+		upool_free(&u);
+	}
+	tap_ok(rnp_policy_parse("fcfs\n") == RNP_POL_FCFS &&
+	       rnp_policy_parse("fcfs\n\n") < 0 && rnp_policy_parse("arb") < 0 &&
+	       rnp_policy_parse("") < 0 && !strcmp(rnp_policy_name(7), "?"),
+	       "policy names: a sysfs newline is accepted, nothing else");
+}
+
 int main(void)
 {
 	test_lone_consumer();
@@ -422,5 +484,6 @@ int main(void)
 	test_model();
 	test_random_ops();
 	test_huge_budget();
+	test_policies();
 	return tap_done();
 }

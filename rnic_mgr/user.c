@@ -1,0 +1,525 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * User-level registrations under the arbiter (Documentation/user-level.rst).
+ *
+ * A verbs program registers memory through ib_uverbs, which calls the
+ * device driver's ops directly: there is no upstream hook. rnic_mgr
+ * therefore puts wrappers in a managed device's struct ib_device_ops for
+ * the calls that create and destroy user MRs (reg_user_mr,
+ * reg_user_mr_dmabuf, rereg_user_mr, dereg_mr) and for dealloc_ucontext.
+ * ib_uverbs reads these pointers at every call, so a wrapper sees every
+ * user registration made after the device was wrapped, whether or not
+ * the program knows about rdmastor. Each one is charged (pages spanned,
+ * one key) to a consumer per process and device, named user:COMM:TGID,
+ * before the driver sees it; a registration the policy cannot grant
+ * waits (REGISTER-WAIT, killable, at most user_wait_ms) and then fails
+ * with -ENOMEM, as it would when a NIC's table is full.
+ *
+ * Kernel MRs pass through untouched: a kernel caller of reg_user_mr has
+ * no udata, and dereg_mr finds no record for an MR it did not charge.
+ *
+ * Invariants:
+ *  U1. Every wrapper increments rnic_user_inflight before anything that
+ *      can sleep and decrements it as the last thing it does; so once
+ *      the ops are restored and an RCU Tasks grace period has passed,
+ *      every task still inside a wrapper is counted, and the unwrap
+ *      waits for the count to reach zero before the device's state (and
+ *      the module's text) can go.
+ *      Asserted: rnic_user_unwrap() waits on the count after
+ *      synchronize_rcu_tasks(); rnic_user_exit() warns below zero.
+ *  U2. A user MR is charged exactly when rd_umrs holds its record,
+ *      keyed by lkey. dereg erases the record before the driver frees
+ *      the MR (so the lkey cannot be reused under it) and puts it back
+ *      if the driver refuses.
+ *      Asserted: a record names its MR, and a lookup that finds another
+ *      MR under the lkey warns and charges nothing.
+ *  U3. A uproc's up_refs counts its records and the verbs contexts it
+ *      owns (rnic_user_mutex); at zero it leaves rnic_mgr.
+ *      Asserted: rnic_uproc_put() warns on a count going below zero.
+ *  U4. A device is wrapped only while its client data is set: after
+ *      rnic_add_one() sets it and until rnic_remove_one() unwraps.
+ *
+ * Lock order: rnic_user_mutex, then the arbiter's locks (rnic_register
+ * and rnic_unregister take rd_cons_mutex). The arbiter's callbacks
+ * never take rnic_user_mutex.
+ */
+#include <linux/module.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/wait_bit.h>
+#include <linux/xarray.h>
+#include <rdma/ib_verbs.h>
+
+#include "rnic_mgr.h"
+#include "trace.h"
+
+/**
+ * struct rnic_uproc - one process's consumer on one device
+ * @up_node: on rd_uprocs
+ * @up_rd: the device
+ * @up_tgid: the process
+ * @up_refs: records + owned verbs contexts (U3)
+ * @up_cons: its rnic_mgr consumer
+ */
+struct rnic_uproc {
+	struct list_head up_node;
+	struct rnic_dev *up_rd;
+	pid_t up_tgid;
+	long up_refs;
+	struct rnic_consumer *up_cons;
+};
+
+/**
+ * struct rnic_umr - what one user MR was charged
+ * @um_mr: the MR
+ * @um_proc: charged to
+ * @um_entries: pages spanned
+ */
+struct rnic_umr {
+	struct ib_mr *um_mr;
+	struct rnic_uproc *um_proc;
+	u32 um_entries;
+};
+
+/* What a wrapper charged before calling the driver, if anything. */
+struct rnic_ucharge {
+	struct rnic_uproc *proc;
+	u32 entries;
+};
+
+static DEFINE_MUTEX(rnic_user_mutex);
+/* verbs context -> the uproc that owns it (rnic_user_mutex) */
+static DEFINE_XARRAY(rnic_uctx);
+static atomic_t rnic_user_inflight = ATOMIC_INIT(0);
+
+static const struct rnic_consumer_ops rnic_uproc_ops;
+
+static struct rnic_dev *rnic_user_enter(struct ib_device *ibdev)
+{
+	atomic_inc(&rnic_user_inflight);	/* first: U1 */
+	return rnic_dev_of(ibdev);
+}
+
+static void rnic_user_exit(void)
+{
+	int left = atomic_dec_return(&rnic_user_inflight);
+
+	WARN_ON_ONCE(left < 0);
+	if (!left)
+		wake_up_var(&rnic_user_inflight);
+}
+
+/* Pages spanned by [start, start + length). */
+static u64 rnic_span(u64 start, u64 length)
+{
+	if (!length || start + length < start)
+		return 0;
+	return (PAGE_ALIGN(start + length) - (start & PAGE_MASK)) >> PAGE_SHIFT;
+}
+
+static struct rnic_uproc *rnic_uproc_create(struct rnic_dev *rd)
+{
+	struct rnic_consumer_desc desc = {
+		.weight = READ_ONCE(rnic_user_weight),
+		.ops = &rnic_uproc_ops,
+	};
+	struct rnic_uproc *up;
+	char name[32];
+
+	up = kzalloc(sizeof(*up), GFP_KERNEL);
+	if (!up)
+		return ERR_PTR(-ENOMEM);
+	/* sysfs names cannot hold '/', which kernel threads' names do */
+	snprintf(name, sizeof(name), "user:%s:%d", current->comm, current->tgid);
+	strreplace(name, '/', '_');
+	desc.name = name;
+	desc.priv = up;
+	up->up_cons = rnic_register(rd->rd_ibdev, &desc);
+	if (IS_ERR(up->up_cons)) {
+		int err = PTR_ERR(up->up_cons);
+
+		kfree(up);
+		return ERR_PTR(err);
+	}
+	up->up_rd = rd;
+	up->up_tgid = current->tgid;
+	list_add_tail(&up->up_node, &rd->rd_uprocs);
+	return up;
+}
+
+/*
+ * The uproc a registration through @ctx is charged to, with one more
+ * reference: the context's owner if it has one (a child that inherited
+ * the context registers for its parent's verbs context), else the
+ * calling process, which then owns the context.
+ */
+static struct rnic_uproc *rnic_uproc_get(struct rnic_dev *rd,
+					 struct ib_ucontext *ctx)
+{
+	struct rnic_uproc *up;
+	int err;
+
+	lockdep_assert_held(&rnic_user_mutex);
+	up = xa_load(&rnic_uctx, (unsigned long)ctx);
+	if (up) {
+		up->up_refs++;
+		return up;
+	}
+	list_for_each_entry(up, &rd->rd_uprocs, up_node)
+		if (up->up_tgid == current->tgid)
+			goto found;
+	up = rnic_uproc_create(rd);
+	if (IS_ERR(up))
+		return up;
+found:
+	err = xa_err(xa_store(&rnic_uctx, (unsigned long)ctx, up, GFP_KERNEL));
+	if (err) {
+		if (!up->up_refs) {
+			list_del(&up->up_node);
+			rnic_unregister(up->up_cons);
+			kfree(up);
+		}
+		return ERR_PTR(err);
+	}
+	up->up_refs += 2;	/* the context, and the caller's */
+	return up;
+}
+
+static void rnic_uproc_put(struct rnic_uproc *up)
+{
+	lockdep_assert_held(&rnic_user_mutex);
+	if (WARN_ON_ONCE(up->up_refs <= 0) || --up->up_refs)
+		return;
+	list_del(&up->up_node);
+	rnic_unregister(up->up_cons);
+	kfree(up);
+}
+
+/*
+ * Charge a registration of @entries pages through @pd before the driver
+ * sees it. Return: 0 with ch->proc set (charged) or NULL (not ours: a
+ * kernel caller, or the device is being unwrapped); -ENOMEM when the
+ * policy refused or REGISTER-WAIT gave up; -EINTR on a fatal signal.
+ */
+static int rnic_user_charge(struct rnic_dev *rd, struct ib_pd *pd,
+			    struct ib_udata *udata, u64 entries,
+			    struct rnic_ucharge *ch)
+{
+	struct rnic_uproc *up;
+	int err;
+
+	ch->proc = NULL;
+	if (!udata || !pd->uobject || READ_ONCE(rd->rd_user_closing))
+		return 0;
+	if (entries > U32_MAX)
+		return -ENOMEM;
+	mutex_lock(&rnic_user_mutex);
+	up = rnic_uproc_get(rd, pd->uobject->context);
+	mutex_unlock(&rnic_user_mutex);
+	if (IS_ERR(up))
+		return PTR_ERR(up) == -ENODEV ? 0 : PTR_ERR(up);
+
+	/* The comparison policies refuse at once, as a full NIC table does. */
+	if (READ_ONCE(rd->rd_pool.policy) != RNP_POL_ARBITER)
+		err = rnic_acquire(up->up_cons, entries, 1, RNIC_NOWAIT);
+	else
+		err = rnic_acquire_timeout(up->up_cons, entries, 1,
+					   READ_ONCE(rnic_user_wait_ms));
+	trace_rnic_user_reg(up->up_cons, entries, err);
+	if (err) {
+		mutex_lock(&rnic_user_mutex);
+		rnic_uproc_put(up);
+		mutex_unlock(&rnic_user_mutex);
+		return err == -EINTR ? -EINTR : -ENOMEM;
+	}
+	ch->proc = up;
+	ch->entries = entries;
+	return 0;
+}
+
+static void rnic_user_refund(struct rnic_ucharge *ch)
+{
+	if (!ch->proc)
+		return;
+	rnic_release(ch->proc->up_cons, ch->entries, 1);
+	mutex_lock(&rnic_user_mutex);
+	rnic_uproc_put(ch->proc);
+	mutex_unlock(&rnic_user_mutex);
+}
+
+/*
+ * The driver made @mr: record the charge under its lkey (U2). If the
+ * record cannot be kept, the MR is destroyed again rather than left
+ * uncharged.
+ */
+static struct ib_mr *rnic_user_commit(struct rnic_dev *rd, struct rnic_ucharge *ch,
+				      struct ib_mr *mr, struct ib_udata *udata)
+{
+	struct rnic_umr *um;
+	int err;
+
+	if (!ch->proc || IS_ERR_OR_NULL(mr)) {
+		rnic_user_refund(ch);
+		return mr;
+	}
+	um = kmalloc(sizeof(*um), GFP_KERNEL);
+	err = um ? 0 : -ENOMEM;
+	if (um) {
+		um->um_mr = mr;
+		um->um_proc = ch->proc;
+		um->um_entries = ch->entries;
+		err = xa_insert(&rd->rd_umrs, mr->lkey, um, GFP_KERNEL);
+	}
+	if (!err)
+		return mr;
+	kfree(um);
+	rd->rd_user_orig.dereg_mr(mr, udata);
+	rnic_user_refund(ch);
+	return ERR_PTR(-ENOMEM);
+}
+
+static struct ib_mr *rnic_user_reg_mr(struct ib_pd *pd, u64 start, u64 length,
+				      u64 virt_addr, int access,
+				      struct ib_udata *udata)
+{
+	struct rnic_dev *rd = rnic_user_enter(pd->device);
+	struct rnic_ucharge ch;
+	struct ib_mr *mr;
+	int err;
+
+	err = rnic_user_charge(rd, pd, udata, rnic_span(start, length), &ch);
+	if (err) {
+		mr = ERR_PTR(err);
+	} else {
+		mr = rd->rd_user_orig.reg_user_mr(pd, start, length, virt_addr,
+						  access, udata);
+		mr = rnic_user_commit(rd, &ch, mr, udata);
+	}
+	rnic_user_exit();
+	return mr;
+}
+
+static struct ib_mr *rnic_user_reg_mr_dmabuf(struct ib_pd *pd, u64 offset,
+					     u64 length, u64 virt_addr, int fd,
+					     int access, struct ib_udata *udata)
+{
+	struct rnic_dev *rd = rnic_user_enter(pd->device);
+	struct rnic_ucharge ch;
+	struct ib_mr *mr;
+	int err;
+
+	err = rnic_user_charge(rd, pd, udata, rnic_span(offset, length), &ch);
+	if (err) {
+		mr = ERR_PTR(err);
+	} else {
+		mr = rd->rd_user_orig.reg_user_mr_dmabuf(pd, offset, length,
+							 virt_addr, fd, access,
+							 udata);
+		mr = rnic_user_commit(rd, &ch, mr, udata);
+	}
+	rnic_user_exit();
+	return mr;
+}
+
+/* Take @mr's record out (U2); NULL if it was not charged. */
+static struct rnic_umr *rnic_umr_take(struct rnic_dev *rd, struct ib_mr *mr)
+{
+	struct rnic_umr *um;
+
+	xa_lock(&rd->rd_umrs);
+	um = xa_load(&rd->rd_umrs, mr->lkey);
+	if (um && WARN_ON_ONCE(um->um_mr != mr))
+		um = NULL;
+	if (um)
+		__xa_erase(&rd->rd_umrs, mr->lkey);
+	xa_unlock(&rd->rd_umrs);
+	return um;
+}
+
+static void rnic_umr_free(struct rnic_umr *um)
+{
+	struct rnic_uproc *up = um->um_proc;
+
+	rnic_release(up->up_cons, um->um_entries, 1);
+	trace_rnic_user_dereg(up->up_cons, um->um_entries, 0);
+	mutex_lock(&rnic_user_mutex);
+	rnic_uproc_put(up);
+	mutex_unlock(&rnic_user_mutex);
+	kfree(um);
+}
+
+/*
+ * A rereg may change the translation in place or make a new MR (then
+ * ib_uverbs destroys the old one through dereg_mr, which refunds it).
+ * The new span is charged up front; what turns out unused is refunded.
+ */
+static struct ib_mr *rnic_user_rereg_mr(struct ib_mr *mr, int flags, u64 start,
+					u64 length, u64 virt_addr, int access,
+					struct ib_pd *pd, struct ib_udata *udata)
+{
+	struct rnic_dev *rd = rnic_user_enter(mr->device);
+	struct rnic_ucharge ch = {};
+	struct rnic_umr *um;
+	struct ib_mr *new_mr;
+	u64 entries;
+	int err = 0;
+
+	um = xa_load(&rd->rd_umrs, mr->lkey);
+	if (um && um->um_mr == mr) {
+		entries = flags & IB_MR_REREG_TRANS ? rnic_span(start, length) :
+			  um->um_entries;
+		err = rnic_user_charge(rd, mr->pd, udata, entries, &ch);
+	}
+	if (err) {
+		new_mr = ERR_PTR(err);
+		goto out;
+	}
+	um = ch.proc ? rnic_umr_take(rd, mr) : NULL;
+	new_mr = rd->rd_user_orig.rereg_user_mr(mr, flags, start, length,
+						virt_addr, access, pd, udata);
+	if (!um) {
+		rnic_user_refund(&ch);
+		goto out;
+	}
+	if (IS_ERR(new_mr)) {
+		/* the old MR is unchanged: its record goes back */
+		WARN_ON_ONCE(xa_insert(&rd->rd_umrs, mr->lkey, um, GFP_KERNEL));
+		rnic_user_refund(&ch);
+	} else if (new_mr) {
+		/* the old MR stays until ib_uverbs destroys it */
+		WARN_ON_ONCE(xa_insert(&rd->rd_umrs, mr->lkey, um, GFP_KERNEL));
+		new_mr = rnic_user_commit(rd, &ch, new_mr, udata);
+	} else {
+		/* in place, possibly under a new lkey: the new charge replaces the old */
+		swap(um->um_entries, ch.entries);
+		rnic_user_refund(&ch);
+		if (xa_insert(&rd->rd_umrs, mr->lkey, um, GFP_KERNEL))
+			rnic_umr_free(um);
+	}
+out:
+	rnic_user_exit();
+	return new_mr;
+}
+
+static int rnic_user_dereg_mr(struct ib_mr *mr, struct ib_udata *udata)
+{
+	struct rnic_dev *rd = rnic_user_enter(mr->device);
+	struct rnic_umr *um = rnic_umr_take(rd, mr);
+	int err;
+
+	err = rd->rd_user_orig.dereg_mr(mr, udata);
+	if (um && err) {
+		if (xa_insert(&rd->rd_umrs, mr->lkey, um, GFP_KERNEL))
+			rnic_umr_free(um);
+	} else if (um) {
+		rnic_umr_free(um);
+	}
+	rnic_user_exit();
+	return err;
+}
+
+static void rnic_user_dealloc_ucontext(struct ib_ucontext *ctx)
+{
+	struct rnic_dev *rd = rnic_user_enter(ctx->device);
+	struct rnic_uproc *up;
+
+	rd->rd_user_orig.dealloc_ucontext(ctx);
+	mutex_lock(&rnic_user_mutex);
+	up = xa_erase(&rnic_uctx, (unsigned long)ctx);
+	if (up)
+		rnic_uproc_put(up);
+	mutex_unlock(&rnic_user_mutex);
+	rnic_user_exit();
+}
+
+/* A user consumer's share shrank: the events to the process come later. */
+static void rnic_uproc_shrink(struct rnic_consumer *c, u64 entries, u64 keys,
+			      void *priv)
+{
+}
+
+static const struct rnic_consumer_ops rnic_uproc_ops = {
+	.shrink = rnic_uproc_shrink,
+};
+
+/**
+ * rnic_user_wrap - put a new device's user registrations under the arbiter
+ * @rd: the device; its client data is set (U4)
+ *
+ * Does nothing unless the charge_user_mrs parameter was set when the
+ * device was added. Module unload removes every device first, and the
+ * removal unwraps (rnic_user_unwrap()), so no pointer into the module
+ * outlives it.
+ */
+void rnic_user_wrap(struct rnic_dev *rd)
+{
+	struct ib_device_ops *ops = &rd->rd_ibdev->ops;
+
+	xa_init(&rd->rd_umrs);
+	INIT_LIST_HEAD(&rd->rd_uprocs);
+	if (!READ_ONCE(rnic_charge_user_mrs) || !ops->reg_user_mr)
+		return;
+	rd->rd_user_orig = *ops;
+	WRITE_ONCE(ops->dereg_mr, rnic_user_dereg_mr);
+	WRITE_ONCE(ops->dealloc_ucontext, rnic_user_dealloc_ucontext);
+	if (ops->rereg_user_mr)
+		WRITE_ONCE(ops->rereg_user_mr, rnic_user_rereg_mr);
+	if (ops->reg_user_mr_dmabuf)
+		WRITE_ONCE(ops->reg_user_mr_dmabuf, rnic_user_reg_mr_dmabuf);
+	/* last: the others must be in place before anything is charged */
+	WRITE_ONCE(ops->reg_user_mr, rnic_user_reg_mr);
+	rd->rd_user_wrapped = true;
+	pr_info("%s: user memory registrations charged\n", rd->rd_name);
+}
+
+/**
+ * rnic_user_unwrap - give a device its own ops back and forget its charges
+ * @rd: the device, about to be removed (or the module unloaded)
+ *
+ * Restores the driver's ops, waits (U1) until no task can be in a
+ * wrapper, and then forgets every user MR record and user consumer of
+ * the device: MRs registered before return are destroyed later by
+ * ib_uverbs straight through the driver.
+ * Context: process, may sleep (RCU Tasks grace period).
+ */
+void rnic_user_unwrap(struct rnic_dev *rd)
+{
+	struct ib_device_ops *ops = &rd->rd_ibdev->ops;
+	struct rnic_uproc *up, *tmp;
+	struct rnic_umr *um;
+	unsigned long idx;
+
+	if (!rd->rd_user_wrapped)
+		return;
+	WRITE_ONCE(rd->rd_user_closing, true);
+	WRITE_ONCE(ops->reg_user_mr, rd->rd_user_orig.reg_user_mr);
+	WRITE_ONCE(ops->reg_user_mr_dmabuf, rd->rd_user_orig.reg_user_mr_dmabuf);
+	WRITE_ONCE(ops->rereg_user_mr, rd->rd_user_orig.rereg_user_mr);
+	WRITE_ONCE(ops->dealloc_ucontext, rd->rd_user_orig.dealloc_ucontext);
+	WRITE_ONCE(ops->dereg_mr, rd->rd_user_orig.dereg_mr);
+	synchronize_rcu_tasks();
+	/* Waiters in REGISTER-WAIT end when the device's consumers leave. */
+	wait_var_event(&rnic_user_inflight, !atomic_read(&rnic_user_inflight));
+	rd->rd_user_wrapped = false;
+
+	xa_for_each(&rd->rd_umrs, idx, um) {
+		xa_erase(&rd->rd_umrs, idx);
+		rnic_umr_free(um);
+	}
+	mutex_lock(&rnic_user_mutex);
+	list_for_each_entry_safe(up, tmp, &rd->rd_uprocs, up_node) {
+		struct rnic_uproc *u;
+
+		xa_for_each(&rnic_uctx, idx, u) {
+			if (u == up) {
+				xa_erase(&rnic_uctx, idx);
+				rnic_uproc_put(up);
+			}
+		}
+	}
+	WARN_ON_ONCE(!list_empty(&rd->rd_uprocs));
+	mutex_unlock(&rnic_user_mutex);
+	xa_destroy(&rd->rd_umrs);
+	pr_info("%s: user memory registrations no longer charged\n", rd->rd_name);
+}

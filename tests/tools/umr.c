@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * umr: a plain verbs program that registers user memory, for the guest
+ * tests of rnic_mgr's user-registration charging (tests/vm/user_mrs.sh).
+ * It uses libibverbs only, as any unmodified program would.
+ *
+ *   umr DEV STEP...
+ *
+ * Steps run in order, each printing one line:
+ *   reg:PAGES        register a new PAGES-page buffer (pushed on a stack)
+ *   dereg            deregister the newest registration (pop)
+ *   sleep:MS         sleep
+ *   wait             block until stdin reaches end of file
+ *   loop:N:PAGES     N register/deregister pairs of one buffer; prints
+ *                    the mean time of each in ns
+ *   fork             fork; the child exits at once, the parent waits
+ *   remap            munmap and mmap again (MAP_FIXED) the newest
+ *                    registration's buffer, then register it again
+ *
+ * Exit status: 0 if every registration succeeded, 2 if one failed (its
+ * errno is printed as "reg PAGES fail ENOMEM ms=..."), 1 on other errors.
+ * Registrations still held at exit are left to the kernel's cleanup.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <infiniband/verbs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_MRS 256
+
+static struct ibv_mr *mrs[MAX_MRS];
+static void *bufs[MAX_MRS];
+static size_t lens[MAX_MRS];
+static int nr_mrs;
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static const char *errname(int e)
+{
+	switch (e) {
+	case ENOMEM: return "ENOMEM";
+	case EINTR: return "EINTR";
+	case EINVAL: return "EINVAL";
+	case EFAULT: return "EFAULT";
+	default: return strerror(e);
+	}
+}
+
+static int reg(struct ibv_pd *pd, size_t pages)
+{
+	size_t len = pages * (size_t)sysconf(_SC_PAGESIZE);
+	double t0 = now_ms();
+	struct ibv_mr *mr;
+	void *buf;
+
+	if (nr_mrs == MAX_MRS)
+		return 1;
+	buf = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (buf == MAP_FAILED)
+		return 1;
+	memset(buf, 0x5a, len);
+	mr = ibv_reg_mr(pd, buf, len, IBV_ACCESS_LOCAL_WRITE |
+			IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
+	if (!mr) {
+		int e = errno;
+
+		printf("reg %zu fail %s ms=%.0f\n", pages, errname(e), now_ms() - t0);
+		munmap(buf, len);
+		return 2;
+	}
+	printf("reg %zu ok lkey=%u ms=%.0f\n", pages, mr->lkey, now_ms() - t0);
+	mrs[nr_mrs] = mr;
+	bufs[nr_mrs] = buf;
+	lens[nr_mrs++] = len;
+	return 0;
+}
+
+static int dereg(void)
+{
+	int err;
+
+	if (!nr_mrs)
+		return 1;
+	nr_mrs--;
+	err = ibv_dereg_mr(mrs[nr_mrs]);
+	printf("dereg %s\n", err ? errname(err) : "ok");
+	munmap(bufs[nr_mrs], lens[nr_mrs]);
+	return err ? 1 : 0;
+}
+
+static int loop(struct ibv_pd *pd, long n, size_t pages)
+{
+	size_t len = pages * (size_t)sysconf(_SC_PAGESIZE);
+	struct timespec a, b;
+	double reg_ns = 0, dereg_ns = 0;
+	void *buf;
+	long i;
+
+	buf = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (buf == MAP_FAILED)
+		return 1;
+	for (i = 0; i < n; i++) {
+		struct ibv_mr *mr;
+
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		mr = ibv_reg_mr(pd, buf, len, IBV_ACCESS_LOCAL_WRITE);
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		if (!mr) {
+			printf("loop reg fail %s at %ld\n", errname(errno), i);
+			return 2;
+		}
+		reg_ns += (b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec);
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		if (ibv_dereg_mr(mr))
+			return 1;
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		dereg_ns += (b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec);
+	}
+	printf("loop %ld %zu reg_ns=%.0f dereg_ns=%.0f\n", n, pages,
+	       reg_ns / n, dereg_ns / n);
+	munmap(buf, len);
+	return 0;
+}
+
+/* The buffer's pages are replaced behind the registration, then registered anew. */
+static int remap(struct ibv_pd *pd)
+{
+	struct ibv_mr *mr;
+	void *buf, *again;
+	size_t len;
+
+	if (!nr_mrs)
+		return 1;
+	buf = bufs[nr_mrs - 1];
+	len = lens[nr_mrs - 1];
+	munmap(buf, len);
+	again = mmap(buf, len, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+	if (again != buf)
+		return 1;
+	memset(buf, 0xa5, len);
+	mr = ibv_reg_mr(pd, buf, len, IBV_ACCESS_LOCAL_WRITE);
+	if (!mr) {
+		printf("remap reg fail %s\n", errname(errno));
+		return 2;
+	}
+	printf("remap ok lkey=%u old=%u\n", mr->lkey, mrs[nr_mrs - 1]->lkey);
+	if (nr_mrs == MAX_MRS)
+		return 1;
+	mrs[nr_mrs] = mr;
+	bufs[nr_mrs] = NULL;	/* the same pages: unmapped once, by the older */
+	lens[nr_mrs++] = 0;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct ibv_device **list;
+	struct ibv_context *ctx = NULL;
+	struct ibv_pd *pd;
+	int i, n, status = 0;
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: umr DEV STEP...\n");
+		return 1;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	list = ibv_get_device_list(&n);
+	for (i = 0; list && i < n; i++)
+		if (!strcmp(ibv_get_device_name(list[i]), argv[1]))
+			ctx = ibv_open_device(list[i]);
+	if (!ctx) {
+		fprintf(stderr, "umr: cannot open %s\n", argv[1]);
+		return 1;
+	}
+	pd = ibv_alloc_pd(ctx);
+	if (!pd)
+		return 1;
+	for (i = 2; i < argc; i++) {
+		const char *s = argv[i];
+		int r = 0;
+
+		if (!strncmp(s, "reg:", 4)) {
+			r = reg(pd, strtoul(s + 4, NULL, 0));
+		} else if (!strcmp(s, "dereg")) {
+			r = dereg();
+		} else if (!strncmp(s, "sleep:", 6)) {
+			usleep(strtoul(s + 6, NULL, 0) * 1000);
+		} else if (!strcmp(s, "wait")) {
+			char b[64];
+
+			while (read(0, b, sizeof(b)) > 0)
+				;
+		} else if (!strncmp(s, "loop:", 5)) {
+			char *end;
+			long cnt = strtol(s + 5, &end, 0);
+
+			r = loop(pd, cnt, strtoul(end + 1, NULL, 0));
+		} else if (!strcmp(s, "fork")) {
+			pid_t pid = fork();
+
+			if (!pid)
+				_exit(0);
+			waitpid(pid, NULL, 0);
+			printf("fork ok\n");
+		} else if (!strcmp(s, "remap")) {
+			r = remap(pd);
+		} else {
+			fprintf(stderr, "umr: unknown step %s\n", s);
+			return 1;
+		}
+		if (r == 1) {
+			fprintf(stderr, "umr: step %s failed\n", s);
+			return 1;
+		}
+		if (r == 2)
+			status = 2;
+	}
+	return status;
+}

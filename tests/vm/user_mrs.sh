@@ -1,0 +1,194 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# User memory registrations under rnic_mgr (rnic_mgr/user.c): an
+# unmodified verbs program (build/tools/umr, plain libibverbs) is charged
+# per process, waits (REGISTER-WAIT) and then gets ENOMEM when the policy
+# cannot grant, under the arbiter, first-come-first-served and static
+# policies; kernel consumers share the budget; exit, fork, munmap, unload
+# and device removal leave nothing charged and nothing broken.
+. scripts/guest/lib.sh
+
+DEV=rxe0
+SYS=/sys/kernel/rnic_mgr/devices/$DEV
+P=/sys/module/rnic_mgr/parameters
+UMR=build/tools/umr
+CTL=/sys/kernel/debug/rnic_test/ctl
+
+# the consumer directory of process PID, if it has one
+ucons() { ls -d $SYS/consumers/user:*:"$1".* 2>/dev/null | head -n1; }
+ufield() { cat "$(ucons "$1")/$2"; }
+nr_user() { ls -d $SYS/consumers/user:* 2>/dev/null | wc -l; }
+# start umr in the background with a pipe on stdin ("wait" returns when
+# the pipe closes): sets UPID and UFD
+ustart() {
+	local fifo
+	fifo=$(mktemp -u /tmp/umr.XXXX)
+	mkfifo "$fifo"
+	# the new program must not hold earlier ones' pipes open
+	(
+		for fd in $UFDS; do eval "exec $fd>&-"; done
+		exec $UMR $DEV "$@"
+	) < "$fifo" > "$fifo.out" 2>&1 &
+	UPID=$!
+	exec {UFD}> "$fifo"
+	UFDS="$UFDS $UFD"
+	UOUT=$fifo.out
+}
+ustop() { exec {UFD}>&-; wait "$UPID"; }
+held_is() { [ "$(ufield "$1" held)" = "$2" ]; }
+
+check "rdmastor modules installed" rdmastor_install
+check "soft-RoCE on a dummy device" scripts/guest/rxe-setup single
+check "rnic_mgr loads" modprobe rnic_mgr
+check "user registrations charged by default" grep -qx 1 $P/charge_user_mrs
+check "the device says so" sh -c "dmesg | grep -q 'rxe0: user memory registrations charged'"
+check "policy is the arbiter by default" grep -qx arbiter $SYS/policy
+free0=$(cat $SYS/free)
+
+# --- one process: charged what it spans, one key per MR, per process ---
+ustart reg:100 reg:28 wait dereg
+check "umr registers 100 and 28 pages" wait_for 20 sh -c "grep -c 'ok lkey' $UOUT | grep -qx 2"
+check "one consumer named after the process" test -n "$(ucons $UPID)"
+diag "consumer $(basename "$(ucons $UPID)")"
+check "it holds 128 entries" held_is $UPID 128
+check "and 2 keys" [ "$(ufield $UPID key_held)" = 2 ]
+check "rnic-top's table lists it" grep -q "user:umr:$UPID" $SYS/table
+ustop
+check "exit ends the consumer" [ "$(nr_user)" = 0 ]
+check "and gives its entries back" [ "$(cat $SYS/free)" = "$free0" ]
+
+# --- exit without deregistering: ib_uverbs' cleanup passes through us ---
+check "exit holding 3 MRs" sh -c "$UMR $DEV reg:10 reg:20 reg:30 | grep -c ok | grep -qx 3"
+check "nothing stays charged" sh -c "[ $(nr_user) = 0 ] && [ \$(cat $SYS/free) = $free0 ]"
+
+# --- fork: the child's exit leaves the parent's charge alone ---
+ustart reg:50 fork wait dereg
+check "fork" wait_for 20 grep -q "fork ok" "$UOUT"
+check "the parent still holds 50 after the child exits" held_is $UPID 50
+ustop
+check "parent exit: nothing charged" [ "$(nr_user)" = 0 ]
+
+# --- munmap + mmap(MAP_FIXED) at the same address, then register again ---
+ustart reg:16 remap wait
+check "register again after the pages were replaced" wait_for 20 grep -q "remap ok" "$UOUT"
+check "both registrations charged" held_is $UPID 32
+ustop
+
+# --- REGISTER-WAIT under the arbiter ---
+echo 2000 > $SYS/budget
+echo 1500 > $P/user_wait_ms
+ustart reg:1500 wait
+check "A holds 1500 of 2000" wait_for 20 grep -q "ok lkey" "$UOUT"
+# 900: within B's fair share (about 1000, less the reserve), so A is revoked
+out=$($UMR $DEV reg:900)
+rc=$?
+diag "B: $out"
+check "B is refused with ENOMEM once A ignores the revocation" [ $rc = 2 ]
+ok "$(echo "$out" | grep -q 'fail ENOMEM'; echo $?)" "the errno is ENOMEM"
+ms=$(echo "$out" | sed -n 's/.*ms=\([0-9]*\).*/\1/p')
+check "B waited user_wait_ms first (${ms} ms)" [ "${ms:-0}" -ge 1400 ]
+check "A was asked to shrink" [ "$(ufield $UPID revocations)" -ge 1 ]
+ustop
+# A lets go while B waits: B gets its entries.
+echo 10000 > $P/user_wait_ms
+$UMR $DEV reg:1500 sleep:2000 dereg > /tmp/a.out 2>&1 &
+A=$!
+check "A holds 1500 again" wait_for 20 grep -q "ok lkey" /tmp/a.out
+out=$($UMR $DEV reg:1000)
+rc=$?
+diag "B: $out"
+check "B is granted once A deregisters, within the wait" [ $rc = 0 ]
+wait "$A"
+check "nothing charged after both" [ "$(nr_user)" = 0 ]
+
+# --- first come, first served: no wait, no revocation ---
+check "policy fcfs" sh -c "echo fcfs > $SYS/policy && grep -qx fcfs $SYS/policy"
+ustart reg:1500 wait
+check "A holds 1500 of 2000" wait_for 20 grep -q "ok lkey" "$UOUT"
+out=$($UMR $DEV reg:1000)
+rc=$?
+ms=$(echo "$out" | sed -n 's/.*ms=\([0-9]*\).*/\1/p')
+diag "B: $out"
+check "fcfs: B fails with ENOMEM" sh -c "[ $rc = 2 ] && echo '$out' | grep -q ENOMEM"
+check "fcfs: without waiting the full wait (${ms} ms)" [ "${ms:-99999}" -lt 5000 ]
+check "fcfs: A was not asked to shrink" [ "$(ufield $UPID revocations)" = 0 ]
+ustop
+
+# --- static partition: each process capped at budget / consumers ---
+check "policy static" sh -c "echo static > $SYS/policy"
+ustart reg:1 wait reg:900 reg:200
+A=$UPID; AFD=$UFD; AOUT=$UOUT
+ustart reg:1 wait
+check "two processes registered" wait_for 20 sh -c "[ \$(ls -d $SYS/consumers/user:* 2>/dev/null | wc -l) = 2 ]"
+exec {AFD}>&-
+wait "$A"
+rc=$?
+diag "A: $(tr '\n' ' ' < "$AOUT")"
+check "static: A gets 900 more (901 <= 1000)" grep -q "reg 900 ok" "$AOUT"
+check "static: but not 200 beyond its cap, though entries are free" sh -c "[ $rc = 2 ] && grep -q 'reg 200 fail ENOMEM' $AOUT"
+ustop
+echo arbiter > $SYS/policy
+check "policy names are checked" sh -c "! echo lottery > $SYS/policy 2>/dev/null && grep -qx arbiter $SYS/policy"
+
+# --- kernel consumers and user programs share one budget ---
+echo 8192 > $SYS/budget
+check "load the test consumer" insmod "$(rdmastor_testmod rnic_test_consumer)"
+# start NAME DEV PATTERN WEIGHT MIN CHUNK THREADS ROUNDS AMOUNT HOLD_MS GAP_MS DELAY_MS
+echo "start kern $DEV saturate 1 64 64 1 0 0 0 0 0" > $CTL
+check "the kernel consumer takes most of the budget" wait_for 20 sh -c "[ \$(cat $SYS/free) -lt 1024 ]"
+out=$($UMR $DEV reg:3000 sleep:200)
+rc=$?
+diag "user: $out"
+check "a user registration of 3000 is granted: the kernel consumer shrank" [ $rc = 0 ]
+kdir=$(ls -d $SYS/consumers/kern.* | head -n1)
+check "the kernel consumer was revoked" [ "$(cat "$kdir/revocations")" -ge 1 ]
+echo stopall > $CTL
+check "unload the test consumer" rmmod rnic_test_consumer
+echo 262144 > $SYS/budget
+
+# --- unload: refused while a process is charged, clean after ---
+ustart reg:8 wait
+check "registered" wait_for 20 grep -q "ok lkey" "$UOUT"
+check "rnic_mgr cannot unload under a charged process" sh -c "! modprobe -r rnic_mgr 2>/dev/null"
+ustop
+check "rnic_mgr unloads once it exits" modprobe -r rnic_mgr
+# A registration made before load is not charged, and its deregistration
+# after load passes straight through.
+ustart reg:8 wait dereg
+check "registered before load" wait_for 20 grep -q "ok lkey" "$UOUT"
+check "rnic_mgr loads under a registered program" modprobe rnic_mgr
+ustop
+check "its deregistration passes through" grep -q "dereg ok" "$UOUT"
+check "nothing charged" [ "$(nr_user)" = 0 ]
+
+# --- registrations racing unload: the wrappers are retired safely ---
+# Short-lived programs keep registering while rnic_mgr is unloaded: it
+# can go only between two of them, and the next ones race the unwrap.
+(
+	end=$((SECONDS + 8)); n=0; bad=0
+	while [ $SECONDS -lt $end ]; do
+		$UMR $DEV reg:4 dereg reg:2 > /dev/null 2>&1 || bad=$((bad + 1))
+		n=$((n + 1))
+	done
+	echo "$n runs, $bad failed" > /tmp/race.out
+) &
+loop=$!
+sleep 0.5
+check "rnic_mgr unloads while programs keep registering" wait_for 30 modprobe -r rnic_mgr
+wait $loop
+diag "$(cat /tmp/race.out)"
+check "every program's registrations succeeded" grep -q ", 0 failed" /tmp/race.out
+check "rnic_mgr loads again" modprobe rnic_mgr
+
+# --- device removal with user MRs registered ---
+ustart reg:64 wait
+check "registered" wait_for 20 grep -q "ok lkey" "$UOUT"
+rdma link delete $DEV &
+del=$!
+check "rxe0 leaves rnic_mgr while the MR is registered" wait_for 30 test ! -e $SYS
+ustop
+wait $del
+check "the device is gone" sh -c "! rdma link show $DEV/1 2>/dev/null"
+check "rnic_mgr unloads after device removal" modprobe -r rnic_mgr
+
+tap_done
