@@ -482,6 +482,8 @@ static void rnic_notify_work(struct work_struct *work)
 					  tk == RNP_NO_TARGET ? sk : tk, c->rc_priv);
 		if (flags & RNP_NOTIFY_GREW && c->rc_ops->grow)
 			c->rc_ops->grow(c, se, sk, c->rc_priv);
+		if (flags & RNIC_NOTIFY_LATE && c->rc_ops->late)
+			c->rc_ops->late(c, c->rc_priv);
 	}
 	mutex_unlock(&rd->rd_cons_mutex);
 }
@@ -496,6 +498,7 @@ static void rnic_reap_work(struct work_struct *work)
 					   rd_reap_work);
 	struct rnp_pool *p = &rd->rd_pool;
 	u64 now = rnic_now_ms();
+	bool late = false;
 	u32 i;
 
 	spin_lock(&rd->rd_lock);
@@ -521,14 +524,22 @@ static void rnic_reap_work(struct work_struct *work)
 	}
 	for (i = 0; i < p->nr; i++) {
 		struct rnic_consumer *c = rnic_of(p->cons[i]);
+		u32 deadline = c->rc_deadline_ms ? c->rc_deadline_ms :
+			       READ_ONCE(rnic_revoke_deadline_ms);
 
 		if (c->rc_shrink_ms && !c->rc_late_counted &&
-		    now - c->rc_shrink_ms > READ_ONCE(rnic_revoke_deadline_ms)) {
+		    now - c->rc_shrink_ms > deadline) {
 			c->rc_late++;
 			c->rc_late_counted = true;
 			trace_rnic_shrink_late(c);
+			if (c->rc_ops->late) {
+				c->rc_notify |= RNIC_NOTIFY_LATE;
+				late = true;
+			}
 		}
 	}
+	if (late)
+		queue_work(system_wq, &rd->rd_notify_work);
 	spin_unlock(&rd->rd_lock);
 	queue_delayed_work(system_wq, &rd->rd_reap_work,
 			   msecs_to_jiffies(READ_ONCE(rnic_reap_interval_ms)));

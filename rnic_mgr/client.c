@@ -41,6 +41,28 @@ struct rnic_dev *rnic_dev_get(struct ib_device *ibdev)
 }
 
 /**
+ * rnic_dev_get_by_name - find a live device by its name, with a reference
+ * @name: the RDMA device's name, as when it was added
+ *
+ * Return: the device (drop with kobject_put(&rd->rd_kobj)) or NULL.
+ */
+struct rnic_dev *rnic_dev_get_by_name(const char *name)
+{
+	struct rnic_dev *rd, *found = NULL;
+
+	mutex_lock(&rnic_devs_mutex);
+	list_for_each_entry(rd, &rnic_devs, rd_node) {
+		if (!strcmp(rd->rd_name, name)) {
+			found = rd;
+			kobject_get(&rd->rd_kobj);
+			break;
+		}
+	}
+	mutex_unlock(&rnic_devs_mutex);
+	return found;
+}
+
+/**
  * rnic_dev_of - a device's rnic_dev, from a call into the device
  * @ibdev: the RDMA device
  *

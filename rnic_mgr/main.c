@@ -10,6 +10,7 @@
 #include <linux/moduleparam.h>
 
 #include "rnic_mgr.h"
+#include "user.h"
 
 /*
  * Writable parameters are bounded: a value outside [min, max] is refused
@@ -93,6 +94,14 @@ unsigned int rnic_user_weight = 1;
 RNIC_UINT_PARAM(user_weight, rnic_user_weight, 1, 10000,
 		"weight of each process's consumer");
 
+unsigned int rnic_user_grace_ms = 1000;
+RNIC_UINT_PARAM(user_grace_ms, rnic_user_grace_ms, 1, 3600000,
+		"T: time a process has to answer a REVOKE (for consumers made from now on)");
+
+unsigned int rnic_user_enforce;
+RNIC_UINT_PARAM(user_enforce, rnic_user_enforce, 0, 1,
+		"past T: 0 counts and traces a late process, 1 kills it");
+
 static int __init rnic_mgr_init(void)
 {
 	int err;
@@ -101,12 +110,17 @@ static int __init rnic_mgr_init(void)
 	err = rnic_sysfs_init();
 	if (err)
 		goto out;
-	err = rnic_client_init();
+	err = rnic_user_dev_init();
 	if (err)
 		goto out_sysfs;
+	err = rnic_client_init();
+	if (err)
+		goto out_dev;
 	pr_info("loaded\n");
 	return 0;
 
+out_dev:
+	rnic_user_dev_exit();
 out_sysfs:
 	rnic_sysfs_exit();
 out:
@@ -117,6 +131,7 @@ out:
 static void __exit rnic_mgr_exit(void)
 {
 	rnic_client_exit();
+	rnic_user_dev_exit();
 	rnic_sysfs_exit();
 	rnic_fault_exit();
 	pr_info("unloaded\n");

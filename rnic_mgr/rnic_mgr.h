@@ -114,6 +114,8 @@ struct rnic_dev {
  * @rc_revocations: shrink requests received
  * @rc_late: shrink requests not met within the deadline
  * @rc_last_reclaim_ms: time the last shrink took
+ * @rc_deadline_ms: its revocation deadline, or 0 for revoke_deadline_ms
+ *	(user consumers get user_grace_ms, the T of their REVOKE events)
  */
 struct rnic_consumer {
 	struct kobject rc_kobj;
@@ -139,7 +141,11 @@ struct rnic_consumer {
 	u64 rc_revocations;
 	u64 rc_late;
 	u64 rc_last_reclaim_ms;
+	u32 rc_deadline_ms;
 };
+
+/* rc_notify flags beyond the policy's RNP_NOTIFY_* */
+#define RNIC_NOTIFY_LATE	0x100
 
 extern unsigned int rnic_default_entries;
 extern unsigned int rnic_default_keys;
@@ -148,6 +154,8 @@ extern unsigned int rnic_reap_interval_ms;
 extern unsigned int rnic_charge_user_mrs;
 extern unsigned int rnic_user_wait_ms;
 extern unsigned int rnic_user_weight;
+extern unsigned int rnic_user_grace_ms;
+extern unsigned int rnic_user_enforce;
 
 u64 rnic_now_ms(void);
 
@@ -170,6 +178,7 @@ int rnic_client_init(void);
 void rnic_client_exit(void);
 struct rnic_dev *rnic_dev_get(struct ib_device *ibdev);
 struct rnic_dev *rnic_dev_of(struct ib_device *ibdev);
+struct rnic_dev *rnic_dev_get_by_name(const char *name);
 
 void rnic_user_wrap(struct rnic_dev *rd);
 void rnic_user_unwrap(struct rnic_dev *rd);

@@ -225,6 +225,85 @@ DEFINE_EVENT(rnic_user_mr_class, rnic_user_dereg,
 	TP_PROTO(const struct rnic_consumer *c, u64 entries, int status),
 	TP_ARGS(c, entries, status));
 
+/* a process past T: killed (user_enforce=1) or only counted */
+TRACE_EVENT(rnic_user_late,
+	TP_PROTO(const struct rnic_consumer *c, bool killed),
+	TP_ARGS(c, killed),
+	TP_STRUCT__entry(
+		__string(dev, c->rc_dev->rd_name)
+		__string(name, c->rc_name)
+		__field(u64, id)
+		__field(u64, held)
+		__field(u64, target)
+		__field(bool, killed)
+	),
+	TP_fast_assign(
+		__assign_str(dev, c->rc_dev->rd_name);
+		__assign_str(name, c->rc_name);
+		__entry->id = c->rc_id;
+		__entry->held = c->rc_pol.r[RNP_ENTRIES].held;
+		__entry->target = c->rc_pol.r[RNP_ENTRIES].target;
+		__entry->killed = killed;
+	),
+	TP_printk("dev=%s cons=%s.%llu held=%llu target=%llu %s",
+		  __get_str(dev), __get_str(name), __entry->id,
+		  __entry->held, __entry->target,
+		  __entry->killed ? "killed" : "counted")
+);
+
+/* events queued to a process through /dev/rnic_mgr (user_dev.c) */
+TRACE_EVENT(rnic_user_event,
+	TP_PROTO(const struct rnic_consumer *c, u16 type, u32 seq, u64 entries,
+		 bool dropped),
+	TP_ARGS(c, type, seq, entries, dropped),
+	TP_STRUCT__entry(
+		__string(dev, c->rc_dev->rd_name)
+		__string(name, c->rc_name)
+		__field(u64, id)
+		__field(u16, type)
+		__field(u32, seq)
+		__field(u64, entries)
+		__field(bool, dropped)
+	),
+	TP_fast_assign(
+		__assign_str(dev, c->rc_dev->rd_name);
+		__assign_str(name, c->rc_name);
+		__entry->id = c->rc_id;
+		__entry->type = type;
+		__entry->seq = seq;
+		__entry->entries = entries;
+		__entry->dropped = dropped;
+	),
+	TP_printk("dev=%s cons=%s.%llu type=%u seq=%u entries=%llu%s",
+		  __get_str(dev), __get_str(name), __entry->id, __entry->type,
+		  __entry->seq, __entry->entries,
+		  __entry->dropped ? " dropped: queue full" : "")
+);
+
+/* a release plan: the process's own choice of victims for a REVOKE */
+TRACE_EVENT(rnic_user_plan,
+	TP_PROTO(const struct rnic_consumer *c, u32 revoke_seq, u32 nlkeys,
+		 u64 entries),
+	TP_ARGS(c, revoke_seq, nlkeys, entries),
+	TP_STRUCT__entry(
+		__string(name, c->rc_name)
+		__field(u64, id)
+		__field(u32, revoke_seq)
+		__field(u32, nlkeys)
+		__field(u64, entries)
+	),
+	TP_fast_assign(
+		__assign_str(name, c->rc_name);
+		__entry->id = c->rc_id;
+		__entry->revoke_seq = revoke_seq;
+		__entry->nlkeys = nlkeys;
+		__entry->entries = entries;
+	),
+	TP_printk("cons=%s.%llu revoke=%u lkeys=%u entries=%llu",
+		  __get_str(name), __entry->id, __entry->revoke_seq,
+		  __entry->nlkeys, __entry->entries)
+);
+
 #endif /* RNIC_MGR_TRACE_H */
 
 #undef TRACE_INCLUDE_PATH

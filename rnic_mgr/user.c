@@ -53,34 +53,7 @@
 
 #include "rnic_mgr.h"
 #include "trace.h"
-
-/**
- * struct rnic_uproc - one process's consumer on one device
- * @up_node: on rd_uprocs
- * @up_rd: the device
- * @up_tgid: the process
- * @up_refs: records + owned verbs contexts (U3)
- * @up_cons: its rnic_mgr consumer
- */
-struct rnic_uproc {
-	struct list_head up_node;
-	struct rnic_dev *up_rd;
-	pid_t up_tgid;
-	long up_refs;
-	struct rnic_consumer *up_cons;
-};
-
-/**
- * struct rnic_umr - what one user MR was charged
- * @um_mr: the MR
- * @um_proc: charged to
- * @um_entries: pages spanned
- */
-struct rnic_umr {
-	struct ib_mr *um_mr;
-	struct rnic_uproc *um_proc;
-	u32 um_entries;
-};
+#include "user.h"
 
 /* What a wrapper charged before calling the driver, if anything. */
 struct rnic_ucharge {
@@ -88,7 +61,7 @@ struct rnic_ucharge {
 	u32 entries;
 };
 
-static DEFINE_MUTEX(rnic_user_mutex);
+DEFINE_MUTEX(rnic_user_mutex);
 /* verbs context -> the uproc that owns it (rnic_user_mutex) */
 static DEFINE_XARRAY(rnic_uctx);
 static atomic_t rnic_user_inflight = ATOMIC_INIT(0);
@@ -142,9 +115,43 @@ static struct rnic_uproc *rnic_uproc_create(struct rnic_dev *rd)
 		kfree(up);
 		return ERR_PTR(err);
 	}
+	/* its REVOKE events give it user_grace_ms: so does the reaper */
+	up->up_cons->rc_deadline_ms = READ_ONCE(rnic_user_grace_ms);
 	up->up_rd = rd;
 	up->up_tgid = current->tgid;
+	up->up_pid = get_task_pid(current, PIDTYPE_TGID);
+	spin_lock_init(&up->up_lock);
 	list_add_tail(&up->up_node, &rd->rd_uprocs);
+	return up;
+}
+
+/**
+ * rnic_uproc_find_or_create - the calling process's consumer on a device
+ * @rd: the device
+ *
+ * Takes a reference (U3) for the caller, who drops it with
+ * rnic_uproc_put().
+ *
+ * Return: the uproc, or ERR_PTR: -ENODEV (the device is going away or
+ * its user registrations are not charged), -ENOMEM.
+ * Context: process; rnic_user_mutex held.
+ */
+struct rnic_uproc *rnic_uproc_find_or_create(struct rnic_dev *rd)
+{
+	struct rnic_uproc *up;
+
+	lockdep_assert_held(&rnic_user_mutex);
+	if (!rd->rd_user_wrapped || READ_ONCE(rd->rd_user_closing))
+		return ERR_PTR(-ENODEV);
+	list_for_each_entry(up, &rd->rd_uprocs, up_node) {
+		if (up->up_tgid == current->tgid) {
+			up->up_refs++;
+			return up;
+		}
+	}
+	up = rnic_uproc_create(rd);
+	if (!IS_ERR(up))
+		up->up_refs = 1;
 	return up;
 }
 
@@ -166,33 +173,33 @@ static struct rnic_uproc *rnic_uproc_get(struct rnic_dev *rd,
 		up->up_refs++;
 		return up;
 	}
-	list_for_each_entry(up, &rd->rd_uprocs, up_node)
-		if (up->up_tgid == current->tgid)
-			goto found;
-	up = rnic_uproc_create(rd);
+	up = rnic_uproc_find_or_create(rd);
 	if (IS_ERR(up))
 		return up;
-found:
 	err = xa_err(xa_store(&rnic_uctx, (unsigned long)ctx, up, GFP_KERNEL));
 	if (err) {
-		if (!up->up_refs) {
-			list_del(&up->up_node);
-			rnic_unregister(up->up_cons);
-			kfree(up);
-		}
+		rnic_uproc_put(up);
 		return ERR_PTR(err);
 	}
-	up->up_refs += 2;	/* the context, and the caller's */
+	up->up_refs++;	/* the context's; the caller has its own */
 	return up;
 }
 
-static void rnic_uproc_put(struct rnic_uproc *up)
+/**
+ * rnic_uproc_put - drop a reference to a process's consumer (U3)
+ * @up: the uproc
+ *
+ * The last one unregisters the consumer and frees @up.
+ * Context: process; rnic_user_mutex held.
+ */
+void rnic_uproc_put(struct rnic_uproc *up)
 {
 	lockdep_assert_held(&rnic_user_mutex);
 	if (WARN_ON_ONCE(up->up_refs <= 0) || --up->up_refs)
 		return;
 	list_del(&up->up_node);
 	rnic_unregister(up->up_cons);
+	put_pid(up->up_pid);
 	kfree(up);
 }
 
@@ -235,6 +242,7 @@ static int rnic_user_charge(struct rnic_dev *rd, struct ib_pd *pd,
 	}
 	ch->proc = up;
 	ch->entries = entries;
+	rnic_ufile_publish(up);
 	return 0;
 }
 
@@ -243,9 +251,54 @@ static void rnic_user_refund(struct rnic_ucharge *ch)
 	if (!ch->proc)
 		return;
 	rnic_release(ch->proc->up_cons, ch->entries, 1);
+	rnic_ufile_publish(ch->proc);
 	mutex_lock(&rnic_user_mutex);
 	rnic_uproc_put(ch->proc);
 	mutex_unlock(&rnic_user_mutex);
+}
+
+/*
+ * The registered range's mapping changed. Only an unmap or a cleared
+ * mapping makes the registration stale (its pages are no longer what
+ * the process sees there); protection changes, as fork's copy-on-write
+ * makes, do not.
+ */
+static bool rnic_umr_invalidate(struct mmu_interval_notifier *mni,
+				const struct mmu_notifier_range *range,
+				unsigned long cur_seq)
+{
+	struct rnic_umr *um = container_of(mni, struct rnic_umr, um_notif);
+
+	mmu_interval_set_seq(mni, cur_seq);
+	if (range->event != MMU_NOTIFY_UNMAP && range->event != MMU_NOTIFY_CLEAR)
+		return true;
+	if (!xchg(&um->um_stale, true))
+		rnic_ufile_stale(um->um_proc, um);
+	return true;
+}
+
+static const struct mmu_interval_notifier_ops rnic_umr_mni_ops = {
+	.invalidate = rnic_umr_invalidate,
+};
+
+/*
+ * A bound process (a library that reads STALE events) has its ranges
+ * followed; an unbound one is not, so unmodified programs pay nothing.
+ */
+static void rnic_umr_watch(struct rnic_umr *um)
+{
+	struct rnic_uproc *up = um->um_proc;
+	bool bound;
+
+	spin_lock(&up->up_lock);
+	bound = up->up_file;
+	spin_unlock(&up->up_lock);
+	if (!bound || !um->um_len || !current->mm ||
+	    up->up_tgid != current->tgid)
+		return;
+	um->um_watched = !mmu_interval_notifier_insert(&um->um_notif, current->mm,
+							um->um_addr, um->um_len,
+							&rnic_umr_mni_ops);
 }
 
 /*
@@ -254,7 +307,8 @@ static void rnic_user_refund(struct rnic_ucharge *ch)
  * uncharged.
  */
 static struct ib_mr *rnic_user_commit(struct rnic_dev *rd, struct rnic_ucharge *ch,
-				      struct ib_mr *mr, struct ib_udata *udata)
+				      struct ib_mr *mr, u64 addr, u64 len,
+				      struct ib_udata *udata)
 {
 	struct rnic_umr *um;
 	int err;
@@ -263,16 +317,21 @@ static struct ib_mr *rnic_user_commit(struct rnic_dev *rd, struct rnic_ucharge *
 		rnic_user_refund(ch);
 		return mr;
 	}
-	um = kmalloc(sizeof(*um), GFP_KERNEL);
+	um = kzalloc(sizeof(*um), GFP_KERNEL);
 	err = um ? 0 : -ENOMEM;
 	if (um) {
 		um->um_mr = mr;
 		um->um_proc = ch->proc;
 		um->um_entries = ch->entries;
+		um->um_addr = addr;
+		um->um_len = len;
+		rnic_umr_watch(um);
 		err = xa_insert(&rd->rd_umrs, mr->lkey, um, GFP_KERNEL);
 	}
 	if (!err)
 		return mr;
+	if (um && um->um_watched)
+		mmu_interval_notifier_remove(&um->um_notif);
 	kfree(um);
 	rd->rd_user_orig.dereg_mr(mr, udata);
 	rnic_user_refund(ch);
@@ -294,7 +353,7 @@ static struct ib_mr *rnic_user_reg_mr(struct ib_pd *pd, u64 start, u64 length,
 	} else {
 		mr = rd->rd_user_orig.reg_user_mr(pd, start, length, virt_addr,
 						  access, udata);
-		mr = rnic_user_commit(rd, &ch, mr, udata);
+		mr = rnic_user_commit(rd, &ch, mr, start, length, udata);
 	}
 	rnic_user_exit();
 	return mr;
@@ -316,10 +375,72 @@ static struct ib_mr *rnic_user_reg_mr_dmabuf(struct ib_pd *pd, u64 offset,
 		mr = rd->rd_user_orig.reg_user_mr_dmabuf(pd, offset, length,
 							 virt_addr, fd, access,
 							 udata);
-		mr = rnic_user_commit(rd, &ch, mr, udata);
+		/* a dma-buf is not the process's memory: nothing to watch */
+		mr = rnic_user_commit(rd, &ch, mr, 0, 0, udata);
 	}
 	rnic_user_exit();
 	return mr;
+}
+
+/**
+ * rnic_uproc_victims - registrations to suggest in a REVOKE
+ * @up: the process
+ * @entries: how many entries they should cover
+ * @lkeys: filled with their lkeys
+ * @max: room in @lkeys
+ *
+ * The kernel does not see which registrations a process uses, so the
+ * suggestion is simply in lkey order until @entries are covered; the
+ * library chooses its own victims anyway.
+ *
+ * Return: how many were filled in.
+ */
+u32 rnic_uproc_victims(struct rnic_uproc *up, u64 entries, u32 *lkeys, u32 max)
+{
+	struct rnic_dev *rd = up->up_rd;
+	struct rnic_umr *um;
+	unsigned long idx;
+	u64 covered = 0;
+	u32 n = 0;
+
+	/* Records are freed only after they leave the array (U2). */
+	xa_lock(&rd->rd_umrs);
+	xa_for_each(&rd->rd_umrs, idx, um) {
+		if (n == max || covered >= entries)
+			break;
+		if (um->um_proc != up)
+			continue;
+		lkeys[n++] = idx;
+		covered += um->um_entries;
+	}
+	xa_unlock(&rd->rd_umrs);
+	return n;
+}
+
+/**
+ * rnic_uproc_plan_entries - entries a release plan covers
+ * @up: the process
+ * @lkeys: the registrations it says it will deregister
+ * @n: how many
+ *
+ * Return: the entries charged to @up under those lkeys; lkeys that are
+ * not its own registrations count nothing.
+ */
+u64 rnic_uproc_plan_entries(struct rnic_uproc *up, const u32 *lkeys, u32 n)
+{
+	struct rnic_dev *rd = up->up_rd;
+	u64 covered = 0;
+	u32 i;
+
+	xa_lock(&rd->rd_umrs);
+	for (i = 0; i < n; i++) {
+		struct rnic_umr *um = xa_load(&rd->rd_umrs, lkeys[i]);
+
+		if (um && um->um_proc == up)
+			covered += um->um_entries;
+	}
+	xa_unlock(&rd->rd_umrs);
+	return covered;
 }
 
 /* Take @mr's record out (U2); NULL if it was not charged. */
@@ -341,7 +462,11 @@ static void rnic_umr_free(struct rnic_umr *um)
 {
 	struct rnic_uproc *up = um->um_proc;
 
+	/* waits for a running invalidate: none can touch um after this */
+	if (um->um_watched)
+		mmu_interval_notifier_remove(&um->um_notif);
 	rnic_release(up->up_cons, um->um_entries, 1);
+	rnic_ufile_publish(up);
 	trace_rnic_user_dereg(up->up_cons, um->um_entries, 0);
 	mutex_lock(&rnic_user_mutex);
 	rnic_uproc_put(up);
@@ -389,7 +514,7 @@ static struct ib_mr *rnic_user_rereg_mr(struct ib_mr *mr, int flags, u64 start,
 	} else if (new_mr) {
 		/* the old MR stays until ib_uverbs destroys it */
 		WARN_ON_ONCE(xa_insert(&rd->rd_umrs, mr->lkey, um, GFP_KERNEL));
-		new_mr = rnic_user_commit(rd, &ch, new_mr, udata);
+		new_mr = rnic_user_commit(rd, &ch, new_mr, start, length, udata);
 	} else {
 		/* in place, possibly under a new lkey: the new charge replaces the old */
 		swap(um->um_entries, ch.entries);
@@ -433,14 +558,42 @@ static void rnic_user_dealloc_ucontext(struct ib_ucontext *ctx)
 	rnic_user_exit();
 }
 
-/* A user consumer's share shrank: the events to the process come later. */
+/* The arbiter asks the process to come down: a REVOKE, if it listens. */
 static void rnic_uproc_shrink(struct rnic_consumer *c, u64 entries, u64 keys,
 			      void *priv)
 {
+	rnic_ufile_revoke(priv, entries, keys);
+}
+
+static void rnic_uproc_grow(struct rnic_consumer *c, u64 entries, u64 keys,
+			    void *priv)
+{
+	rnic_ufile_grow(priv, entries, keys);
+}
+
+/*
+ * Past T and still above its target. With user_enforce=kill the process
+ * ends as the OOM killer would end it: closing its verbs context frees
+ * its registrations. Otherwise it is counted (late_revocations) and
+ * traced, and its new registrations wait while it is above target.
+ */
+static void rnic_uproc_late(struct rnic_consumer *c, void *priv)
+{
+	struct rnic_uproc *up = priv;
+	bool kill = READ_ONCE(rnic_user_enforce);
+
+	trace_rnic_user_late(c, kill);
+	if (!kill)
+		return;
+	pr_warn("%s: killing process %d (%s): still above its share %u ms after a revocation\n",
+		c->rc_dev->rd_name, up->up_tgid, c->rc_name, c->rc_deadline_ms);
+	kill_pid(up->up_pid, SIGKILL, 1);
 }
 
 static const struct rnic_consumer_ops rnic_uproc_ops = {
 	.shrink = rnic_uproc_shrink,
+	.grow = rnic_uproc_grow,
+	.late = rnic_uproc_late,
 };
 
 /**
@@ -518,6 +671,9 @@ void rnic_user_unwrap(struct rnic_dev *rd)
 			}
 		}
 	}
+	/* a bound file stays open, unbound: it reads end of file */
+	list_for_each_entry_safe(up, tmp, &rd->rd_uprocs, up_node)
+		rnic_ufile_detach(up);
 	WARN_ON_ONCE(!list_empty(&rd->rd_uprocs));
 	mutex_unlock(&rnic_user_mutex);
 	xa_destroy(&rd->rd_umrs);

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rnic_mgr's user-registration side, shared by user.c (the ops wrappers
+ * that charge every user MR) and user_dev.c (/dev/rnic_mgr, through
+ * which a process learns what it may hold and is asked to give back).
+ * Documentation/user-level.rst.
+ */
+#ifndef RNIC_MGR_USER_H
+#define RNIC_MGR_USER_H
+
+#include <linux/mmu_notifier.h>
+#include <linux/mutex.h>
+#include <linux/pid.h>
+#include <linux/spinlock.h>
+#include "rnic_mgr.h"
+
+struct rnic_ufile;
+
+/**
+ * struct rnic_uproc - one process's consumer on one device
+ * @up_node: on rd_uprocs
+ * @up_rd: the device
+ * @up_tgid: the process
+ * @up_refs: records + owned verbs contexts (U3)
+ * @up_cons: its rnic_mgr consumer
+ * @up_pid: the process, to end it (user_enforce)
+ * @up_lock: guards @up_file for callbacks, which cannot take
+ *	rnic_user_mutex
+ * @up_file: the /dev/rnic_mgr file bound to it, or NULL (user_dev.c)
+ */
+struct rnic_uproc {
+	struct list_head up_node;
+	struct rnic_dev *up_rd;
+	pid_t up_tgid;
+	long up_refs;
+	struct rnic_consumer *up_cons;
+	struct pid *up_pid;
+	spinlock_t up_lock;
+	struct rnic_ufile *up_file;
+};
+
+/**
+ * struct rnic_umr - what one user MR was charged
+ * @um_mr: the MR
+ * @um_proc: charged to
+ * @um_entries: pages spanned
+ * @um_addr: the registered range's start (the process's address)
+ * @um_len: its length
+ * @um_watched: @um_notif is inserted (the process was bound)
+ * @um_stale: a STALE event was posted for it
+ * @um_notif: follows the range's mapping, for STALE
+ */
+struct rnic_umr {
+	struct ib_mr *um_mr;
+	struct rnic_uproc *um_proc;
+	u32 um_entries;
+	u64 um_addr;
+	u64 um_len;
+	bool um_watched;
+	bool um_stale;
+	struct mmu_interval_notifier um_notif;
+};
+
+extern struct mutex rnic_user_mutex;
+
+struct rnic_uproc *rnic_uproc_find_or_create(struct rnic_dev *rd);
+void rnic_uproc_put(struct rnic_uproc *up);
+u32 rnic_uproc_victims(struct rnic_uproc *up, u64 entries, u32 *lkeys, u32 max);
+u64 rnic_uproc_plan_entries(struct rnic_uproc *up, const u32 *lkeys, u32 n);
+
+int rnic_user_dev_init(void);
+void rnic_user_dev_exit(void);
+void rnic_ufile_publish(struct rnic_uproc *up);
+void rnic_ufile_revoke(struct rnic_uproc *up, u64 target, u64 key_target);
+void rnic_ufile_grow(struct rnic_uproc *up, u64 entries, u64 keys);
+void rnic_ufile_stale(struct rnic_uproc *up, struct rnic_umr *um);
+void rnic_ufile_detach(struct rnic_uproc *up);
+
+#endif /* RNIC_MGR_USER_H */

@@ -1,0 +1,514 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /dev/rnic_mgr: the collaborative half of user-level registration
+ * (include/uapi/rdmastor/rnic_user.h, Documentation/user-level.rst).
+ *
+ * A process binds a file to its consumer on one device (RNIC_IOC_BIND)
+ * and then reads events (REVOKE, GROW, STALE) and maps a page with what
+ * it may hold and holds. Binding changes nothing about what is charged:
+ * user.c charges every registration of every process; a bound process
+ * only learns of revocations in time to choose its own victims.
+ *
+ * Invariants:
+ *  F1. A file is bound to at most one uproc and a uproc to at most one
+ *      file; both links change together under rnic_user_mutex and the
+ *      uproc's up_lock, and the file holds a reference on the uproc
+ *      (U3) while bound.
+ *      Asserted: BIND refuses a second binding of either side (-EBUSY).
+ *  F2. Events are queued whole and read whole: the queue holds encoded
+ *      events back to back; one that does not fit is dropped, but its
+ *      seq is used, so the reader sees the gap and re-reads the page.
+ *      Asserted: rnic_ufile_post() encodes with rnic_ev_encode(), which
+ *      refuses a size it did not compute.
+ *  F3. The shared page is written only under the file's lock, between
+ *      two increments of its seq (odd while writing).
+ */
+#include <linux/fs.h>
+#include <linux/kfifo.h>
+#include <linux/miscdevice.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/poll.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <rdmastor/rnic_user_event.h>
+
+#include "rnic_mgr.h"
+#include "trace.h"
+#include "user.h"
+
+/* Events waiting to be read, per file: 16 KiB is 40 full REVOKEs. */
+#define RNIC_UFILE_QUEUE	16384
+
+/**
+ * struct rnic_ufile - one open /dev/rnic_mgr
+ * @lock: the queue, @seq, @shared and @up for posters
+ * @wq: readers and pollers
+ * @up: the uproc bound (F1), or NULL
+ * @detached: the device went away after the bind: reads end
+ * @seq: the last event's seq
+ * @queue: encoded events (F2)
+ * @shared: the mapped page (F3)
+ */
+struct rnic_ufile {
+	spinlock_t lock;
+	wait_queue_head_t wq;
+	struct rnic_uproc *up;
+	bool detached;
+	u32 seq;
+	DECLARE_KFIFO_PTR(queue, u8);
+	struct rnic_shared *shared;
+};
+
+static u64 rnic_mono_ns(void)
+{
+	return ktime_get_ns();
+}
+
+/* Write the page under the file's lock (F3). */
+static void rnic_ufile_write_shared(struct rnic_ufile *f, struct rnic_uproc *up,
+				    u64 target, u64 deadline_ns)
+{
+	struct rnic_shared *s = f->shared;
+	struct rnic_consumer *c = up->up_cons;
+	u64 ent, keys;
+
+	lockdep_assert_held(&f->lock);
+	rnic_entitlement(c, &ent, &keys);
+	WRITE_ONCE(s->seq, s->seq + 1);
+	smp_wmb();
+	s->entitlement = ent;
+	s->key_entitlement = min_t(u64, keys, U32_MAX);
+	s->held = READ_ONCE(c->rc_pol.r[RNP_ENTRIES].held);
+	s->key_held = min_t(u64, READ_ONCE(c->rc_pol.r[RNP_KEYS].held), U32_MAX);
+	if (target != RNIC_NO_TARGET || !deadline_ns) {
+		s->target = target;
+		s->deadline_ns = deadline_ns;
+	}
+	if (s->target != RNIC_NO_TARGET && s->held <= s->target) {
+		s->target = RNIC_NO_TARGET;
+		s->deadline_ns = 0;
+	}
+	smp_wmb();
+	WRITE_ONCE(s->seq, s->seq + 1);
+}
+
+/* Queue one event (F2) and update the page; under the file's lock. */
+static void rnic_ufile_post(struct rnic_ufile *f, struct rnic_uproc *up,
+			    struct rnic_ev *ev)
+{
+	u8 buf[sizeof(struct rnic_ev_revoke) + 4 * RNIC_REVOKE_MAX_VICTIMS];
+	bool dropped = false;
+	int len;
+
+	lockdep_assert_held(&f->lock);
+	ev->seq = ++f->seq;
+	ev->time_ns = rnic_mono_ns();
+	len = rnic_ev_encode(buf, sizeof(buf), ev);
+	if (WARN_ON_ONCE(len < 0))
+		return;
+	if (kfifo_avail(&f->queue) < len)
+		dropped = true;
+	else
+		kfifo_in(&f->queue, buf, len);
+	trace_rnic_user_event(up->up_cons, ev->type, ev->seq,
+			      ev->type == RNIC_EV_REVOKE ? ev->revoke.entries : 0,
+			      dropped);
+	wake_up_interruptible(&f->wq);
+}
+
+/* The file bound to @up, locked, or NULL. */
+static struct rnic_ufile *rnic_ufile_lock(struct rnic_uproc *up)
+{
+	struct rnic_ufile *f;
+
+	spin_lock(&up->up_lock);
+	f = up->up_file;
+	if (f)
+		spin_lock(&f->lock);
+	else
+		spin_unlock(&up->up_lock);
+	return f;
+}
+
+static void rnic_ufile_unlock(struct rnic_uproc *up, struct rnic_ufile *f)
+{
+	spin_unlock(&f->lock);
+	spin_unlock(&up->up_lock);
+}
+
+/**
+ * rnic_ufile_publish - refresh a bound process's page after a change
+ * @up: the process
+ *
+ * Called when its registrations were charged or refunded; a process
+ * that did not bind pays one spinlock.
+ */
+void rnic_ufile_publish(struct rnic_uproc *up)
+{
+	struct rnic_ufile *f = rnic_ufile_lock(up);
+
+	if (!f)
+		return;
+	rnic_ufile_write_shared(f, up, RNIC_NO_TARGET, 1);
+	rnic_ufile_unlock(up, f);
+}
+
+/**
+ * rnic_ufile_revoke - tell a bound process to come down to a target
+ * @up: the process
+ * @target: entries it may keep
+ * @key_target: keys it may keep
+ *
+ * Posts REVOKE with the deadline now + T and suggested victims.
+ * Context: the arbiter's shrink callback (process, no arbiter locks).
+ */
+void rnic_ufile_revoke(struct rnic_uproc *up, u64 target, u64 key_target)
+{
+	struct rnic_consumer *c = up->up_cons;
+	struct rnic_ufile *f;
+	struct rnic_ev ev = { .type = RNIC_EV_REVOKE };
+	u64 held = READ_ONCE(c->rc_pol.r[RNP_ENTRIES].held);
+	u64 kheld = READ_ONCE(c->rc_pol.r[RNP_KEYS].held);
+
+	if (held <= target && kheld <= key_target)
+		return;
+	ev.revoke.entries = held > target ? held - target : 0;
+	ev.revoke.keys = kheld > key_target ? min_t(u64, kheld - key_target, U32_MAX) : 0;
+	ev.revoke.deadline_ns = rnic_mono_ns() +
+				(u64)c->rc_deadline_ms * NSEC_PER_MSEC;
+	/* outside the file's lock: it takes the xarray's */
+	ev.revoke.nvictims = rnic_uproc_victims(up, ev.revoke.entries,
+						ev.revoke.victims,
+						RNIC_REVOKE_MAX_VICTIMS);
+	f = rnic_ufile_lock(up);
+	if (!f)
+		return;
+	rnic_ufile_post(f, up, &ev);
+	rnic_ufile_write_shared(f, up, target, ev.revoke.deadline_ns);
+	rnic_ufile_unlock(up, f);
+}
+
+/**
+ * rnic_ufile_grow - tell a bound process its entitlement grew
+ * @up: the process
+ * @entries: entries it may now hold
+ * @keys: keys it may now hold
+ */
+void rnic_ufile_grow(struct rnic_uproc *up, u64 entries, u64 keys)
+{
+	struct rnic_ev ev = { .type = RNIC_EV_GROW };
+	struct rnic_ufile *f = rnic_ufile_lock(up);
+
+	if (!f)
+		return;
+	ev.grow.entitlement = entries;
+	ev.grow.key_entitlement = min_t(u64, keys, U32_MAX);
+	rnic_ufile_post(f, up, &ev);
+	rnic_ufile_write_shared(f, up, RNIC_NO_TARGET, 1);
+	rnic_ufile_unlock(up, f);
+}
+
+/**
+ * rnic_ufile_stale - tell a bound process a registration went stale
+ * @up: the process
+ * @um: the registration whose range was unmapped or cleared
+ *
+ * Context: an MMU notifier: may not sleep.
+ */
+void rnic_ufile_stale(struct rnic_uproc *up, struct rnic_umr *um)
+{
+	struct rnic_ev ev = { .type = RNIC_EV_STALE };
+	struct rnic_ufile *f = rnic_ufile_lock(up);
+
+	if (!f)
+		return;
+	ev.stale.addr = um->um_addr;
+	ev.stale.len = um->um_len;
+	ev.stale.lkey = um->um_mr->lkey;
+	rnic_ufile_post(f, up, &ev);
+	rnic_ufile_unlock(up, f);
+}
+
+/* Unbind under rnic_user_mutex (F1); drops the file's reference. */
+static void rnic_ufile_unbind(struct rnic_ufile *f, bool detached)
+{
+	struct rnic_uproc *up = f->up;
+
+	lockdep_assert_held(&rnic_user_mutex);
+	if (!up)
+		return;
+	spin_lock(&up->up_lock);
+	spin_lock(&f->lock);
+	up->up_file = NULL;
+	f->up = NULL;
+	f->detached = detached;
+	spin_unlock(&f->lock);
+	spin_unlock(&up->up_lock);
+	wake_up_interruptible(&f->wq);
+	rnic_uproc_put(up);
+}
+
+/**
+ * rnic_ufile_detach - the device goes away: unbind the process's file
+ * @up: the process; rnic_user_mutex held
+ *
+ * The file stays open; reads return end of file from now on.
+ */
+void rnic_ufile_detach(struct rnic_uproc *up)
+{
+	struct rnic_ufile *f;
+
+	lockdep_assert_held(&rnic_user_mutex);
+	spin_lock(&up->up_lock);
+	f = up->up_file;
+	spin_unlock(&up->up_lock);
+	if (f)
+		rnic_ufile_unbind(f, true);
+}
+
+static int rnic_ufile_open(struct inode *inode, struct file *file)
+{
+	struct rnic_ufile *f;
+
+	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	if (!f)
+		return -ENOMEM;
+	f->shared = (void *)get_zeroed_page(GFP_KERNEL);
+	if (!f->shared || kfifo_alloc(&f->queue, RNIC_UFILE_QUEUE, GFP_KERNEL)) {
+		free_page((unsigned long)f->shared);
+		kfree(f);
+		return -ENOMEM;
+	}
+	spin_lock_init(&f->lock);
+	init_waitqueue_head(&f->wq);
+	f->shared->abi_version = RNIC_USER_ABI_VERSION;
+	f->shared->target = RNIC_NO_TARGET;
+	file->private_data = f;
+	return 0;
+}
+
+static int rnic_ufile_release(struct inode *inode, struct file *file)
+{
+	struct rnic_ufile *f = file->private_data;
+
+	mutex_lock(&rnic_user_mutex);
+	rnic_ufile_unbind(f, false);
+	mutex_unlock(&rnic_user_mutex);
+	kfifo_free(&f->queue);
+	free_page((unsigned long)f->shared);
+	kfree(f);
+	return 0;
+}
+
+static long rnic_ufile_bind(struct rnic_ufile *f, void __user *arg)
+{
+	struct rnic_bind b;
+	struct rnic_uproc *up;
+	struct rnic_dev *rd;
+	long err = 0;
+
+	if (copy_from_user(&b, arg, sizeof(b)))
+		return -EFAULT;
+	if (b.flags || memchr(b.ibdev, '\0', sizeof(b.ibdev)) == NULL ||
+	    b.weight > READ_ONCE(rnic_user_weight))
+		return -EINVAL;
+	rd = rnic_dev_get_by_name(b.ibdev);
+	if (!rd)
+		return -ENODEV;
+	mutex_lock(&rnic_user_mutex);
+	if (f->up) {
+		err = -EBUSY;
+		goto out;
+	}
+	up = rnic_uproc_find_or_create(rd);
+	if (IS_ERR(up)) {
+		err = PTR_ERR(up);
+		goto out;
+	}
+	spin_lock(&up->up_lock);
+	if (up->up_file) {
+		spin_unlock(&up->up_lock);
+		rnic_uproc_put(up);
+		err = -EBUSY;
+		goto out;
+	}
+	spin_lock(&f->lock);
+	up->up_file = f;
+	f->up = up;
+	f->shared->grace_ms = up->up_cons->rc_deadline_ms;
+	spin_unlock(&f->lock);
+	spin_unlock(&up->up_lock);
+	rnic_ufile_publish(up);
+
+	b.grace_ms = up->up_cons->rc_deadline_ms;
+	b.abi_version = RNIC_USER_ABI_VERSION;
+	b.consumer_id = up->up_cons->rc_id;
+	if (copy_to_user(arg, &b, sizeof(b)))
+		err = -EFAULT;	/* bound all the same: closing unbinds */
+out:
+	mutex_unlock(&rnic_user_mutex);
+	kobject_put(&rd->rd_kobj);
+	return err;
+}
+
+static long rnic_ufile_plan(struct rnic_ufile *f, void __user *arg)
+{
+	struct rnic_release_plan plan;
+	u64 covered = 0;
+	u32 *lkeys;
+	long err;
+
+	if (copy_from_user(&plan, arg, sizeof(plan)))
+		return -EFAULT;
+	if (plan.nlkeys > RNIC_PLAN_MAX)
+		return -EINVAL;
+	lkeys = memdup_user(u64_to_user_ptr(plan.lkeys),
+			    (size_t)plan.nlkeys * sizeof(*lkeys));
+	if (IS_ERR(lkeys))
+		return PTR_ERR(lkeys);
+	mutex_lock(&rnic_user_mutex);
+	if (!f->up) {
+		err = -ENOTCONN;
+	} else {
+		covered = rnic_uproc_plan_entries(f->up, lkeys, plan.nlkeys);
+		trace_rnic_user_plan(f->up->up_cons, plan.revoke_seq,
+				     plan.nlkeys, covered);
+		err = min_t(u64, covered, INT_MAX);
+	}
+	mutex_unlock(&rnic_user_mutex);
+	kfree(lkeys);
+	return err;
+}
+
+static long rnic_ufile_ioctl(struct file *file, unsigned int cmd,
+			     unsigned long arg)
+{
+	struct rnic_ufile *f = file->private_data;
+
+	switch (cmd) {
+	case RNIC_IOC_BIND:
+		return rnic_ufile_bind(f, (void __user *)arg);
+	case RNIC_IOC_RELEASE_PLAN:
+		return rnic_ufile_plan(f, (void __user *)arg);
+	default:
+		/* RNIC_IOC_RESERVE is not implemented yet */
+		return -ENOTTY;
+	}
+}
+
+/* Whole events only (F2), as many as fit in @count. */
+static ssize_t rnic_ufile_read(struct file *file, char __user *ubuf,
+			       size_t count, loff_t *ppos)
+{
+	struct rnic_ufile *f = file->private_data;
+	size_t room = min_t(size_t, count, RNIC_UFILE_QUEUE);
+	struct rnic_event h;
+	size_t got = 0;
+	u8 *buf;
+	int err;
+
+	if (count < sizeof(struct rnic_event))
+		return -EINVAL;
+	for (;;) {
+		spin_lock(&f->lock);
+		if (!kfifo_is_empty(&f->queue) || f->detached || !f->up)
+			break;
+		spin_unlock(&f->lock);
+		if (file->f_flags & O_NONBLOCK)
+			return -EAGAIN;
+		err = wait_event_interruptible(f->wq, !kfifo_is_empty(&f->queue) ||
+					       f->detached || !f->up);
+		if (err)
+			return err;
+	}
+	spin_unlock(&f->lock);
+
+	buf = kmalloc(room, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	spin_lock(&f->lock);
+	while (kfifo_out_peek(&f->queue, (u8 *)&h, sizeof(h)) == sizeof(h) &&
+	       got + h.len <= room) {
+		got += kfifo_out(&f->queue, buf + got, h.len);
+	}
+	spin_unlock(&f->lock);
+	if (!got && !kfifo_is_empty(&f->queue)) {
+		kfree(buf);
+		return -EINVAL;		/* @count is smaller than the next event */
+	}
+	if (got && copy_to_user(ubuf, buf, got))
+		got = -EFAULT;
+	kfree(buf);
+	return got;
+}
+
+static __poll_t rnic_ufile_poll(struct file *file, poll_table *wait)
+{
+	struct rnic_ufile *f = file->private_data;
+	__poll_t mask = 0;
+
+	poll_wait(file, &f->wq, wait);
+	spin_lock(&f->lock);
+	if (!kfifo_is_empty(&f->queue))
+		mask |= EPOLLIN | EPOLLRDNORM;
+	if (f->detached)
+		mask |= EPOLLHUP;
+	spin_unlock(&f->lock);
+	return mask;
+}
+
+/* One read-only page at offset 0. */
+static int rnic_ufile_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct rnic_ufile *f = file->private_data;
+
+	if (vma->vm_pgoff || vma->vm_end - vma->vm_start != PAGE_SIZE ||
+	    vma->vm_flags & VM_WRITE)
+		return -EINVAL;
+	vma->vm_flags &= ~VM_MAYWRITE;
+	vma->vm_flags |= VM_DONTEXPAND | VM_DONTDUMP;
+	return remap_pfn_range(vma, vma->vm_start,
+			       virt_to_phys(f->shared) >> PAGE_SHIFT,
+			       PAGE_SIZE, vma->vm_page_prot);
+}
+
+static const struct file_operations rnic_ufile_fops = {
+	.owner = THIS_MODULE,
+	.open = rnic_ufile_open,
+	.release = rnic_ufile_release,
+	.unlocked_ioctl = rnic_ufile_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.read = rnic_ufile_read,
+	.poll = rnic_ufile_poll,
+	.mmap = rnic_ufile_mmap,
+	.llseek = noop_llseek,
+};
+
+static struct miscdevice rnic_user_misc = {
+	.minor = MISC_DYNAMIC_MINOR,
+	.name = "rnic_mgr",
+	.fops = &rnic_ufile_fops,
+	.mode = 0666,
+};
+
+/**
+ * rnic_user_dev_init - create /dev/rnic_mgr
+ *
+ * Return: 0 or a negative errno from misc_register().
+ */
+int rnic_user_dev_init(void)
+{
+	return misc_register(&rnic_user_misc);
+}
+
+/**
+ * rnic_user_dev_exit - remove /dev/rnic_mgr
+ *
+ * No file can be open: each holds a module reference.
+ */
+void rnic_user_dev_exit(void)
+{
+	misc_deregister(&rnic_user_misc);
+}
