@@ -40,7 +40,7 @@ install: modules librnic tools
 	@scripts/install-modules
 
 # verbs programs the guest tests run (build/tools)
-tools:
+tools: librnic
 	@$(MAKE) -s -C tests/tools
 
 # the user-space library (build/librnic; make -C librnic install)

@@ -525,6 +525,17 @@ void rc_set_capacity(struct rc_cache *c, uint64_t pages)
 }
 
 /**
+ * rc_ctx - the context the cache was created with
+ * @c: the cache
+ *
+ * Return: the @ctx given to rc_create().
+ */
+void *rc_ctx(const struct rc_cache *c)
+{
+	return c->ctx;
+}
+
+/**
  * rc_cached_pages - pages registered now, held or idle
  * @c: the cache
  *

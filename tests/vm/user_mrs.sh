@@ -88,6 +88,7 @@ ok "$(echo "$out" | grep -q 'fail ENOMEM'; echo $?)" "the errno is ENOMEM"
 ms=$(echo "$out" | sed -n 's/.*ms=\([0-9]*\).*/\1/p')
 check "B waited user_wait_ms first (${ms} ms)" [ "${ms:-0}" -ge 1400 ]
 check "A was asked to shrink" [ "$(ufield $UPID revocations)" -ge 1 ]
+check "and counted late after T" [ "$(ufield $UPID late_revocations)" -ge 1 ]
 ustop
 # A lets go while B waits: B gets its entries.
 echo 10000 > $P/user_wait_ms
@@ -146,6 +147,48 @@ echo stopall > $CTL
 check "unload the test consumer" rmmod rnic_test_consumer
 echo 262144 > $SYS/budget
 
+# --- the collaborative protocol: /dev/rnic_mgr and librnic ---
+COOP=build/tools/ucoop
+check "/dev/rnic_mgr exists" test -c /dev/rnic_mgr
+echo 4000 > $SYS/budget
+echo 1000 > $P/user_grace_ms
+echo 10000 > $P/user_wait_ms
+$COOP $DEV coop 60 50 8 > /tmp/coop.out 2>&1 &
+cpid=$!
+check "a bound program caches 3000 idle pages" wait_for 20 grep -q "coop cached 3000" /tmp/coop.out
+diag "$(head -n1 /tmp/coop.out)"
+out=$($UMR $DEV reg:1800)
+rc=$?
+diag "newcomer: $out"
+check "a newcomer gets 1800 of 4000 entries" [ $rc = 0 ]
+check "the bound program reached its target within T (1000 ms)" \
+	sh -c "[ $(ufield $cpid late_revocations) = 0 ] && [ $(ufield $cpid last_reclaim_ms) -le 1000 ]"
+diag "its reclaim took $(ufield $cpid last_reclaim_ms) ms"
+wait $cpid
+diag "$(tail -n1 /tmp/coop.out)"
+check "it was sent a REVOKE and freed all it was asked, from its cache" \
+	grep -Eq "coop revokes=[1-9][0-9]* .* short=0 lost=0" /tmp/coop.out
+check "a bound program's cache never hands out an MR of unmapped memory" \
+	sh -c "$COOP $DEV stale > /tmp/stale.out 2>&1"
+diag "$(tail -n1 /tmp/stale.out)"
+
+# a hoarder that ignores the REVOKE: with user_enforce=1 it is killed after T
+echo 1 > $P/user_enforce
+$UMR $DEV reg:3000 sleep:60000 > /tmp/hoard.out 2>&1 &
+hpid=$!
+check "a hoarder holds 3000 of 4000" wait_for 20 grep -q "ok lkey" /tmp/hoard.out
+out=$($UMR $DEV reg:1800)
+rc=$?
+diag "newcomer: $out"
+check "the newcomer gets its share once the hoarder is killed" [ $rc = 0 ]
+wait $hpid
+hrc=$?
+check "the hoarder died of SIGKILL (status $hrc)" [ $hrc = 137 ]
+check "the kernel says why" sh -c "dmesg | grep -q 'killing process $hpid'"
+echo 0 > $P/user_enforce
+check "nothing charged after them" [ "$(nr_user)" = 0 ]
+echo 262144 > $SYS/budget
+
 # --- unload: refused while a process is charged, clean after ---
 ustart reg:8 wait
 check "registered" wait_for 20 grep -q "ok lkey" "$UOUT"
@@ -183,7 +226,8 @@ check "rnic_mgr loads again" modprobe rnic_mgr
 # --- device removal with user MRs registered ---
 ustart reg:64 wait
 check "registered" wait_for 20 grep -q "ok lkey" "$UOUT"
-rdma link delete $DEV &
+# (not holding umr's pipe, or umr would never see its end of file)
+rdma link delete $DEV {UFD}>&- &
 del=$!
 check "rxe0 leaves rnic_mgr while the MR is registered" wait_for 30 test ! -e $SYS
 ustop

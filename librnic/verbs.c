@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The registration cache on verbs (verbs.h).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "verbs.h"
+
+struct rnic_verbs_ctx {
+	struct ibv_pd *pd;
+	int access;
+};
+
+static int rnic_verbs_reg(void *ctx, uintptr_t addr, size_t len, void **handle)
+{
+	struct rnic_verbs_ctx *v = ctx;
+	struct ibv_mr *mr = ibv_reg_mr(v->pd, (void *)addr, len, v->access);
+
+	if (!mr)
+		return -(errno ? errno : ENOMEM);
+	*handle = mr;
+	return 0;
+}
+
+static void rnic_verbs_dereg(void *ctx, void *const *handles, size_t n)
+{
+	size_t i;
+
+	(void)ctx;
+	for (i = 0; i < n; i++)
+		ibv_dereg_mr(handles[i]);
+}
+
+static const struct rc_ops rnic_verbs_ops = {
+	.reg = rnic_verbs_reg,
+	.dereg = rnic_verbs_dereg,
+};
+
+/**
+ * rnic_verbs_cache - a registration cache whose regions are verbs MRs
+ * @pd: the protection domain they are registered on
+ * @access: IBV_ACCESS_* flags of every registration
+ * @capacity_pages: idle pages it may keep (the entitlement, when bound)
+ *
+ * A segment's handle (struct rc_seg) is its struct ibv_mr *.
+ *
+ * Return: the cache, or NULL (errno set).
+ */
+struct rc_cache *rnic_verbs_cache(struct ibv_pd *pd, int access,
+				  uint64_t capacity_pages)
+{
+	struct rnic_verbs_ctx *v = calloc(1, sizeof(*v));
+	struct rc_cache *c;
+
+	if (!v)
+		return NULL;
+	v->pd = pd;
+	v->access = access;
+	c = rc_create(&rnic_verbs_ops, v, (size_t)sysconf(_SC_PAGESIZE),
+		      capacity_pages);
+	if (!c)
+		free(v);
+	return c;
+}
+
+/**
+ * rnic_verbs_cache_destroy - deregister everything cached and free it
+ * @c: a cache from rnic_verbs_cache()
+ */
+void rnic_verbs_cache_destroy(struct rc_cache *c)
+{
+	void *ctx = rc_ctx(c);
+
+	rc_destroy(c);
+	free(ctx);
+}

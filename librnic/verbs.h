@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * librnic's registration cache on verbs: regions are registered with
+ * ibv_reg_mr() on one protection domain and deregistered with
+ * ibv_dereg_mr(), in the batches the cache decides.
+ */
+#ifndef RDMASTOR_LIBRNIC_VERBS_H
+#define RDMASTOR_LIBRNIC_VERBS_H
+
+#include <infiniband/verbs.h>
+#include "regcache.h"
+
+/* the functions: kernel-doc at their definitions in verbs.c */
+struct rc_cache *rnic_verbs_cache(struct ibv_pd *pd, int access,
+				  uint64_t capacity_pages);
+
+void rnic_verbs_cache_destroy(struct rc_cache *c);
+
+#endif /* RDMASTOR_LIBRNIC_VERBS_H */
