@@ -28,6 +28,9 @@ struct rnic_consumer;
  *	sleep; called from rnic_mgr's workqueue, never with its locks held,
  *	so it may call rnic_release() (but not rnic_unregister()).
  * @grow: optional: the share grew to @entries and @keys.
+ * @late: optional: the consumer is still above its shrink target past
+ *	its revocation deadline. Same context as @shrink; called once per
+ *	late revocation.
  * @removed: the device is going away. When it returns, rnic_mgr forgets
  *	everything the consumer held; later acquires fail with -ENODEV. The
  *	consumer still calls rnic_unregister().
@@ -35,6 +38,7 @@ struct rnic_consumer;
 struct rnic_consumer_ops {
 	void (*shrink)(struct rnic_consumer *c, u64 entries, u64 keys, void *priv);
 	void (*grow)(struct rnic_consumer *c, u64 entries, u64 keys, void *priv);
+	void (*late)(struct rnic_consumer *c, void *priv);
 	void (*removed)(struct rnic_consumer *c, void *priv);
 };
 

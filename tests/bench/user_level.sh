@@ -1,0 +1,128 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest body of `make bench B=user-level` (Documentation/user-level.rst):
+#  regcost    ibv_reg_mr/ibv_dereg_mr cost by size, charged by rnic_mgr
+#             and not (rnic_mgr unloaded), same boot, interleaved rounds
+#  revoke     time from REVOKE to release for a bound program answering
+#             from its cache (rnic_mgr's last_reclaim_ms), by T
+#  admission  unmodified ib_write_bw pairs needing more than the budget,
+#             under each policy, rounds interleaved
+# Writes regcost.csv, revoke.csv, admission.csv into the results share
+# for scripts/bench-user-level to summarize.
+. scripts/guest/lib.sh
+DEV=rxe0
+SYS=/sys/kernel/rnic_mgr/devices/$DEV
+P=/sys/module/rnic_mgr/parameters
+UMR=build/tools/umr
+COOP=build/tools/ucoop
+ROUNDS=${ROUNDS:-3}
+REPS=${REPS:-10}
+O=$RDMASTOR_OUT
+
+check "soft-RoCE" scripts/guest/rxe-setup single
+check "rdmastor installed" rdmastor_install
+
+# --- registration cost, charged or not ---
+# Per size, the two modes alternate (which goes first alternates by
+# round): TCG timing drifts, so only neighbouring runs are compared.
+echo "round,mode,pages,reg_ns,dereg_ns" > $O/regcost.csv
+for round in $(seq $((ROUNDS + 4))); do
+	modes="charged stock"
+	[ $((round % 2)) = 0 ] && modes="stock charged"
+	for pages in 1 16 256; do
+		n=5000
+		[ $pages = 256 ] && n=1000
+		for mode in $modes; do
+			if [ $mode = charged ]; then modprobe rnic_mgr; else modprobe -r rnic_mgr 2>/dev/null; fi
+			line=$($UMR $DEV loop:$n:$pages) || { diag "umr failed: $line"; continue; }
+			reg=$(echo "$line" | sed -n 's/.* reg_ns=\([0-9]*\) .*/\1/p')
+			dereg=$(echo "$line" | sed -n 's/.* dereg_ns=\([0-9]*\).*/\1/p')
+			echo "$round,$mode,$pages,$reg,$dereg" >> $O/regcost.csv
+			diag "regcost round $round $mode $pages pages: reg $reg ns, dereg $dereg ns"
+		done
+	done
+done
+modprobe rnic_mgr
+
+# --- REVOKE to release, by T ---
+echo "grace_ms,rep,reclaim_ms,newcomer_ms,late" > $O/revoke.csv
+echo 4000 > $SYS/budget
+echo 10000 > $P/user_wait_ms
+for rep in $(seq $REPS); do
+	for t in 100 1000; do
+		echo $t > $P/user_grace_ms
+		$COOP $DEV coop 60 50 4 > /tmp/coop.out 2>&1 &
+		cpid=$!
+		wait_for 30 grep -q "coop cached 3000" /tmp/coop.out || { diag "coop did not start"; kill $cpid; continue; }
+		dir=$(ls -d $SYS/consumers/user:*:$cpid.* | head -n1)
+		out=$($UMR $DEV reg:1800)
+		nms=$(echo "$out" | sed -n 's/.*ms=\([0-9]*\).*/\1/p')
+		rms=$(cat $dir/last_reclaim_ms)
+		late=$(cat $dir/late_revocations)
+		wait $cpid
+		echo "$t,$rep,$rms,$nms,$late" >> $O/revoke.csv
+		diag "revoke T=$t rep $rep: reclaim $rms ms, newcomer waited $nms ms, late $late"
+	done
+done
+echo 1000 > $P/user_grace_ms
+echo 262144 > $SYS/budget
+
+# --- admission: perftest pairs under each policy ---
+SIZE=65536
+pair() {	# pair NAME PORT: the client's wall time and outcome in /tmp/adm/NAME.*
+	local name=$1 port=$2 i t0
+	ib_write_bw -d $DEV -p "$port" -s $SIZE -D 4 > /tmp/adm/$name.s 2>&1 &
+	t0=$(date +%s.%N)
+	for i in $(seq 120); do
+		timeout 300 ib_write_bw -d $DEV -p "$port" -s $SIZE -D 4 192.0.2.1 \
+			> /tmp/adm/$name.c 2>&1 && break
+		grep -q "allocate MR\|create MR\|create mr" /tmp/adm/$name.c && break
+		sleep 0.5
+	done
+	echo "$t0 $(date +%s.%N)" > /tmp/adm/$name.t
+	wait
+}
+mkdir -p /tmp/adm
+# one process's entries: a lone pair's peak
+ib_write_bw -d $DEV -p 18600 -s $SIZE -n 100 > /dev/null 2>&1 &
+sleep 1
+ib_write_bw -d $DEV -p 18600 -s $SIZE -n 100 192.0.2.1 > /dev/null 2>&1 &
+peak=0
+for i in $(seq 100); do
+	for d in $SYS/consumers/user:ib_write_bw:*; do
+		[ -e "$d/peak" ] && v=$(cat "$d/peak" 2>/dev/null) && [ "${v:-0}" -gt $peak ] && peak=$v
+	done
+	[ $peak -gt 0 ] && ! pgrep -x ib_write_bw >/dev/null && break
+	sleep 0.1
+done
+wait
+budget=$(( peak * 5 + peak / 2 ))
+diag "admission: each process holds $peak entries; budget $budget for 8 processes"
+echo 60000 > $P/user_wait_ms
+echo "policy,round,pair,completed,refused,wall_s,MBps" > $O/admission.csv
+for round in $(seq $ROUNDS); do
+	pols="arbiter fcfs static"
+	[ $round = 2 ] && pols="fcfs static arbiter"
+	[ $round = 3 ] && pols="static arbiter fcfs"
+	for pol in $pols; do
+		echo $pol > $SYS/policy
+		echo $budget > $SYS/budget
+		rm -f /tmp/adm/*
+		for i in 1 2 3 4; do pair "p$i" $((18610 + i)) & done
+		wait
+		for i in 1 2 3 4; do
+			c=/tmp/adm/p$i.c
+			done_=0; grep -q "^ *$SIZE " $c && done_=1
+			ref=$(grep -l "allocate MR\|create MR\|create mr" /tmp/adm/p$i.? 2>/dev/null | wc -l)
+			wall=$(awk '{ printf "%.1f", $2 - $1 }' /tmp/adm/p$i.t)
+			bw=$(awk -v s=$SIZE '$1 == s { print $4 }' $c | head -n1)
+			echo "$pol,$round,$i,$done_,$ref,$wall,${bw:-0}" >> $O/admission.csv
+		done
+		diag "admission round $round $pol: $(awk -F, -v p=$pol -v r=$round '$1 == p && $2 == r { c += $4; f += $5 } END { print c " of 4 completed, " f " refused" }' $O/admission.csv)"
+		wait_for 20 sh -c "! ls -d $SYS/consumers/user:* >/dev/null 2>&1"
+	done
+done
+echo arbiter > $SYS/policy
+echo 262144 > $SYS/budget
+check "rnic_mgr unloads after the benchmark" modprobe -r rnic_mgr
+tap_done
