@@ -68,7 +68,7 @@ fail:
  */
 int rnic_bind_process(struct rnic_binding *b, int timeout_ms)
 {
-	char buf[16384] __attribute__((aligned(8)));
+	uint64_t buf[2048];	/* events are 8-byte aligned */
 	struct pollfd pfd = { .fd = b->fd, .events = POLLIN };
 	int handled = 0, r;
 	ssize_t n;

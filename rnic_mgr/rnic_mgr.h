@@ -52,8 +52,8 @@
  * @rd_reap_work: periodic reaper: reserve, deadlines, waiters
  * @rd_next_id: to name consumers uniquely
  * @rd_rebalances: rebalances done
- * @rd_user_orig: the driver's own ops, saved when user registrations
- *	were wrapped (user.c)
+ * @rd_user_orig: a copy of the driver's own ops, made when user
+ *	registrations were wrapped (user.c); freed when the device goes
  * @rd_user_wrapped: the device's ops point at user.c's wrappers
  * @rd_user_closing: being unwrapped: wrappers charge nothing more
  * @rd_umrs: lkey -> charge of each user MR (user.c, U2)
@@ -83,7 +83,7 @@ struct rnic_dev {
 	u64 rd_next_id;
 	u64 rd_rebalances;
 
-	struct ib_device_ops rd_user_orig;
+	const struct ib_device_ops *rd_user_orig;
 	bool rd_user_wrapped;
 	bool rd_user_closing;
 	struct xarray rd_umrs;

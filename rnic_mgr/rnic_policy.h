@@ -42,6 +42,7 @@
  * @RNP_POL_STATIC: a fixed equal partition: each consumer may hold at
  *	most max(min, budget / consumers) and nobody is asked to shrink;
  *	what a per-process memlock or rdma cgroup limit gives
+ * @RNP_NR_POL: how many policies there are
  *
  * FCFS and STATIC exist to be compared against the arbiter (the
  * user-level admission experiment); a device's policy is chosen in sysfs.

@@ -333,7 +333,7 @@ static struct ib_mr *rnic_user_commit(struct rnic_dev *rd, struct rnic_ucharge *
 	if (um && um->um_watched)
 		mmu_interval_notifier_remove(&um->um_notif);
 	kfree(um);
-	rd->rd_user_orig.dereg_mr(mr, udata);
+	rd->rd_user_orig->dereg_mr(mr, udata);
 	rnic_user_refund(ch);
 	return ERR_PTR(-ENOMEM);
 }
@@ -351,7 +351,7 @@ static struct ib_mr *rnic_user_reg_mr(struct ib_pd *pd, u64 start, u64 length,
 	if (err) {
 		mr = ERR_PTR(err);
 	} else {
-		mr = rd->rd_user_orig.reg_user_mr(pd, start, length, virt_addr,
+		mr = rd->rd_user_orig->reg_user_mr(pd, start, length, virt_addr,
 						  access, udata);
 		mr = rnic_user_commit(rd, &ch, mr, start, length, udata);
 	}
@@ -372,7 +372,7 @@ static struct ib_mr *rnic_user_reg_mr_dmabuf(struct ib_pd *pd, u64 offset,
 	if (err) {
 		mr = ERR_PTR(err);
 	} else {
-		mr = rd->rd_user_orig.reg_user_mr_dmabuf(pd, offset, length,
+		mr = rd->rd_user_orig->reg_user_mr_dmabuf(pd, offset, length,
 							 virt_addr, fd, access,
 							 udata);
 		/* a dma-buf is not the process's memory: nothing to watch */
@@ -501,7 +501,7 @@ static struct ib_mr *rnic_user_rereg_mr(struct ib_mr *mr, int flags, u64 start,
 		goto out;
 	}
 	um = ch.proc ? rnic_umr_take(rd, mr) : NULL;
-	new_mr = rd->rd_user_orig.rereg_user_mr(mr, flags, start, length,
+	new_mr = rd->rd_user_orig->rereg_user_mr(mr, flags, start, length,
 						virt_addr, access, pd, udata);
 	if (!um) {
 		rnic_user_refund(&ch);
@@ -533,7 +533,7 @@ static int rnic_user_dereg_mr(struct ib_mr *mr, struct ib_udata *udata)
 	struct rnic_umr *um = rnic_umr_take(rd, mr);
 	int err;
 
-	err = rd->rd_user_orig.dereg_mr(mr, udata);
+	err = rd->rd_user_orig->dereg_mr(mr, udata);
 	if (um && err) {
 		if (xa_insert(&rd->rd_umrs, mr->lkey, um, GFP_KERNEL))
 			rnic_umr_free(um);
@@ -549,7 +549,7 @@ static void rnic_user_dealloc_ucontext(struct ib_ucontext *ctx)
 	struct rnic_dev *rd = rnic_user_enter(ctx->device);
 	struct rnic_uproc *up;
 
-	rd->rd_user_orig.dealloc_ucontext(ctx);
+	rd->rd_user_orig->dealloc_ucontext(ctx);
 	mutex_lock(&rnic_user_mutex);
 	up = xa_erase(&rnic_uctx, (unsigned long)ctx);
 	if (up)
@@ -607,21 +607,26 @@ static const struct rnic_consumer_ops rnic_uproc_ops = {
  */
 void rnic_user_wrap(struct rnic_dev *rd)
 {
-	struct ib_device_ops *ops = &rd->rd_ibdev->ops;
+	struct ib_device *ibdev = rd->rd_ibdev;
 
 	xa_init(&rd->rd_umrs);
 	INIT_LIST_HEAD(&rd->rd_uprocs);
-	if (!READ_ONCE(rnic_charge_user_mrs) || !ops->reg_user_mr)
+	if (!READ_ONCE(rnic_charge_user_mrs) || !ibdev->ops.reg_user_mr)
 		return;
-	rd->rd_user_orig = *ops;
-	WRITE_ONCE(ops->dereg_mr, rnic_user_dereg_mr);
-	WRITE_ONCE(ops->dealloc_ucontext, rnic_user_dealloc_ucontext);
-	if (ops->rereg_user_mr)
-		WRITE_ONCE(ops->rereg_user_mr, rnic_user_rereg_mr);
-	if (ops->reg_user_mr_dmabuf)
-		WRITE_ONCE(ops->reg_user_mr_dmabuf, rnic_user_reg_mr_dmabuf);
+	rd->rd_user_orig = kmemdup(&ibdev->ops, sizeof(ibdev->ops), GFP_KERNEL);
+	if (!rd->rd_user_orig) {
+		pr_warn("%s: no memory: user memory registrations not charged\n",
+			rd->rd_name);
+		return;
+	}
+	WRITE_ONCE(ibdev->ops.dereg_mr, rnic_user_dereg_mr);
+	WRITE_ONCE(ibdev->ops.dealloc_ucontext, rnic_user_dealloc_ucontext);
+	if (ibdev->ops.rereg_user_mr)
+		WRITE_ONCE(ibdev->ops.rereg_user_mr, rnic_user_rereg_mr);
+	if (ibdev->ops.reg_user_mr_dmabuf)
+		WRITE_ONCE(ibdev->ops.reg_user_mr_dmabuf, rnic_user_reg_mr_dmabuf);
 	/* last: the others must be in place before anything is charged */
-	WRITE_ONCE(ops->reg_user_mr, rnic_user_reg_mr);
+	WRITE_ONCE(ibdev->ops.reg_user_mr, rnic_user_reg_mr);
 	rd->rd_user_wrapped = true;
 	pr_info("%s: user memory registrations charged\n", rd->rd_name);
 }
@@ -638,7 +643,8 @@ void rnic_user_wrap(struct rnic_dev *rd)
  */
 void rnic_user_unwrap(struct rnic_dev *rd)
 {
-	struct ib_device_ops *ops = &rd->rd_ibdev->ops;
+	const struct ib_device_ops *orig = rd->rd_user_orig;
+	struct ib_device *ibdev = rd->rd_ibdev;
 	struct rnic_uproc *up, *tmp;
 	struct rnic_umr *um;
 	unsigned long idx;
@@ -646,11 +652,11 @@ void rnic_user_unwrap(struct rnic_dev *rd)
 	if (!rd->rd_user_wrapped)
 		return;
 	WRITE_ONCE(rd->rd_user_closing, true);
-	WRITE_ONCE(ops->reg_user_mr, rd->rd_user_orig.reg_user_mr);
-	WRITE_ONCE(ops->reg_user_mr_dmabuf, rd->rd_user_orig.reg_user_mr_dmabuf);
-	WRITE_ONCE(ops->rereg_user_mr, rd->rd_user_orig.rereg_user_mr);
-	WRITE_ONCE(ops->dealloc_ucontext, rd->rd_user_orig.dealloc_ucontext);
-	WRITE_ONCE(ops->dereg_mr, rd->rd_user_orig.dereg_mr);
+	WRITE_ONCE(ibdev->ops.reg_user_mr, orig->reg_user_mr);
+	WRITE_ONCE(ibdev->ops.reg_user_mr_dmabuf, orig->reg_user_mr_dmabuf);
+	WRITE_ONCE(ibdev->ops.rereg_user_mr, orig->rereg_user_mr);
+	WRITE_ONCE(ibdev->ops.dealloc_ucontext, orig->dealloc_ucontext);
+	WRITE_ONCE(ibdev->ops.dereg_mr, orig->dereg_mr);
 	synchronize_rcu_tasks();
 	/* Waiters in REGISTER-WAIT end when the device's consumers leave. */
 	wait_var_event(&rnic_user_inflight, !atomic_read(&rnic_user_inflight));
@@ -677,5 +683,7 @@ void rnic_user_unwrap(struct rnic_dev *rd)
 	WARN_ON_ONCE(!list_empty(&rd->rd_uprocs));
 	mutex_unlock(&rnic_user_mutex);
 	xa_destroy(&rd->rd_umrs);
+	kfree(orig);
+	rd->rd_user_orig = NULL;
 	pr_info("%s: user memory registrations no longer charged\n", rd->rd_name);
 }

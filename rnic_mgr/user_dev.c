@@ -77,7 +77,7 @@ static void rnic_ufile_write_shared(struct rnic_ufile *f, struct rnic_uproc *up,
 	lockdep_assert_held(&f->lock);
 	rnic_entitlement(c, &ent, &keys);
 	WRITE_ONCE(s->seq, s->seq + 1);
-	smp_wmb();
+	smp_wmb();	/* odd seq before the fields: pairs with the reader's acquire */
 	s->entitlement = ent;
 	s->key_entitlement = min_t(u64, keys, U32_MAX);
 	s->held = READ_ONCE(c->rc_pol.r[RNP_ENTRIES].held);
@@ -90,7 +90,7 @@ static void rnic_ufile_write_shared(struct rnic_ufile *f, struct rnic_uproc *up,
 		s->target = RNIC_NO_TARGET;
 		s->deadline_ns = 0;
 	}
-	smp_wmb();
+	smp_wmb();	/* the fields before the even seq that says they are whole */
 	WRITE_ONCE(s->seq, s->seq + 1);
 }
 
@@ -118,26 +118,6 @@ static void rnic_ufile_post(struct rnic_ufile *f, struct rnic_uproc *up,
 	wake_up_interruptible(&f->wq);
 }
 
-/* The file bound to @up, locked, or NULL. */
-static struct rnic_ufile *rnic_ufile_lock(struct rnic_uproc *up)
-{
-	struct rnic_ufile *f;
-
-	spin_lock(&up->up_lock);
-	f = up->up_file;
-	if (f)
-		spin_lock(&f->lock);
-	else
-		spin_unlock(&up->up_lock);
-	return f;
-}
-
-static void rnic_ufile_unlock(struct rnic_uproc *up, struct rnic_ufile *f)
-{
-	spin_unlock(&f->lock);
-	spin_unlock(&up->up_lock);
-}
-
 /**
  * rnic_ufile_publish - refresh a bound process's page after a change
  * @up: the process
@@ -147,12 +127,16 @@ static void rnic_ufile_unlock(struct rnic_uproc *up, struct rnic_ufile *f)
  */
 void rnic_ufile_publish(struct rnic_uproc *up)
 {
-	struct rnic_ufile *f = rnic_ufile_lock(up);
+	struct rnic_ufile *f;
 
-	if (!f)
-		return;
-	rnic_ufile_write_shared(f, up, RNIC_NO_TARGET, 1);
-	rnic_ufile_unlock(up, f);
+	spin_lock(&up->up_lock);
+	f = up->up_file;
+	if (f) {
+		spin_lock(&f->lock);
+		rnic_ufile_write_shared(f, up, RNIC_NO_TARGET, 1);
+		spin_unlock(&f->lock);
+	}
+	spin_unlock(&up->up_lock);
 }
 
 /**
@@ -182,12 +166,15 @@ void rnic_ufile_revoke(struct rnic_uproc *up, u64 target, u64 key_target)
 	ev.revoke.nvictims = rnic_uproc_victims(up, ev.revoke.entries,
 						ev.revoke.victims,
 						RNIC_REVOKE_MAX_VICTIMS);
-	f = rnic_ufile_lock(up);
-	if (!f)
-		return;
-	rnic_ufile_post(f, up, &ev);
-	rnic_ufile_write_shared(f, up, target, ev.revoke.deadline_ns);
-	rnic_ufile_unlock(up, f);
+	spin_lock(&up->up_lock);
+	f = up->up_file;
+	if (f) {
+		spin_lock(&f->lock);
+		rnic_ufile_post(f, up, &ev);
+		rnic_ufile_write_shared(f, up, target, ev.revoke.deadline_ns);
+		spin_unlock(&f->lock);
+	}
+	spin_unlock(&up->up_lock);
 }
 
 /**
@@ -199,15 +186,19 @@ void rnic_ufile_revoke(struct rnic_uproc *up, u64 target, u64 key_target)
 void rnic_ufile_grow(struct rnic_uproc *up, u64 entries, u64 keys)
 {
 	struct rnic_ev ev = { .type = RNIC_EV_GROW };
-	struct rnic_ufile *f = rnic_ufile_lock(up);
+	struct rnic_ufile *f;
 
-	if (!f)
-		return;
 	ev.grow.entitlement = entries;
 	ev.grow.key_entitlement = min_t(u64, keys, U32_MAX);
-	rnic_ufile_post(f, up, &ev);
-	rnic_ufile_write_shared(f, up, RNIC_NO_TARGET, 1);
-	rnic_ufile_unlock(up, f);
+	spin_lock(&up->up_lock);
+	f = up->up_file;
+	if (f) {
+		spin_lock(&f->lock);
+		rnic_ufile_post(f, up, &ev);
+		rnic_ufile_write_shared(f, up, RNIC_NO_TARGET, 1);
+		spin_unlock(&f->lock);
+	}
+	spin_unlock(&up->up_lock);
 }
 
 /**
@@ -220,15 +211,19 @@ void rnic_ufile_grow(struct rnic_uproc *up, u64 entries, u64 keys)
 void rnic_ufile_stale(struct rnic_uproc *up, struct rnic_umr *um)
 {
 	struct rnic_ev ev = { .type = RNIC_EV_STALE };
-	struct rnic_ufile *f = rnic_ufile_lock(up);
+	struct rnic_ufile *f;
 
-	if (!f)
-		return;
 	ev.stale.addr = um->um_addr;
 	ev.stale.len = um->um_len;
 	ev.stale.lkey = um->um_mr->lkey;
-	rnic_ufile_post(f, up, &ev);
-	rnic_ufile_unlock(up, f);
+	spin_lock(&up->up_lock);
+	f = up->up_file;
+	if (f) {
+		spin_lock(&f->lock);
+		rnic_ufile_post(f, up, &ev);
+		spin_unlock(&f->lock);
+	}
+	spin_unlock(&up->up_lock);
 }
 
 /* Unbind under rnic_user_mutex (F1); drops the file's reference. */

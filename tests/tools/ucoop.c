@@ -51,7 +51,7 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static int coop(struct rc_cache *c, struct rnic_binding *b, int n,
+static int run_coop(struct rc_cache *c, struct rnic_binding *b, int n,
 		size_t pages, double seconds)
 {
 	size_t len = pages * (size_t)sysconf(_SC_PAGESIZE);
@@ -87,7 +87,7 @@ static int coop(struct rc_cache *c, struct rnic_binding *b, int n,
 	return 0;
 }
 
-static int stale(struct rc_cache *c, struct rnic_binding *b)
+static int run_stale(struct rc_cache *c, struct rnic_binding *b)
 {
 	size_t len = 8 * (size_t)sysconf(_SC_PAGESIZE);
 	struct rc_seg seg;
@@ -154,10 +154,10 @@ int main(int argc, char **argv)
 	       (unsigned long long)sh.entitlement);
 	rc_set_capacity(c, sh.entitlement);
 	if (!strcmp(argv[2], "coop") && argc == 6)
-		ret = coop(c, &b, atoi(argv[3]), strtoul(argv[4], NULL, 0),
+		ret = run_coop(c, &b, atoi(argv[3]), strtoul(argv[4], NULL, 0),
 			   atof(argv[5]));
 	else if (!strcmp(argv[2], "stale"))
-		ret = stale(c, &b);
+		ret = run_stale(c, &b);
 	else
 		ret = 1;
 	rnic_bind_close(&b);

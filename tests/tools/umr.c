@@ -58,7 +58,7 @@ static const char *errname(int e)
 	}
 }
 
-static int reg(struct ibv_pd *pd, size_t pages)
+static int step_reg(struct ibv_pd *pd, size_t pages)
 {
 	size_t len = pages * (size_t)sysconf(_SC_PAGESIZE);
 	double t0 = now_ms();
@@ -88,7 +88,7 @@ static int reg(struct ibv_pd *pd, size_t pages)
 	return 0;
 }
 
-static int dereg(void)
+static int step_dereg(void)
 {
 	int err;
 
@@ -101,7 +101,7 @@ static int dereg(void)
 	return err ? 1 : 0;
 }
 
-static int loop(struct ibv_pd *pd, long n, size_t pages)
+static int step_loop(struct ibv_pd *pd, long n, size_t pages)
 {
 	size_t len = pages * (size_t)sysconf(_SC_PAGESIZE);
 	struct timespec a, b;
@@ -137,7 +137,7 @@ static int loop(struct ibv_pd *pd, long n, size_t pages)
 }
 
 /* The buffer's pages are replaced behind the registration, then registered anew. */
-static int remap(struct ibv_pd *pd)
+static int step_remap(struct ibv_pd *pd)
 {
 	struct ibv_mr *mr;
 	void *buf, *again;
@@ -195,9 +195,9 @@ int main(int argc, char **argv)
 		int r = 0;
 
 		if (!strncmp(s, "reg:", 4)) {
-			r = reg(pd, strtoul(s + 4, NULL, 0));
+			r = step_reg(pd, strtoul(s + 4, NULL, 0));
 		} else if (!strcmp(s, "dereg")) {
-			r = dereg();
+			r = step_dereg();
 		} else if (!strncmp(s, "sleep:", 6)) {
 			usleep(strtoul(s + 6, NULL, 0) * 1000);
 		} else if (!strcmp(s, "wait")) {
@@ -209,7 +209,7 @@ int main(int argc, char **argv)
 			char *end;
 			long cnt = strtol(s + 5, &end, 0);
 
-			r = loop(pd, cnt, strtoul(end + 1, NULL, 0));
+			r = step_loop(pd, cnt, strtoul(end + 1, NULL, 0));
 		} else if (!strcmp(s, "fork")) {
 			pid_t pid = fork();
 
@@ -218,7 +218,7 @@ int main(int argc, char **argv)
 			waitpid(pid, NULL, 0);
 			printf("fork ok\n");
 		} else if (!strcmp(s, "remap")) {
-			r = remap(pd);
+			r = step_remap(pd);
 		} else {
 			fprintf(stderr, "umr: unknown step %s\n", s);
 			return 1;
