@@ -194,7 +194,8 @@ static void rnic_serve_waiters(struct rnic_dev *rd)
 
 		w = list_first_entry(&c->rc_waiters, struct rnic_waiter, w_node);
 		spin_lock(&c->rc_lock);
-		ok = rnp_try_acquire(p, pc, w->w_n);
+		ok = rnp_try_acquire_starving(p, pc, w->w_n,
+					      now >= pc->wait_since_ms + p->params.starve_ms);
 		spin_unlock(&c->rc_lock);
 		if (!ok && !trimmed) {
 			rnic_trim_others(rd, pc);

@@ -265,21 +265,29 @@ static u64 rnp_entitled(const struct rnp_res_state *s)
 }
 
 /**
- * rnp_try_acquire - the slow path: grow the grant from free entries
+ * rnp_try_acquire_starving - rnp_try_acquire(), for a starving waiter too
  * @p: the pool
  * @c: the consumer
  * @n: amount per resource
+ * @starving: @c has waited longer than starve_ms: it may borrow what
+ *	others are owed (not the reserve)
  *
  * Up to its share a consumer may use the whole free pool; beyond it
- * (borrowing) it may not eat into the reserve, nor into what hungry
- * consumers below their share are owed. A consumer that was asked
- * to shrink may not grow past its target until it has shrunk.
- * Under RNP_POL_FCFS any free entry may be taken; under RNP_POL_STATIC
- * too, up to rnp_static_cap().
+ * (borrowing) it may not eat into the reserve, nor into what other
+ * hungry consumers below their share are owed (its own part of that is
+ * its own). A consumer that was asked to shrink may not grow past its
+ * target until it has shrunk. Under RNP_POL_FCFS any free entry may be
+ * taken; under RNP_POL_STATIC too, up to rnp_static_cap().
+ *
+ * Why @starving: waiters that each ask for more than their share (a
+ * process registering one large buffer) are all owed their shares, and
+ * what each is owed would block every other's borrowing for ever; the
+ * oldest one, past starve_ms, goes first.
  *
  * Return: true if @n is now held.
  */
-bool rnp_try_acquire(struct rnp_pool *p, struct rnp_cons *c, const u64 *n)
+bool rnp_try_acquire_starving(struct rnp_pool *p, struct rnp_cons *c,
+			      const u64 *n, bool starving)
 {
 	u64 need[RNP_NR_RES];
 	int r;
@@ -288,6 +296,8 @@ bool rnp_try_acquire(struct rnp_pool *p, struct rnp_cons *c, const u64 *n)
 		const struct rnp_res_state *s = &c->r[r];
 		u64 after = s->held + n[r];
 		u64 free = rnp_free(p, r);
+		u64 e = rnp_entitled(s);
+		u64 owed = p->r[r].owed, own;
 
 		need[r] = after > s->grant ? after - s->grant : 0;
 		if (p->policy == RNP_POL_STATIC && after > rnp_static_cap(p, c, r))
@@ -300,8 +310,9 @@ bool rnp_try_acquire(struct rnp_pool *p, struct rnp_cons *c, const u64 *n)
 			continue;
 		if (s->target != RNP_NO_TARGET && after > s->target)
 			return false;
-		if (after > rnp_entitled(s) &&
-		    free - need[r] < p->r[r].reserve + p->r[r].owed)
+		own = (s->want || s->hungry_until_ms) && e > s->grant ? e - s->grant : 0;
+		owed = starving ? 0 : owed - min(owed, own);
+		if (after > e && free - need[r] < p->r[r].reserve + owed)
 			return false;
 	}
 	for (r = 0; r < RNP_NR_RES; r++) {
@@ -310,6 +321,21 @@ bool rnp_try_acquire(struct rnp_pool *p, struct rnp_cons *c, const u64 *n)
 	}
 	rnp_take(c, n);
 	return true;
+}
+
+/**
+ * rnp_try_acquire - the slow path: grow the grant from free entries
+ * @p: the pool
+ * @c: the consumer
+ * @n: amount per resource
+ *
+ * rnp_try_acquire_starving() for a consumer that is not starving.
+ *
+ * Return: true if @n is now held.
+ */
+bool rnp_try_acquire(struct rnp_pool *p, struct rnp_cons *c, const u64 *n)
+{
+	return rnp_try_acquire_starving(p, c, n, false);
 }
 
 /**

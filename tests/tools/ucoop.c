@@ -8,6 +8,12 @@
  *	register N separate buffers of PAGES pages through the cache, leave
  *	them idle in it, and serve events for SECONDS; a REVOKE evicts
  *	idle regions at once. Prints the library's counters at the end.
+ *   ucoop DEV inflight N PAGES SECONDS
+ *	N pairs of buffers of PAGES pages; for SECONDS, RDMA WRITE from one
+ *	of a pair to the other over two connected RC QPs of this process,
+ *	each through the cache (held while the write is in flight, put
+ *	after its completion), serving events between writes. Prints the
+ *	writes done and failed and the library's counters.
  *   ucoop DEV stale
  *	register a buffer through the cache, munmap it and map new pages at
  *	the same address: waits for the STALE event, then checks the cache
@@ -87,6 +93,145 @@ static int run_coop(struct rc_cache *c, struct rnic_binding *b, int n,
 	return 0;
 }
 
+/* The GID index of the port's IPv4-mapped address (RoCE v2 on rxe). */
+static int ipv4_gid(struct ibv_context *ctx, union ibv_gid *gid)
+{
+	static const uint8_t mapped[12] = { [10] = 0xff, [11] = 0xff };
+	int i;
+
+	for (i = 0; i < 32; i++)
+		if (!ibv_query_gid(ctx, 1, i, gid) && !memcmp(gid->raw, mapped, 12))
+			return i;
+	return -1;
+}
+
+static int qp_connect(struct ibv_qp *qp, uint32_t dest, union ibv_gid *gid, int idx)
+{
+	struct ibv_qp_attr a = {
+		.qp_state = IBV_QPS_INIT, .port_num = 1,
+		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
+				   IBV_ACCESS_LOCAL_WRITE,
+	};
+
+	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+			  IBV_QP_ACCESS_FLAGS))
+		return -1;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTR;
+	a.path_mtu = IBV_MTU_1024;
+	a.dest_qp_num = dest;
+	a.max_dest_rd_atomic = 1;
+	a.min_rnr_timer = 12;
+	a.ah_attr.is_global = 1;
+	a.ah_attr.grh.dgid = *gid;
+	a.ah_attr.grh.sgid_index = idx;
+	a.ah_attr.grh.hop_limit = 1;
+	a.ah_attr.port_num = 1;
+	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
+			  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
+			  IBV_QP_MIN_RNR_TIMER))
+		return -1;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTS;
+	a.timeout = 14;
+	a.retry_cnt = 7;
+	a.rnr_retry = 7;
+	a.max_rd_atomic = 1;
+	return ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+			     IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
+}
+
+static int run_inflight(struct rc_cache *c, struct rnic_binding *b,
+			struct ibv_pd *pd, int n, size_t pages, double seconds)
+{
+	size_t len = pages * (size_t)sysconf(_SC_PAGESIZE);
+	struct ibv_qp_init_attr qa = {
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 16, .max_recv_wr = 16, .max_send_sge = 1,
+			 .max_recv_sge = 1 },
+	};
+	unsigned long writes = 0, failed = 0;
+	struct ibv_qp *qp[2];
+	struct ibv_cq *cq;
+	union ibv_gid gid;
+	char **buf;
+	double end;
+	int i, idx;
+
+	idx = ipv4_gid(pd->context, &gid);
+	cq = ibv_create_cq(pd->context, 64, NULL, NULL, 0);
+	buf = calloc(2 * n, sizeof(*buf));
+	if (idx < 0 || !cq || !buf)
+		return 1;
+	qa.send_cq = cq;
+	qa.recv_cq = cq;
+	qp[0] = ibv_create_qp(pd, &qa);
+	qp[1] = ibv_create_qp(pd, &qa);
+	if (!qp[0] || !qp[1] || qp_connect(qp[0], qp[1]->qp_num, &gid, idx) ||
+	    qp_connect(qp[1], qp[0]->qp_num, &gid, idx)) {
+		printf("inflight: cannot connect the QPs\n");
+		return 1;
+	}
+	for (i = 0; i < 2 * n; i++) {
+		struct rc_seg seg;
+
+		buf[i] = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			      MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+		if (buf[i] == MAP_FAILED || rc_get(c, (uintptr_t)buf[i], len, &seg, 1) != 1)
+			return 1;
+		rc_put(c, &seg, 1);
+	}
+	printf("inflight cached %llu pages\n", (unsigned long long)rc_cached_pages(c));
+	end = now_s() + seconds;
+	for (i = 0; now_s() < end; i = (i + 1) % n) {
+		struct rc_seg src, dst;
+		struct ibv_send_wr *bad, wr = { .opcode = IBV_WR_RDMA_WRITE,
+						.send_flags = IBV_SEND_SIGNALED,
+						.num_sge = 1 };
+		struct ibv_sge sge;
+		struct ibv_wc wc;
+		int got;
+
+		if (rc_get(c, (uintptr_t)buf[2 * i], len, &src, 1) != 1)
+			return 1;
+		if (rc_get(c, (uintptr_t)buf[2 * i + 1], len, &dst, 1) != 1)
+			return 1;
+		buf[2 * i][0] = (char)writes;
+		sge.addr = (uintptr_t)buf[2 * i];
+		sge.length = len;
+		sge.lkey = ((struct ibv_mr *)src.handle)->lkey;
+		wr.sg_list = &sge;
+		wr.wr.rdma.remote_addr = (uintptr_t)buf[2 * i + 1];
+		wr.wr.rdma.rkey = ((struct ibv_mr *)dst.handle)->rkey;
+		if (ibv_post_send(qp[i % 2], &wr, &bad))
+			return 1;
+		/* events are served while the write is in flight */
+		if (rnic_bind_process(b, 0) < 0)
+			return 1;
+		do {
+			got = ibv_poll_cq(cq, 1, &wc);
+		} while (!got);
+		writes++;
+		if (got < 0 || wc.status != IBV_WC_SUCCESS ||
+		    buf[2 * i + 1][0] != (char)(writes - 1)) {
+			if (!failed++)
+				printf("inflight: write %lu failed: %s\n", writes,
+				       got < 0 ? "poll" : ibv_wc_status_str(wc.status));
+		}
+		rc_put(c, &src, 1);
+		rc_put(c, &dst, 1);
+	}
+	printf("inflight writes=%lu failed=%lu revokes=%llu asked=%llu freed=%llu short=%llu\n",
+	       writes, failed, (unsigned long long)b->lib.stats.revokes,
+	       (unsigned long long)b->lib.stats.revoke_asked,
+	       (unsigned long long)b->lib.stats.revoke_freed,
+	       (unsigned long long)b->lib.stats.revoke_short);
+	ibv_destroy_qp(qp[0]);
+	ibv_destroy_qp(qp[1]);
+	ibv_destroy_cq(cq);
+	return failed ? 1 : 0;
+}
+
 static int run_stale(struct rc_cache *c, struct rnic_binding *b)
 {
 	size_t len = 8 * (size_t)sysconf(_SC_PAGESIZE);
@@ -156,6 +301,9 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[2], "coop") && argc == 6)
 		ret = run_coop(c, &b, atoi(argv[3]), strtoul(argv[4], NULL, 0),
 			   atof(argv[5]));
+	else if (!strcmp(argv[2], "inflight") && argc == 6)
+		ret = run_inflight(c, &b, pd, atoi(argv[3]), strtoul(argv[4], NULL, 0),
+				   atof(argv[5]));
 	else if (!strcmp(argv[2], "stale"))
 		ret = run_stale(c, &b);
 	else

@@ -472,6 +472,46 @@ static void test_policies(void)
 	       "policy names: a sysfs newline is accepted, nothing else");
 }
 
+/*
+ * Waiters that each want more than their share: what each is owed
+ * blocked the others' borrowing for ever (seen with perftest processes
+ * registering one buffer each); a starving waiter may borrow it.
+ */
+static void test_large_waiters(void)
+{
+	struct upool u;
+	u64 n[RNP_NR_RES] = { 32, 1 };
+	int i;
+
+	upool_init(&u, 176, 100, 8);
+	for (i = 0; i < 8; i++)
+		upool_add(&u, &cons[i], 1, 0, 0, 0);
+	for (i = 0; i < 5; i++)
+		tap_ok(upool_acquire(&u, &cons[i], 32, 1, 0) == UP_GRANTED,
+		       "large waiters: holder %d gets 32", i);
+	for (i = 5; i < 8; i++) {
+		upool_acquire(&u, &cons[i], 32, 1, 10);
+		cons[i].r[E].want = 32;	/* queued, as the kernel does */
+		cons[i].r[K].want = 1;
+	}
+	/* one holder leaves: room for one waiter beyond the reserve */
+	upool_release(&u, &cons[0], 32, 1, true);
+	rnp_trim(&u.p, &cons[0], false);
+	rnp_rebalance(&u.p, 20);
+	tap_ok(rnp_free(&u.p, E) == 48 && u.p.r[E].owed >= 3 * 20,
+	       "large waiters: %llu free, %llu owed to the waiters",
+	       (unsigned long long)rnp_free(&u.p, E), (unsigned long long)u.p.r[E].owed);
+	tap_ok(!rnp_try_acquire(&u.p, &cons[5], n),
+	       "large waiters: a young waiter may not borrow what the others are owed");
+	tap_ok(rnp_try_acquire_starving(&u.p, &cons[5], n, true) &&
+	       cons[5].r[E].held == 32,
+	       "large waiters: a starving one may, and gets its 32");
+	tap_ok(!upool_check(&u), "large waiters: invariants hold");
+	for (i = 0; i < 8; i++)
+		upool_del(&u, &cons[i]);
+	upool_free(&u);
+}
+
 int main(void)
 {
 	test_lone_consumer();
@@ -485,5 +525,6 @@ int main(void)
 	test_random_ops();
 	test_huge_budget();
 	test_policies();
+	test_large_waiters();
 	return tap_done();
 }

@@ -24,6 +24,8 @@ check "rdmastor modules installed" rdmastor_install
 check "soft-RoCE on a dummy device" scripts/guest/rxe-setup single
 check "rnic_mgr loads" modprobe rnic_mgr
 mkdir -p $OUT
+# refused registrations, and why, go into the log
+echo 1 > /sys/kernel/tracing/events/rnic_mgr/rnic_user_reg/enable
 
 # one ib_write_bw pair on PORT; its two outputs in $OUT/NAME.{s,c}
 # The client retries while the server is not listening yet, but not
@@ -77,6 +79,13 @@ run_policy() {	# run_policy POLICY: PAIRS pairs at once; sets ok_pairs, refused_
 		refused_regs=$((refused_regs + $(refused "$pol.$i")))
 	done
 	diag "$pol: $ok_pairs of $PAIRS pairs completed, $refused_regs registrations refused"
+	for f in $(grep -l "$MRFAIL" $OUT/$pol.* 2>/dev/null); do
+		diag "$f: $(grep -m1 "$MRFAIL" "$f")"
+	done
+	grep "rnic_user_reg:.*status=-" /sys/kernel/tracing/trace | head -n 8 | while read -r l; do
+		diag "$l"
+	done
+	echo > /sys/kernel/tracing/trace
 }
 
 run_policy fcfs

@@ -168,6 +168,23 @@ wait $cpid
 diag "$(tail -n1 /tmp/coop.out)"
 check "it was sent a REVOKE and freed all it was asked, from its cache" \
 	grep -Eq "coop revokes=[1-9][0-9]* .* short=0 lost=0" /tmp/coop.out
+# RDMA in flight while revoked: writes hold their regions until they
+# complete, so the library gives back idle ones and no write fails.
+$COOP $DEV inflight 30 50 8 > /tmp/infl.out 2>&1 &
+ipid=$!
+check "a bound program writes over RDMA from 3000 cached pages" wait_for 20 grep -q "inflight cached 3000" /tmp/infl.out
+sleep 1
+out=$($UMR $DEV reg:1800)
+rc=$?
+diag "newcomer: $out"
+check "a newcomer gets 1800 while the writes go on" [ $rc = 0 ]
+check "the writer reached its target within T" \
+	sh -c "[ $(ufield $ipid late_revocations) = 0 ] && [ $(ufield $ipid last_reclaim_ms) -le 1000 ]"
+wait $ipid
+irc=$?
+diag "$(tail -n1 /tmp/infl.out)"
+check "every RDMA write completed without error, data verified" \
+	sh -c "[ $irc = 0 ] && grep -Eq 'inflight writes=[1-9][0-9]* failed=0 revokes=[1-9]' /tmp/infl.out"
 check "a bound program's cache never hands out an MR of unmapped memory" \
 	sh -c "$COOP $DEV stale > /tmp/stale.out 2>&1"
 diag "$(tail -n1 /tmp/stale.out)"
