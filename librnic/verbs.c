@@ -11,12 +11,14 @@
 struct rnic_verbs_ctx {
 	struct ibv_pd *pd;
 	int access;
+	rnic_reg_fn reg;
+	rnic_dereg_fn dereg;
 };
 
 static int rnic_verbs_reg(void *ctx, uintptr_t addr, size_t len, void **handle)
 {
 	struct rnic_verbs_ctx *v = ctx;
-	struct ibv_mr *mr = ibv_reg_mr(v->pd, (void *)addr, len, v->access);
+	struct ibv_mr *mr = v->reg(v->pd, (void *)addr, len, v->access);
 
 	if (!mr)
 		return -(errno ? errno : ENOMEM);
@@ -26,11 +28,11 @@ static int rnic_verbs_reg(void *ctx, uintptr_t addr, size_t len, void **handle)
 
 static void rnic_verbs_dereg(void *ctx, void *const *handles, size_t n)
 {
+	struct rnic_verbs_ctx *v = ctx;
 	size_t i;
 
-	(void)ctx;
 	for (i = 0; i < n; i++)
-		ibv_dereg_mr(handles[i]);
+		v->dereg(handles[i]);
 }
 
 static const struct rc_ops rnic_verbs_ops = {
@@ -58,11 +60,31 @@ struct rc_cache *rnic_verbs_cache(struct ibv_pd *pd, int access,
 		return NULL;
 	v->pd = pd;
 	v->access = access;
+	v->reg = ibv_reg_mr;
+	v->dereg = ibv_dereg_mr;
 	c = rc_create(&rnic_verbs_ops, v, (size_t)sysconf(_SC_PAGESIZE),
 		      capacity_pages);
 	if (!c)
 		free(v);
 	return c;
+}
+
+/**
+ * rnic_verbs_cache_set_real - register through other functions
+ * @c: a cache from rnic_verbs_cache()
+ * @reg: called instead of ibv_reg_mr()
+ * @dereg: called instead of ibv_dereg_mr()
+ *
+ * For the LD_PRELOAD shim, whose own ibv_reg_mr() would otherwise be
+ * called back. Call before the first rc_get().
+ */
+void rnic_verbs_cache_set_real(struct rc_cache *c, rnic_reg_fn reg,
+			       rnic_dereg_fn dereg)
+{
+	struct rnic_verbs_ctx *v = rc_ctx(c);
+
+	v->reg = reg;
+	v->dereg = dereg;
 }
 
 /**

@@ -10,9 +10,16 @@
 #include <infiniband/verbs.h>
 #include "regcache.h"
 
+typedef struct ibv_mr *(*rnic_reg_fn)(struct ibv_pd *pd, void *addr,
+				      size_t length, int access);
+typedef int (*rnic_dereg_fn)(struct ibv_mr *mr);
+
 /* the functions: kernel-doc at their definitions in verbs.c */
 struct rc_cache *rnic_verbs_cache(struct ibv_pd *pd, int access,
 				  uint64_t capacity_pages);
+
+void rnic_verbs_cache_set_real(struct rc_cache *c, rnic_reg_fn reg,
+			       rnic_dereg_fn dereg);
 
 void rnic_verbs_cache_destroy(struct rc_cache *c);
 

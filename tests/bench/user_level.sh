@@ -72,8 +72,11 @@ SIZE=65536
 pair() {	# pair NAME PORT: the client's wall time and outcome in /tmp/adm/NAME.*
 	local name=$1 port=$2 i t0
 	ib_write_bw -d $DEV -p "$port" -s $SIZE -D 4 > /tmp/adm/$name.s 2>&1 &
+	srv=$!
 	t0=$(date +%s.%N)
 	for i in $(seq 120); do
+		# a server refused its registration: nobody will answer
+		kill -0 $srv 2>/dev/null || break
 		timeout 300 ib_write_bw -d $DEV -p "$port" -s $SIZE -D 4 192.0.2.1 \
 			> /tmp/adm/$name.c 2>&1 && break
 		grep -q "allocate MR\|create MR\|create mr" /tmp/adm/$name.c && break

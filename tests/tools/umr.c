@@ -9,6 +9,7 @@
  * Steps run in order, each printing one line:
  *   reg:PAGES        register a new PAGES-page buffer (pushed on a stack)
  *   dereg            deregister the newest registration (pop)
+ *   release          deregister it but keep its buffer mapped (pop)
  *   sleep:MS         sleep
  *   wait             block until stdin reaches end of file
  *   loop:N:PAGES     N register/deregister pairs of one buffer; prints
@@ -88,7 +89,7 @@ static int step_reg(struct ibv_pd *pd, size_t pages)
 	return 0;
 }
 
-static int step_dereg(void)
+static int step_dereg(int keep_mapped)
 {
 	int err;
 
@@ -96,8 +97,9 @@ static int step_dereg(void)
 		return 1;
 	nr_mrs--;
 	err = ibv_dereg_mr(mrs[nr_mrs]);
-	printf("dereg %s\n", err ? errname(err) : "ok");
-	munmap(bufs[nr_mrs], lens[nr_mrs]);
+	printf("%s %s\n", keep_mapped ? "release" : "dereg", err ? errname(err) : "ok");
+	if (!keep_mapped)
+		munmap(bufs[nr_mrs], lens[nr_mrs]);
 	return err ? 1 : 0;
 }
 
@@ -197,7 +199,9 @@ int main(int argc, char **argv)
 		if (!strncmp(s, "reg:", 4)) {
 			r = step_reg(pd, strtoul(s + 4, NULL, 0));
 		} else if (!strcmp(s, "dereg")) {
-			r = step_dereg();
+			r = step_dereg(0);
+		} else if (!strcmp(s, "release")) {
+			r = step_dereg(1);
 		} else if (!strncmp(s, "sleep:", 6)) {
 			usleep(strtoul(s + 6, NULL, 0) * 1000);
 		} else if (!strcmp(s, "wait")) {

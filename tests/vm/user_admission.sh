@@ -33,7 +33,10 @@ echo 1 > /sys/kernel/tracing/events/rnic_mgr/rnic_user_reg/enable
 pair() {	# pair NAME PORT
 	local name=$1 port=$2 i
 	ib_write_bw -d $DEV -p "$port" -s $SIZE -D $SECS > $OUT/$name.s 2>&1 &
+	srv=$!
 	for i in $(seq 60); do
+		# a server refused its registration: nobody will answer
+		kill -0 $srv 2>/dev/null || break
 		timeout 300 ib_write_bw -d $DEV -p "$port" -s $SIZE -D $SECS 192.0.2.1 \
 			> $OUT/$name.c 2>&1 && break
 		grep -q "$MRFAIL" $OUT/$name.c && break

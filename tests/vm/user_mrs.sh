@@ -189,6 +189,29 @@ check "a bound program's cache never hands out an MR of unmapped memory" \
 	sh -c "$COOP $DEV stale > /tmp/stale.out 2>&1"
 diag "$(tail -n1 /tmp/stale.out)"
 
+# An unmodified program under librnic's LD_PRELOAD shim: repeated
+# registrations of one buffer hit the cache (one real registration),
+# and a deregistered buffer stays cached, charged and revocable.
+SHIM=build/librnic/librnic_shim.so
+echo > /sys/kernel/tracing/trace
+echo 1 > /sys/kernel/tracing/events/rnic_mgr/rnic_user_reg/enable
+out=$(LD_PRELOAD=$SHIM $UMR $DEV loop:200:16)
+rc=$?
+real=$(grep -c "rnic_user_reg:.*entries=16 " /sys/kernel/tracing/trace)
+echo 0 > /sys/kernel/tracing/events/rnic_mgr/rnic_user_reg/enable
+diag "under the shim: $out; $real real registrations"
+check "shim: 200 registrations of one buffer, 1 reaches the kernel" sh -c "[ $rc = 0 ] && [ $real = 1 ]"
+LD_PRELOAD=$SHIM $UMR $DEV reg:3000 release sleep:60000 > /tmp/shim.out 2>&1 &
+spid=$!
+check "shim: a released 3000-page registration stays cached and charged" \
+	wait_for 20 sh -c "grep -q 'release ok' /tmp/shim.out && [ \$(cat $SYS/consumers/user:umr:$spid.*/held) = 3000 ]"
+out=$($UMR $DEV reg:1800)
+rc=$?
+diag "newcomer: $out"
+check "shim: a newcomer gets 1800: the shim evicted the idle registration" [ $rc = 0 ]
+check "shim: the shimmed program was not late" [ "$(ufield $spid late_revocations)" = 0 ]
+kill $spid; wait $spid 2>/dev/null
+
 # a hoarder that ignores the REVOKE: with user_enforce=1 it is killed after T
 echo 1 > $P/user_enforce
 $UMR $DEV reg:3000 sleep:60000 > /tmp/hoard.out 2>&1 &

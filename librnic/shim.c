@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * librnic_shim.so: puts an unmodified verbs program's registrations on
+ * librnic's cache, by LD_PRELOAD:
+ *
+ *   LD_PRELOAD=librnic_shim.so ib_write_bw ...
+ *
+ * ibv_reg_mr() (and ibv_reg_mr_iova/iova2 with iova == addr) is served
+ * from a region cache per protection domain and access flags: a hit
+ * returns at once, a miss registers the region; ibv_dereg_mr() of such
+ * a registration only puts it back (deferred deregistration), so the
+ * program's idle registrations stay cached, charged, and revocable: the
+ * shim binds the process to /dev/rnic_mgr on each device it registers
+ * on and a thread answers REVOKE by evicting idle regions and STALE by
+ * dropping them. What cannot be cached (a request spanning regions, an
+ * iova other than the address, no rnic_mgr) goes straight to libibverbs.
+ *
+ * The program gets its own struct ibv_mr for each registration (its
+ * addr and length, the region's keys), so nothing it reads changes.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bind.h"
+#include "verbs.h"
+
+/* verbs.h makes these macros over inline helpers; the shim defines the calls */
+#undef ibv_reg_mr
+#undef ibv_reg_mr_iova
+
+#define SHIM_MAGIC	0x72646d6173686d72ULL	/* "rdmashmr" */
+#define SHIM_CACHES	16
+
+/* what the program holds: its own view of a cached region */
+struct shim_mr {
+	struct ibv_mr mr;
+	uint64_t magic;
+	struct rc_cache *cache;
+	struct rc_seg seg;
+};
+
+struct shim_cache {
+	struct ibv_pd *pd;
+	int access;
+	struct rc_cache *cache;
+	struct rnic_binding bind;
+	int bound;
+};
+
+static pthread_mutex_t shim_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct shim_cache shim_caches[SHIM_CACHES];
+static int shim_nr;
+static pthread_t shim_thread;
+static int shim_thread_started;
+
+static struct ibv_mr *(*real_reg_mr)(struct ibv_pd *, void *, size_t, int);
+static struct ibv_mr *(*real_reg_mr_iova)(struct ibv_pd *, void *, size_t,
+					  uint64_t, int);
+static struct ibv_mr *(*real_reg_mr_iova2)(struct ibv_pd *, void *, size_t,
+					   uint64_t, unsigned int);
+static int (*real_dereg_mr)(struct ibv_mr *);
+
+static void shim_resolve(void)
+{
+	if (real_dereg_mr)
+		return;
+	real_reg_mr = dlsym(RTLD_NEXT, "ibv_reg_mr");
+	real_reg_mr_iova = dlsym(RTLD_NEXT, "ibv_reg_mr_iova");
+	real_reg_mr_iova2 = dlsym(RTLD_NEXT, "ibv_reg_mr_iova2");
+	real_dereg_mr = dlsym(RTLD_NEXT, "ibv_dereg_mr");
+}
+
+/* Serve every binding's events: REVOKE evicts, STALE drops. */
+static void *shim_events(void *arg)
+{
+	struct pollfd pfd[SHIM_CACHES];
+	int i, n;
+
+	(void)arg;
+	for (;;) {
+		pthread_mutex_lock(&shim_lock);
+		for (i = 0, n = 0; i < shim_nr; i++)
+			if (shim_caches[i].bound)
+				pfd[n++] = (struct pollfd){ .fd = shim_caches[i].bind.fd,
+							    .events = POLLIN };
+		pthread_mutex_unlock(&shim_lock);
+		if (poll(pfd, n, 200) <= 0)
+			continue;
+		pthread_mutex_lock(&shim_lock);
+		for (i = 0; i < shim_nr; i++)
+			if (shim_caches[i].bound &&
+			    rnic_bind_process(&shim_caches[i].bind, 0) < 0)
+				shim_caches[i].bound = 0;	/* device gone */
+		pthread_mutex_unlock(&shim_lock);
+	}
+	return NULL;
+}
+
+/* The cache for (pd, access), made and bound at first use; shim_lock held. */
+static struct rc_cache *shim_cache_of(struct ibv_pd *pd, int access)
+{
+	struct shim_cache *sc;
+	struct rnic_shared sh;
+	int i;
+
+	for (i = 0; i < shim_nr; i++)
+		if (shim_caches[i].pd == pd && shim_caches[i].access == access)
+			return shim_caches[i].cache;
+	if (shim_nr == SHIM_CACHES)
+		return NULL;
+	sc = &shim_caches[shim_nr];
+	sc->cache = rnic_verbs_cache(pd, access, UINT64_MAX);
+	if (!sc->cache)
+		return NULL;
+	/* registrations must not come back through the shim */
+	rnic_verbs_cache_set_real(sc->cache, real_reg_mr, real_dereg_mr);
+	if (rnic_bind_open(&sc->bind, ibv_get_device_name(pd->context->device),
+			   sc->cache, 0)) {
+		/* no rnic_mgr: a cache nobody could revoke is a leak; pass through */
+		rnic_verbs_cache_destroy(sc->cache);
+		sc->cache = NULL;
+		return NULL;
+	}
+	if (!rnic_shared_read(sc->bind.shared, &sh))
+		rc_set_capacity(sc->cache, sh.entitlement);
+	sc->bound = 1;
+	sc->pd = pd;
+	sc->access = access;
+	shim_nr++;
+	if (!shim_thread_started &&
+	    !pthread_create(&shim_thread, NULL, shim_events, NULL)) {
+		pthread_detach(shim_thread);
+		shim_thread_started = 1;
+	}
+	return sc->cache;
+}
+
+static struct ibv_mr *shim_reg(struct ibv_pd *pd, void *addr, size_t length,
+			       int access)
+{
+	struct shim_mr *s;
+	struct rc_cache *c;
+	struct ibv_mr *region;
+
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	pthread_mutex_lock(&shim_lock);
+	c = length ? shim_cache_of(pd, access) : NULL;
+	if (!c || rc_get(c, (uintptr_t)addr, length, &s->seg, 1) != 1) {
+		pthread_mutex_unlock(&shim_lock);
+		free(s);
+		return real_reg_mr(pd, addr, length, access);
+	}
+	pthread_mutex_unlock(&shim_lock);
+	region = s->seg.handle;
+	s->mr = *region;
+	s->mr.addr = addr;
+	s->mr.length = length;
+	s->magic = SHIM_MAGIC;
+	s->cache = c;
+	return &s->mr;
+}
+
+struct ibv_mr *ibv_reg_mr(struct ibv_pd *pd, void *addr, size_t length, int access)
+{
+	shim_resolve();
+	return shim_reg(pd, addr, length, access);
+}
+
+struct ibv_mr *ibv_reg_mr_iova(struct ibv_pd *pd, void *addr, size_t length,
+			       uint64_t iova, int access)
+{
+	shim_resolve();
+	if (iova != (uintptr_t)addr)
+		return real_reg_mr_iova(pd, addr, length, iova, access);
+	return shim_reg(pd, addr, length, access);
+}
+
+struct ibv_mr *ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t length,
+				uint64_t iova, unsigned int access)
+{
+	shim_resolve();
+	if (iova != (uintptr_t)addr || access > (unsigned int)INT32_MAX)
+		return real_reg_mr_iova2(pd, addr, length, iova, access);
+	return shim_reg(pd, addr, length, (int)access);
+}
+
+int ibv_dereg_mr(struct ibv_mr *mr)
+{
+	struct shim_mr *s = (struct shim_mr *)mr;
+
+	shim_resolve();
+	/*
+	 * Ours carry the magic; a libibverbs MR is a larger verbs_mr whose
+	 * next words are small enums, never the magic.
+	 */
+	if (s->magic != SHIM_MAGIC)
+		return real_dereg_mr(mr);
+	pthread_mutex_lock(&shim_lock);
+	rc_put(s->cache, &s->seg, 1);
+	pthread_mutex_unlock(&shim_lock);
+	s->magic = 0;
+	free(s);
+	return 0;
+}
