@@ -54,24 +54,33 @@ struct shim_cache {
 };
 
 static pthread_mutex_t shim_lock = PTHREAD_MUTEX_INITIALIZER;
+/*
+ * Set while this thread is inside the shim: libibverbs' own
+ * ibv_reg_mr() calls ibv_reg_mr_iova2() through its PLT, which lands
+ * here again; such calls go straight to libibverbs.
+ */
+static __thread int shim_inside;
 static struct shim_cache shim_caches[SHIM_CACHES];
 static int shim_nr;
 static pthread_t shim_thread;
 static int shim_thread_started;
 
-static struct ibv_mr *(*real_reg_mr)(struct ibv_pd *, void *, size_t, int);
-static struct ibv_mr *(*real_reg_mr_iova)(struct ibv_pd *, void *, size_t,
-					  uint64_t, int);
 static struct ibv_mr *(*real_reg_mr_iova2)(struct ibv_pd *, void *, size_t,
 					   uint64_t, unsigned int);
 static int (*real_dereg_mr)(struct ibv_mr *);
+
+/* The cache's registrar: libibverbs' registration itself. */
+static struct ibv_mr *shim_real_reg(struct ibv_pd *pd, void *addr, size_t length,
+				    int access)
+{
+	return real_reg_mr_iova2(pd, addr, length, (uintptr_t)addr,
+				 (unsigned int)access);
+}
 
 static void shim_resolve(void)
 {
 	if (real_dereg_mr)
 		return;
-	real_reg_mr = dlsym(RTLD_NEXT, "ibv_reg_mr");
-	real_reg_mr_iova = dlsym(RTLD_NEXT, "ibv_reg_mr_iova");
 	real_reg_mr_iova2 = dlsym(RTLD_NEXT, "ibv_reg_mr_iova2");
 	real_dereg_mr = dlsym(RTLD_NEXT, "ibv_dereg_mr");
 }
@@ -83,6 +92,7 @@ static void *shim_events(void *arg)
 	int i, n;
 
 	(void)arg;
+	shim_inside = 1;
 	for (;;) {
 		pthread_mutex_lock(&shim_lock);
 		for (i = 0, n = 0; i < shim_nr; i++)
@@ -119,7 +129,7 @@ static struct rc_cache *shim_cache_of(struct ibv_pd *pd, int access)
 	if (!sc->cache)
 		return NULL;
 	/* registrations must not come back through the shim */
-	rnic_verbs_cache_set_real(sc->cache, real_reg_mr, real_dereg_mr);
+	rnic_verbs_cache_set_real(sc->cache, shim_real_reg, real_dereg_mr);
 	if (rnic_bind_open(&sc->bind, ibv_get_device_name(pd->context->device),
 			   sc->cache, 0)) {
 		/* no rnic_mgr: a cache nobody could revoke is a leak; pass through */
@@ -141,6 +151,19 @@ static struct rc_cache *shim_cache_of(struct ibv_pd *pd, int access)
 	return sc->cache;
 }
 
+/* Straight to libibverbs, which may call back in through its PLT. */
+static struct ibv_mr *shim_pass(struct ibv_pd *pd, void *addr, size_t length,
+				uint64_t iova, unsigned int access)
+{
+	int was = shim_inside;
+	struct ibv_mr *mr;
+
+	shim_inside = 1;
+	mr = real_reg_mr_iova2(pd, addr, length, iova, access);
+	shim_inside = was;
+	return mr;
+}
+
 static struct ibv_mr *shim_reg(struct ibv_pd *pd, void *addr, size_t length,
 			       int access)
 {
@@ -148,16 +171,21 @@ static struct ibv_mr *shim_reg(struct ibv_pd *pd, void *addr, size_t length,
 	struct rc_cache *c;
 	struct ibv_mr *region;
 
+	if (shim_inside)
+		return shim_pass(pd, addr, length, (uintptr_t)addr, access);
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return NULL;
 	pthread_mutex_lock(&shim_lock);
+	shim_inside = 1;
 	c = length ? shim_cache_of(pd, access) : NULL;
 	if (!c || rc_get(c, (uintptr_t)addr, length, &s->seg, 1) != 1) {
+		shim_inside = 0;
 		pthread_mutex_unlock(&shim_lock);
 		free(s);
-		return real_reg_mr(pd, addr, length, access);
+		return shim_pass(pd, addr, length, (uintptr_t)addr, access);
 	}
+	shim_inside = 0;
 	pthread_mutex_unlock(&shim_lock);
 	region = s->seg.handle;
 	s->mr = *region;
@@ -168,30 +196,67 @@ static struct ibv_mr *shim_reg(struct ibv_pd *pd, void *addr, size_t length,
 	return &s->mr;
 }
 
+/**
+ * ibv_reg_mr - libibverbs' call, served from the cache
+ * @pd: protection domain
+ * @addr: start of the buffer
+ * @length: its bytes
+ * @access: IBV_ACCESS_* flags
+ *
+ * Return: the program's own view of a cached region, or what libibverbs
+ * returns when the cache cannot serve it.
+ */
 struct ibv_mr *ibv_reg_mr(struct ibv_pd *pd, void *addr, size_t length, int access)
 {
 	shim_resolve();
 	return shim_reg(pd, addr, length, access);
 }
 
+/**
+ * ibv_reg_mr_iova - libibverbs' call, cached when @iova is @addr
+ * @pd: protection domain
+ * @addr: start of the buffer
+ * @length: its bytes
+ * @iova: the address the peer uses
+ * @access: IBV_ACCESS_* flags
+ *
+ * Return: as ibv_reg_mr().
+ */
 struct ibv_mr *ibv_reg_mr_iova(struct ibv_pd *pd, void *addr, size_t length,
 			       uint64_t iova, int access)
 {
 	shim_resolve();
-	if (iova != (uintptr_t)addr)
-		return real_reg_mr_iova(pd, addr, length, iova, access);
+	if (shim_inside || iova != (uintptr_t)addr)
+		return shim_pass(pd, addr, length, iova, access);
 	return shim_reg(pd, addr, length, access);
 }
 
+/**
+ * ibv_reg_mr_iova2 - libibverbs' call, cached when @iova is @addr
+ * @pd: protection domain
+ * @addr: start of the buffer
+ * @length: its bytes
+ * @iova: the address the peer uses
+ * @access: IBV_ACCESS_* flags
+ *
+ * Return: as ibv_reg_mr().
+ */
 struct ibv_mr *ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t length,
 				uint64_t iova, unsigned int access)
 {
 	shim_resolve();
-	if (iova != (uintptr_t)addr || access > (unsigned int)INT32_MAX)
-		return real_reg_mr_iova2(pd, addr, length, iova, access);
+	if (shim_inside || iova != (uintptr_t)addr || access > (unsigned int)INT32_MAX)
+		return shim_pass(pd, addr, length, iova, access);
 	return shim_reg(pd, addr, length, (int)access);
 }
 
+/**
+ * ibv_dereg_mr - libibverbs' call; a cached registration is only put back
+ * @mr: what ibv_reg_mr() returned
+ *
+ * Return: 0, or libibverbs' answer for a registration the shim did not
+ * make.
+ */
 int ibv_dereg_mr(struct ibv_mr *mr)
 {
 	struct shim_mr *s = (struct shim_mr *)mr;
@@ -201,10 +266,12 @@ int ibv_dereg_mr(struct ibv_mr *mr)
 	 * Ours carry the magic; a libibverbs MR is a larger verbs_mr whose
 	 * next words are small enums, never the magic.
 	 */
-	if (s->magic != SHIM_MAGIC)
+	if (shim_inside || s->magic != SHIM_MAGIC)
 		return real_dereg_mr(mr);
 	pthread_mutex_lock(&shim_lock);
+	shim_inside = 1;
 	rc_put(s->cache, &s->seg, 1);
+	shim_inside = 0;
 	pthread_mutex_unlock(&shim_lock);
 	s->magic = 0;
 	free(s);
