@@ -5,9 +5,11 @@
 #             and not (rnic_mgr unloaded), same boot, interleaved rounds
 #  revoke     time from REVOKE to release for a bound program answering
 #             from its cache (rnic_mgr's last_reclaim_ms), by T
+#  xfer       seed 003: a large buffer written in pieces, registered up
+#             front, lazily or overlapped, nothing cached
 #  admission  unmodified ib_write_bw pairs needing more than the budget,
 #             under each policy, rounds interleaved
-# Writes regcost.csv, revoke.csv, admission.csv into the results share
+# Writes regcost.csv, revoke.csv, xfer.csv, admission.csv into the results share
 # for scripts/bench-user-level to summarize.
 . scripts/guest/lib.sh
 DEV=rxe0
@@ -66,6 +68,15 @@ for rep in $(seq $REPS); do
 done
 echo 1000 > $P/user_grace_ms
 echo 262144 > $SYS/budget
+
+# --- seed 003: large transfers, registration up front, lazy, overlapped ---
+echo "round,mode,size,piece,MBps" > $O/xfer.csv
+for size in 1048576 16777216; do
+	$COOP $DEV xfer $size 262144 $ROUNDS > /tmp/xfer.out 2>&1 || diag "xfer failed: $(cat /tmp/xfer.out)"
+	sed -n 's/^xfer round=\([0-9]*\) mode=\([a-z]*\) size=\([0-9]*\) piece=\([0-9]*\) MBps=\([0-9]*\)$/\1,\2,\3,\4,\5/p' \
+		/tmp/xfer.out >> $O/xfer.csv
+	diag "xfer $size: $(tr '\n' ' ' < /tmp/xfer.out)"
+done
 
 # --- admission: perftest pairs under each policy ---
 SIZE=65536

@@ -14,6 +14,11 @@
  *	each through the cache (held while the write is in flight, put
  *	after its completion), serving events between writes. Prints the
  *	writes done and failed and the library's counters.
+ *   ucoop DEV xfer SIZE PIECE ROUNDS
+ *	seed 003: a SIZE-byte buffer written in PIECE-byte RDMA writes,
+ *	registered up front, lazily piece by piece, or overlapped (the next
+ *	piece while the current one moves), nothing cached; MB/s per mode
+ *	and round (needs no binding).
  *   ucoop DEV stale
  *	register a buffer through the cache, munmap it and map new pages at
  *	the same address: waits for the STALE event, then checks the cache
@@ -32,6 +37,7 @@
 
 #include "librnic/bind.h"
 #include "librnic/verbs.h"
+#include "librnic/xfer.h"
 
 #define ACCESS (IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | \
 		IBV_ACCESS_REMOTE_READ)
@@ -141,37 +147,47 @@ static int qp_connect(struct ibv_qp *qp, uint32_t dest, union ibv_gid *gid, int 
 			     IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
 }
 
-static int run_inflight(struct rc_cache *c, struct rnic_binding *b,
-			struct ibv_pd *pd, int n, size_t pages, double seconds)
+/* Two RC QPs of this process connected to each other over the port. */
+static int connect_pair(struct ibv_pd *pd, struct ibv_cq **cq, struct ibv_qp **qp)
 {
-	size_t len = pages * (size_t)sysconf(_SC_PAGESIZE);
 	struct ibv_qp_init_attr qa = {
 		.qp_type = IBV_QPT_RC,
 		.cap = { .max_send_wr = 16, .max_recv_wr = 16, .max_send_sge = 1,
 			 .max_recv_sge = 1 },
 	};
-	unsigned long writes = 0, failed = 0;
-	struct ibv_qp *qp[2];
-	struct ibv_cq *cq;
 	union ibv_gid gid;
-	char **buf;
-	double end;
-	int i, idx;
+	int idx;
 
 	idx = ipv4_gid(pd->context, &gid);
-	cq = ibv_create_cq(pd->context, 64, NULL, NULL, 0);
-	buf = calloc(2 * n, sizeof(*buf));
-	if (idx < 0 || !cq || !buf)
-		return 1;
-	qa.send_cq = cq;
-	qa.recv_cq = cq;
+	*cq = ibv_create_cq(pd->context, 64, NULL, NULL, 0);
+	if (idx < 0 || !*cq)
+		return -1;
+	qa.send_cq = *cq;
+	qa.recv_cq = *cq;
 	qp[0] = ibv_create_qp(pd, &qa);
 	qp[1] = ibv_create_qp(pd, &qa);
 	if (!qp[0] || !qp[1] || qp_connect(qp[0], qp[1]->qp_num, &gid, idx) ||
 	    qp_connect(qp[1], qp[0]->qp_num, &gid, idx)) {
-		printf("inflight: cannot connect the QPs\n");
-		return 1;
+		printf("cannot connect the QPs\n");
+		return -1;
 	}
+	return 0;
+}
+
+static int run_inflight(struct rc_cache *c, struct rnic_binding *b,
+			struct ibv_pd *pd, int n, size_t pages, double seconds)
+{
+	size_t len = pages * (size_t)sysconf(_SC_PAGESIZE);
+	unsigned long writes = 0, failed = 0;
+	struct ibv_qp *qp[2];
+	struct ibv_cq *cq;
+	char **buf;
+	double end;
+	int i;
+
+	buf = calloc(2 * n, sizeof(*buf));
+	if (!buf || connect_pair(pd, &cq, qp))
+		return 1;
 	for (i = 0; i < 2 * n; i++) {
 		struct rc_seg seg;
 
@@ -230,6 +246,96 @@ static int run_inflight(struct rc_cache *c, struct rnic_binding *b,
 	ibv_destroy_qp(qp[1]);
 	ibv_destroy_cq(cq);
 	return failed ? 1 : 0;
+}
+
+struct xfer_ctx {
+	struct ibv_qp *qp;
+	struct ibv_cq *cq;
+	struct ibv_mr *dst;
+	uintptr_t src0;
+	int outstanding;
+};
+
+static int xfer_post(void *ctx, uintptr_t addr, size_t len, const struct rc_seg *seg)
+{
+	struct xfer_ctx *x = ctx;
+	struct ibv_sge sge = {
+		.addr = addr, .length = len,
+		.lkey = ((struct ibv_mr *)seg->handle)->lkey,
+	};
+	struct ibv_send_wr *bad, wr = {
+		.opcode = IBV_WR_RDMA_WRITE, .send_flags = IBV_SEND_SIGNALED,
+		.sg_list = &sge, .num_sge = 1,
+	};
+
+	wr.wr.rdma.remote_addr = (uintptr_t)x->dst->addr + (addr - x->src0);
+	wr.wr.rdma.rkey = x->dst->rkey;
+	if (ibv_post_send(x->qp, &wr, &bad))
+		return -EIO;
+	x->outstanding++;
+	return 0;
+}
+
+static int xfer_wait(void *ctx)
+{
+	struct xfer_ctx *x = ctx;
+	struct ibv_wc wc;
+	int got;
+
+	do {
+		got = ibv_poll_cq(x->cq, 1, &wc);
+	} while (!got);
+	x->outstanding--;
+	return got < 0 || wc.status != IBV_WC_SUCCESS ? -EIO : 0;
+}
+
+/*
+ * Seed 003's experiment: move a SIZE-byte buffer in PIECE-byte writes,
+ * registering it up front, piece by piece, or piece by piece overlapped
+ * with the previous write; nothing is cached (capacity 0), so every
+ * round pays its registrations. Prints MB/s per mode, modes interleaved.
+ */
+static int run_xfer(struct ibv_pd *pd, size_t size, size_t piece, int rounds)
+{
+	static const char *const mode[] = { "upfront", "lazy", "overlap" };
+	static const struct rnic_xfer_ops ops = { xfer_post, xfer_wait };
+	struct xfer_ctx x = {};
+	struct rc_cache *c;
+	struct ibv_qp *qp[2];
+	char *src, *dst;
+	int r, m;
+
+	src = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	dst = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	c = rnic_verbs_cache(pd, ACCESS, 0);
+	if (src == MAP_FAILED || dst == MAP_FAILED || !c || connect_pair(pd, &x.cq, qp))
+		return 1;
+	/* the receiver's buffer stays registered, as a peer's would */
+	x.dst = ibv_reg_mr(pd, dst, size, ACCESS);
+	if (!x.dst)
+		return 1;
+	x.qp = qp[0];
+	x.src0 = (uintptr_t)src;
+	for (r = 0; r < rounds; r++) {
+		for (m = 0; m < 3; m++) {
+			int mm = (m + r) % 3;
+			double t0 = now_s(), dt;
+			int err = rnic_xfer(c, (uintptr_t)src, size, piece, mm, &ops, &x);
+
+			dt = now_s() - t0;
+			if (err) {
+				printf("xfer %s failed: %s\n", mode[mm], strerror(-err));
+				return 1;
+			}
+			printf("xfer round=%d mode=%s size=%zu piece=%zu MBps=%.0f\n", r + 1,
+			       mode[mm], size, piece, size / dt / 1e6);
+		}
+	}
+	ibv_dereg_mr(x.dst);
+	rnic_verbs_cache_destroy(c);
+	return 0;
 }
 
 static int run_stale(struct rc_cache *c, struct rnic_binding *b)
@@ -304,6 +410,9 @@ int main(int argc, char **argv)
 	else if (!strcmp(argv[2], "inflight") && argc == 6)
 		ret = run_inflight(c, &b, pd, atoi(argv[3]), strtoul(argv[4], NULL, 0),
 				   atof(argv[5]));
+	else if (!strcmp(argv[2], "xfer") && argc == 6)
+		ret = run_xfer(pd, strtoul(argv[3], NULL, 0), strtoul(argv[4], NULL, 0),
+			       atoi(argv[5]));
 	else if (!strcmp(argv[2], "stale"))
 		ret = run_stale(c, &b);
 	else

@@ -185,6 +185,10 @@ irc=$?
 diag "$(tail -n1 /tmp/infl.out)"
 check "every RDMA write completed without error, data verified" \
 	sh -c "[ $irc = 0 ] && grep -Eq 'inflight writes=[1-9][0-9]* failed=0 revokes=[1-9]' /tmp/infl.out"
+# seed 003: a transfer registered up front, lazily, or overlapped
+check "a 4 MiB transfer in 256 KiB writes completes in every registration mode" \
+	sh -c "$COOP $DEV xfer 4194304 262144 1 > /tmp/xfer.out 2>&1 && [ \$(grep -c 'MBps=[1-9]' /tmp/xfer.out) = 3 ]"
+diag "$(tr '\n' ' ' < /tmp/xfer.out)"
 check "a bound program's cache never hands out an MR of unmapped memory" \
 	sh -c "$COOP $DEV stale > /tmp/stale.out 2>&1"
 diag "$(tail -n1 /tmp/stale.out)"
