@@ -198,6 +198,7 @@ void rnic_uproc_put(struct rnic_uproc *up)
 	if (WARN_ON_ONCE(up->up_refs <= 0) || --up->up_refs)
 		return;
 	list_del(&up->up_node);
+	rnic_uproc_unreserve(up);
 	rnic_unregister(up->up_cons);
 	put_pid(up->up_pid);
 	kfree(up);
@@ -209,6 +210,82 @@ void rnic_uproc_put(struct rnic_uproc *up)
  * kernel caller, or the device is being unwrapped); -ENOMEM when the
  * policy refused or REGISTER-WAIT gave up; -EINTR on a fatal signal.
  */
+/* A registration drawn from what the process reserved ahead, if enough. */
+static bool rnic_uproc_draw_reserved(struct rnic_uproc *up, u64 entries)
+{
+	bool drawn = false;
+
+	spin_lock(&up->up_lock);
+	if (up->up_resv_entries >= entries && up->up_resv_keys >= 1) {
+		up->up_resv_entries -= entries;
+		up->up_resv_keys--;
+		drawn = true;
+	}
+	spin_unlock(&up->up_lock);
+	return drawn;
+}
+
+/**
+ * rnic_uproc_reserve - charge entries and keys ahead of registrations
+ * @up: the process (a reference held by the caller)
+ * @entries: entries its coming registrations will span
+ * @keys: keys they will use (one per registration)
+ * @nowait: fail with -EAGAIN rather than wait
+ *
+ * REGISTER-WAIT ahead of time: the wait happens here, and registrations
+ * that fit in what was reserved draw from it without waiting. What is
+ * not drawn goes back when the process is asked to shrink, when its file
+ * closes, and when it leaves.
+ *
+ * Return: 0; -EAGAIN (@nowait, nothing free); -ENOMEM (user_wait_ms
+ * passed, or more than the budget); -EINTR; -ENODEV.
+ * Context: process, may sleep unless @nowait.
+ */
+int rnic_uproc_reserve(struct rnic_uproc *up, u64 entries, u32 keys, bool nowait)
+{
+	int err;
+
+	if (entries > U32_MAX)
+		return -ENOMEM;
+	if (nowait)
+		err = rnic_acquire(up->up_cons, entries, keys, RNIC_NOWAIT);
+	else
+		err = rnic_acquire_timeout(up->up_cons, entries, keys,
+					   READ_ONCE(rnic_user_wait_ms));
+	trace_rnic_user_reg(up->up_cons, entries, err);
+	if (err)
+		return err == -ETIMEDOUT || err == -EINVAL ? -ENOMEM : err;
+	spin_lock(&up->up_lock);
+	up->up_resv_entries += entries;
+	up->up_resv_keys += keys;
+	spin_unlock(&up->up_lock);
+	rnic_ufile_publish(up);
+	return 0;
+}
+
+/**
+ * rnic_uproc_unreserve - give back what was reserved and not drawn
+ * @up: the process
+ *
+ * Return: the entries given back.
+ * Context: any that may take a spinlock.
+ */
+u64 rnic_uproc_unreserve(struct rnic_uproc *up)
+{
+	u64 e;
+	u32 k;
+
+	spin_lock(&up->up_lock);
+	e = up->up_resv_entries;
+	k = up->up_resv_keys;
+	up->up_resv_entries = 0;
+	up->up_resv_keys = 0;
+	spin_unlock(&up->up_lock);
+	if (e || k)
+		rnic_release(up->up_cons, e, k);
+	return e;
+}
+
 static int rnic_user_charge(struct rnic_dev *rd, struct ib_pd *pd,
 			    struct ib_udata *udata, u64 entries,
 			    struct rnic_ucharge *ch)
@@ -228,7 +305,9 @@ static int rnic_user_charge(struct rnic_dev *rd, struct ib_pd *pd,
 		return PTR_ERR(up) == -ENODEV ? 0 : PTR_ERR(up);
 
 	/* The comparison policies refuse at once, as a full NIC table does. */
-	if (READ_ONCE(rd->rd_pool.policy) != RNP_POL_ARBITER)
+	if (rnic_uproc_draw_reserved(up, entries))
+		err = 0;
+	else if (READ_ONCE(rd->rd_pool.policy) != RNP_POL_ARBITER)
 		err = rnic_acquire(up->up_cons, entries, 1, RNIC_NOWAIT);
 	else
 		err = rnic_acquire_timeout(up->up_cons, entries, 1,
@@ -562,6 +641,8 @@ static void rnic_user_dealloc_ucontext(struct ib_ucontext *ctx)
 static void rnic_uproc_shrink(struct rnic_consumer *c, u64 entries, u64 keys,
 			      void *priv)
 {
+	/* reserved and not yet registered: nobody's data, give it back first */
+	rnic_uproc_unreserve(priv);
 	rnic_ufile_revoke(priv, entries, keys);
 }
 

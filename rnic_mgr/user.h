@@ -27,6 +27,9 @@ struct rnic_ufile;
  * @up_lock: guards @up_file for callbacks, which cannot take
  *	rnic_user_mutex
  * @up_file: the /dev/rnic_mgr file bound to it, or NULL (user_dev.c)
+ * @up_resv_entries: entries reserved ahead (RNIC_IOC_RESERVE) and not yet
+ *	drawn by a registration; charged to @up_cons (@up_lock)
+ * @up_resv_keys: likewise, keys
  */
 struct rnic_uproc {
 	struct list_head up_node;
@@ -37,6 +40,8 @@ struct rnic_uproc {
 	struct pid *up_pid;
 	spinlock_t up_lock;
 	struct rnic_ufile *up_file;
+	u64 up_resv_entries;
+	u32 up_resv_keys;
 };
 
 /**
@@ -67,6 +72,8 @@ struct rnic_uproc *rnic_uproc_find_or_create(struct rnic_dev *rd);
 void rnic_uproc_put(struct rnic_uproc *up);
 u32 rnic_uproc_victims(struct rnic_uproc *up, u64 entries, u32 *lkeys, u32 max);
 u64 rnic_uproc_plan_entries(struct rnic_uproc *up, const u32 *lkeys, u32 n);
+int rnic_uproc_reserve(struct rnic_uproc *up, u64 entries, u32 keys, bool nowait);
+u64 rnic_uproc_unreserve(struct rnic_uproc *up);
 
 int rnic_user_dev_init(void);
 void rnic_user_dev_exit(void);

@@ -242,6 +242,7 @@ static void rnic_ufile_unbind(struct rnic_ufile *f, bool detached)
 	spin_unlock(&f->lock);
 	spin_unlock(&up->up_lock);
 	wake_up_interruptible(&f->wq);
+	rnic_uproc_unreserve(up);
 	rnic_uproc_put(up);
 }
 
@@ -348,6 +349,32 @@ out:
 	return err;
 }
 
+static long rnic_ufile_reserve(struct rnic_ufile *f, void __user *arg)
+{
+	struct rnic_reserve r;
+	struct rnic_uproc *up;
+	long err;
+
+	if (copy_from_user(&r, arg, sizeof(r)))
+		return -EFAULT;
+	if (r.mode == RNIC_RESERVE_ASYNC)
+		return -EOPNOTSUPP;	/* not implemented yet */
+	if (r.mode != RNIC_RESERVE_WAIT && r.mode != RNIC_RESERVE_NOWAIT)
+		return -EINVAL;
+	mutex_lock(&rnic_user_mutex);
+	up = f->up;
+	if (up)
+		up->up_refs++;	/* the wait below is outside the mutex */
+	mutex_unlock(&rnic_user_mutex);
+	if (!up)
+		return -ENOTCONN;
+	err = rnic_uproc_reserve(up, r.entries, r.keys, r.mode == RNIC_RESERVE_NOWAIT);
+	mutex_lock(&rnic_user_mutex);
+	rnic_uproc_put(up);
+	mutex_unlock(&rnic_user_mutex);
+	return err;
+}
+
 static long rnic_ufile_plan(struct rnic_ufile *f, void __user *arg)
 {
 	struct rnic_release_plan plan;
@@ -387,8 +414,9 @@ static long rnic_ufile_ioctl(struct file *file, unsigned int cmd,
 		return rnic_ufile_bind(f, (void __user *)arg);
 	case RNIC_IOC_RELEASE_PLAN:
 		return rnic_ufile_plan(f, (void __user *)arg);
+	case RNIC_IOC_RESERVE:
+		return rnic_ufile_reserve(f, (void __user *)arg);
 	default:
-		/* RNIC_IOC_RESERVE is not implemented yet */
 		return -ENOTTY;
 	}
 }

@@ -19,6 +19,9 @@
  *	registered up front, lazily piece by piece, or overlapped (the next
  *	piece while the current one moves), nothing cached; MB/s per mode
  *	and round (needs no binding).
+ *   ucoop DEV reserve
+ *	reservations ahead of registrations (see run_reserve()); then
+ *	closes the binding and waits for end of file on stdin.
  *   ucoop DEV stale
  *	register a buffer through the cache, munmap it and map new pages at
  *	the same address: waits for the STALE event, then checks the cache
@@ -31,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
@@ -338,6 +342,61 @@ static int run_xfer(struct ibv_pd *pd, size_t size, size_t piece, int rounds)
 	return 0;
 }
 
+static uint64_t shared_held(struct rnic_binding *b)
+{
+	struct rnic_shared sh;
+
+	return rnic_shared_read(b->shared, &sh) ? ~0ULL : sh.held;
+}
+
+/*
+ * RNIC_IOC_RESERVE: reserve 500 entries and 5 keys, then 5 registrations
+ * of 50 pages draw from it (held stays 500), a sixth of 300 is charged
+ * on top; NOWAIT beyond the budget is -EAGAIN, ASYNC -EOPNOTSUPP. The
+ * unused 250 go back when the binding closes (checked by the test from
+ * sysfs while this waits on stdin).
+ */
+static int run_reserve(struct rc_cache *c, struct rnic_binding *b, struct ibv_pd *pd)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+	struct rnic_reserve r = { .entries = 500, .keys = 5, .mode = RNIC_RESERVE_WAIT };
+	uint64_t h0, h1 = 0, h2;
+	char buf[64];
+	int i, e1, e2;
+
+	(void)c;
+	if (ioctl(b->fd, RNIC_IOC_RESERVE, &r))
+		return 1;
+	h0 = shared_held(b);
+	for (i = 0; i < 6; i++) {
+		size_t len = (i < 5 ? 50 : 300) * pg;
+		void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+
+		if (p == MAP_FAILED || !ibv_reg_mr(pd, p, len, ACCESS))
+			return 1;
+		if (i == 4)
+			h1 = shared_held(b);
+	}
+	h2 = shared_held(b);
+	r.entries = 1ULL << 30;
+	r.mode = RNIC_RESERVE_NOWAIT;
+	e1 = ioctl(b->fd, RNIC_IOC_RESERVE, &r) ? errno : 0;
+	r.entries = 1;
+	r.mode = RNIC_RESERVE_ASYNC;
+	e2 = ioctl(b->fd, RNIC_IOC_RESERVE, &r) ? errno : 0;
+	printf("reserve held=%llu after5=%llu after6=%llu nowait_big=%s async=%s\n",
+	       (unsigned long long)h0, (unsigned long long)h1, (unsigned long long)h2,
+	       e1 == EAGAIN ? "EAGAIN" : e1 == ENOMEM ? "ENOMEM" : strerror(e1),
+	       e2 == EOPNOTSUPP ? "EOPNOTSUPP" : strerror(e2));
+	rnic_bind_close(b);
+	printf("closed\n");
+	while (read(0, buf, sizeof(buf)) > 0)
+		;
+	return h0 == 500 && h1 == 500 && h2 == 800 && e2 == EOPNOTSUPP &&
+	       (e1 == EAGAIN || e1 == ENOMEM) ? 0 : 1;
+}
+
 static int run_stale(struct rc_cache *c, struct rnic_binding *b)
 {
 	size_t len = 8 * (size_t)sysconf(_SC_PAGESIZE);
@@ -413,6 +472,8 @@ int main(int argc, char **argv)
 	else if (!strcmp(argv[2], "xfer") && argc == 6)
 		ret = run_xfer(pd, strtoul(argv[3], NULL, 0), strtoul(argv[4], NULL, 0),
 			       atoi(argv[5]));
+	else if (!strcmp(argv[2], "reserve"))
+		ret = run_reserve(c, &b, pd);
 	else if (!strcmp(argv[2], "stale"))
 		ret = run_stale(c, &b);
 	else

@@ -185,6 +185,27 @@ irc=$?
 diag "$(tail -n1 /tmp/infl.out)"
 check "every RDMA write completed without error, data verified" \
 	sh -c "[ $irc = 0 ] && grep -Eq 'inflight writes=[1-9][0-9]* failed=0 revokes=[1-9]' /tmp/infl.out"
+# RESERVE: entries charged ahead, drawn by registrations, the rest
+# given back when the binding closes
+ustart_coop() {
+	local fifo
+	fifo=$(mktemp -u /tmp/coop.XXXX)
+	mkfifo "$fifo"
+	$COOP $DEV "$@" < "$fifo" > "$fifo.out" 2>&1 &
+	CPID=$!
+	exec {CFD}> "$fifo"
+	COUT=$fifo.out
+}
+ustart_coop reserve
+check "reserve: 500 ahead, 5 registrations of 50 draw from it, a sixth of 300 adds" \
+	wait_for 20 grep -q "reserve held=500 after5=500 after6=800 nowait_big=E[A-Z]* async=EOPNOTSUPP" $COUT
+diag "$(head -n1 $COUT)"
+check "reserve: closing the binding gives back the 250 not drawn" \
+	wait_for 20 sh -c "grep -q closed $COUT && [ \$(cat $SYS/consumers/user:ucoop:$CPID.*/held) = 550 ]"
+exec {CFD}>&-
+wait $CPID
+check "reserve: the program's checks passed" [ $? = 0 ]
+
 # seed 003: a transfer registered up front, lazily, or overlapped
 check "a 4 MiB transfer in 256 KiB writes completes in every registration mode" \
 	sh -c "$COOP $DEV xfer 4194304 262144 1 > /tmp/xfer.out 2>&1 && [ \$(grep -c 'MBps=[1-9]' /tmp/xfer.out) = 3 ]"

@@ -54,11 +54,16 @@ struct rnic_bind {
 /* how RNIC_IOC_RESERVE waits */
 #define RNIC_RESERVE_WAIT	0	/* sleep until granted (killable, bounded) */
 #define RNIC_RESERVE_NOWAIT	1	/* -EAGAIN at once if not */
-#define RNIC_RESERVE_ASYNC	2	/* a ticket now, RNIC_EV_GRANT later */
+#define RNIC_RESERVE_ASYNC	2	/* a ticket now, RNIC_EV_GRANT later (not yet: -EOPNOTSUPP) */
 
 /**
  * struct rnic_reserve - RNIC_IOC_RESERVE: entries and keys for
- *	registrations about to be made (REGISTER-WAIT ahead of time)
+ *	registrations about to be made (REGISTER-WAIT ahead of time);
+ *	registrations draw from the reservation (one key each) while it
+ *	lasts, and what is not drawn goes back on a REVOKE, when the file
+ *	closes, or when the process leaves. Errors: -EAGAIN (NOWAIT),
+ *	-ENOMEM (the wait ran out, or more than the budget), -ENOTCONN
+ *	(not bound)
  * @entries: in: pages
  * @keys: in: memory keys
  * @mode: in: RNIC_RESERVE_*
