@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# vm-run: --timeout 900
 #
 # Target guest of iser_faults: LIO with rdmastor_isert exporting a RAM
 # LUN and a "slow" LUN (device-mapper delay, for task management), and
