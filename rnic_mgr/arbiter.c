@@ -319,6 +319,21 @@ out_unlock:
 	return err;
 }
 
+/* The fast path within the grant, else the slow path waiting up to @timeout. */
+static int rnic_acquire_within(struct rnic_consumer *c, u32 entries, u32 keys,
+			       unsigned int flags, long timeout)
+{
+	u64 n[RNP_NR_RES] = { entries, keys };
+
+	spin_lock(&c->rc_lock);
+	if (likely(c->rc_in_pool && rnp_take_granted(&c->rc_pol, n))) {
+		spin_unlock(&c->rc_lock);
+		return 0;
+	}
+	spin_unlock(&c->rc_lock);
+	return rnic_acquire_slow(c, n, flags, timeout);
+}
+
 /**
  * rnic_acquire - charge entries and keys to a consumer
  * @c: the consumer
@@ -338,15 +353,7 @@ out_unlock:
 int rnic_acquire(struct rnic_consumer *c, u32 entries, u32 keys,
 		 unsigned int flags)
 {
-	u64 n[RNP_NR_RES] = { entries, keys };
-
-	spin_lock(&c->rc_lock);
-	if (likely(c->rc_in_pool && rnp_take_granted(&c->rc_pol, n))) {
-		spin_unlock(&c->rc_lock);
-		return 0;
-	}
-	spin_unlock(&c->rc_lock);
-	return rnic_acquire_slow(c, n, flags, MAX_SCHEDULE_TIMEOUT);
+	return rnic_acquire_within(c, entries, keys, flags, MAX_SCHEDULE_TIMEOUT);
 }
 EXPORT_SYMBOL_GPL(rnic_acquire);
 
@@ -366,15 +373,7 @@ EXPORT_SYMBOL_GPL(rnic_acquire);
 int rnic_acquire_timeout(struct rnic_consumer *c, u32 entries, u32 keys,
 			 unsigned int timeout_ms)
 {
-	u64 n[RNP_NR_RES] = { entries, keys };
-
-	spin_lock(&c->rc_lock);
-	if (likely(c->rc_in_pool && rnp_take_granted(&c->rc_pol, n))) {
-		spin_unlock(&c->rc_lock);
-		return 0;
-	}
-	spin_unlock(&c->rc_lock);
-	return rnic_acquire_slow(c, n, 0, msecs_to_jiffies(timeout_ms));
+	return rnic_acquire_within(c, entries, keys, 0, msecs_to_jiffies(timeout_ms));
 }
 
 /**

@@ -18,6 +18,34 @@ static struct ib_client rnic_client;
 static DEFINE_MUTEX(rnic_devs_mutex);
 static LIST_HEAD(rnic_devs);
 
+/* A live device for which @match is true, with a reference, or NULL. */
+static struct rnic_dev *rnic_dev_find(bool (*match)(struct rnic_dev *, const void *),
+				      const void *arg)
+{
+	struct rnic_dev *rd, *found = NULL;
+
+	mutex_lock(&rnic_devs_mutex);
+	list_for_each_entry(rd, &rnic_devs, rd_node) {
+		if (match(rd, arg)) {
+			found = rd;
+			kobject_get(&rd->rd_kobj);
+			break;
+		}
+	}
+	mutex_unlock(&rnic_devs_mutex);
+	return found;
+}
+
+static bool rnic_dev_is(struct rnic_dev *rd, const void *ibdev)
+{
+	return rd->rd_ibdev == ibdev;
+}
+
+static bool rnic_dev_named(struct rnic_dev *rd, const void *name)
+{
+	return !strcmp(rd->rd_name, name);
+}
+
 /**
  * rnic_dev_get - find a live device's rnic_dev and take a reference
  * @ibdev: the RDMA device
@@ -26,18 +54,7 @@ static LIST_HEAD(rnic_devs);
  */
 struct rnic_dev *rnic_dev_get(struct ib_device *ibdev)
 {
-	struct rnic_dev *rd, *found = NULL;
-
-	mutex_lock(&rnic_devs_mutex);
-	list_for_each_entry(rd, &rnic_devs, rd_node) {
-		if (rd->rd_ibdev == ibdev) {
-			found = rd;
-			kobject_get(&rd->rd_kobj);
-			break;
-		}
-	}
-	mutex_unlock(&rnic_devs_mutex);
-	return found;
+	return rnic_dev_find(rnic_dev_is, ibdev);
 }
 
 /**
@@ -48,18 +65,7 @@ struct rnic_dev *rnic_dev_get(struct ib_device *ibdev)
  */
 struct rnic_dev *rnic_dev_get_by_name(const char *name)
 {
-	struct rnic_dev *rd, *found = NULL;
-
-	mutex_lock(&rnic_devs_mutex);
-	list_for_each_entry(rd, &rnic_devs, rd_node) {
-		if (!strcmp(rd->rd_name, name)) {
-			found = rd;
-			kobject_get(&rd->rd_kobj);
-			break;
-		}
-	}
-	mutex_unlock(&rnic_devs_mutex);
-	return found;
+	return rnic_dev_find(rnic_dev_named, name);
 }
 
 /**
