@@ -63,6 +63,9 @@ fail:
  * @b: the binding
  * @timeout_ms: 0 to only take what is there, -1 to wait for one
  *
+ * Then lets the cache grow back if the shared page allows more
+ * (rnic_lib_refresh()).
+ *
  * Return: events handled (0 if none came), -EPROTO for a malformed
  * stream, -ENODEV once the device went away, or another negative errno.
  */
@@ -76,12 +79,18 @@ int rnic_bind_process(struct rnic_binding *b, int timeout_ms)
 	r = poll(&pfd, 1, timeout_ms);
 	if (r < 0)
 		return -errno;
-	if (!r)
+	if (!r) {
+		rnic_lib_refresh(&b->lib);
 		return 0;
+	}
 	for (;;) {
 		n = read(b->fd, buf, sizeof(buf));
+		if (n < 0 && errno == EAGAIN) {
+			rnic_lib_refresh(&b->lib);
+			return handled;
+		}
 		if (n < 0)
-			return errno == EAGAIN ? handled : -errno;
+			return -errno;
 		if (!n)
 			return handled ? handled : -ENODEV;
 		r = rnic_lib_events(&b->lib, buf, (size_t)n);

@@ -77,6 +77,32 @@ static void rnic_lib_resync(struct rnic_lib *l)
 	rc_set_capacity(l->cache, cap);	/* evicts down to it */
 }
 
+/**
+ * rnic_lib_refresh - let the cache grow back to what the page allows
+ * @l: the binding
+ *
+ * The kernel rewrites the page whenever this process's registrations
+ * are charged or refunded, with an entitlement that counts the free
+ * entries it may borrow. With no target pending, a capacity below that
+ * entitlement is a leftover of an earlier REVOKE: raise it. Reads the
+ * page only when it changed.
+ *
+ * Return: 1 if the capacity grew, else 0.
+ */
+int rnic_lib_refresh(struct rnic_lib *l)
+{
+	struct rnic_shared sh;
+
+	if (!l->shared || rnic_shared_read(l->shared, &sh) || sh.seq == l->page_seq)
+		return 0;
+	l->page_seq = sh.seq;
+	if (sh.target != RNIC_NO_TARGET || sh.entitlement <= rc_capacity(l->cache))
+		return 0;
+	rc_set_capacity(l->cache, sh.entitlement);
+	l->stats.regrows++;
+	return 1;
+}
+
 static void rnic_lib_revoke(struct rnic_lib *l, const struct rnic_ev *ev)
 {
 	uint64_t asked = ev->revoke.entries, before = rc_cached_pages(l->cache);

@@ -14,6 +14,11 @@
  *   GROW    the capacity follows the new entitlement
  *   STALE   every region overlapping the range leaves the cache
  *   GRANT   an asynchronous reservation was granted: counted
+ *   nothing, but the page says more is free: the capacity grows back
+ *           to the entitlement (rnic_lib_refresh()): after a REVOKE the
+ *           cache would otherwise stay small after the others left, as
+ *           GROW announces only growth of the fair share, not entries
+ *           that became free to borrow
  *   a gap in the sequence numbers (the kernel's queue overflowed) or an
  *   unknown type: the shared page is read again and the capacity and
  *   any pending target are taken from it
@@ -40,11 +45,13 @@
  * @stale_dropped: regions they dropped
  * @lost: events lost (sequence gaps)
  * @resyncs: times the shared page was read again
+ * @regrows: times the capacity grew back to the page's entitlement
  * @unknown: events of types this library does not know
  */
 struct rnic_lib_stats {
 	uint64_t events, revokes, revoke_asked, revoke_freed, revoke_short;
 	uint64_t grows, grants, stale, stale_dropped, lost, resyncs, unknown;
+	uint64_t regrows;
 };
 
 /**
@@ -52,12 +59,14 @@ struct rnic_lib_stats {
  * @cache: the registration cache, sized by the entitlement
  * @shared: the mapped page, or NULL (tests without one)
  * @expect_seq: the next event's sequence number
+ * @page_seq: the shared page's seq when rnic_lib_refresh() last read it
  * @stats: counters
  */
 struct rnic_lib {
 	struct rc_cache *cache;
 	const struct rnic_shared *shared;
 	uint32_t expect_seq;
+	uint64_t page_seq;
 	struct rnic_lib_stats stats;
 };
 
@@ -66,6 +75,8 @@ void rnic_lib_init(struct rnic_lib *l, struct rc_cache *cache,
 		   const struct rnic_shared *shared);
 
 int rnic_lib_events(struct rnic_lib *l, const void *buf, size_t len);
+
+int rnic_lib_refresh(struct rnic_lib *l);
 
 int rnic_shared_read(const struct rnic_shared *sh, struct rnic_shared *out);
 

@@ -525,6 +525,17 @@ void rc_set_capacity(struct rc_cache *c, uint64_t pages)
 }
 
 /**
+ * rc_capacity - the cache's current capacity
+ * @c: the cache
+ *
+ * Return: the pages it may keep registered, cached or held.
+ */
+uint64_t rc_capacity(const struct rc_cache *c)
+{
+	return c->capacity;
+}
+
+/**
  * rc_ctx - the context the cache was created with
  * @c: the cache
  *

@@ -105,6 +105,8 @@ void rc_set_capacity(struct rc_cache *c, uint64_t pages);
 
 uint64_t rc_cached_pages(const struct rc_cache *c);
 
+uint64_t rc_capacity(const struct rc_cache *c);
+
 void *rc_ctx(const struct rc_cache *c);
 
 const struct rc_stats *rc_get_stats(const struct rc_cache *c);

@@ -780,6 +780,39 @@ int rnic_dev_set_budget(struct rnic_dev *rd, enum rnp_res r, u64 budget)
 }
 
 /**
+ * rnic_set_weight - change a consumer's weight
+ * @c: the consumer
+ * @weight: 1..RNP_MAX_WEIGHT
+ *
+ * Shares are recomputed at once: a consumer whose weight went down may be
+ * asked to shrink (with its usual deadline), and waiters whose share grew
+ * are served.
+ *
+ * Return: 0, -EINVAL for a weight out of range, -ENODEV.
+ */
+int rnic_set_weight(struct rnic_consumer *c, u32 weight)
+{
+	struct rnic_dev *rd = c->rc_dev;
+	u64 now = rnic_now_ms();
+	int err = 0;
+
+	if (weight < 1 || weight > RNP_MAX_WEIGHT)
+		return -EINVAL;
+	spin_lock(&rd->rd_lock);
+	if (rd->rd_dead) {
+		err = -ENODEV;
+	} else if (c->rc_pol.weight != weight) {
+		c->rc_pol.weight = weight;
+		rnic_rebalance(rd, now);
+		rnic_enforce_all(rd, now);
+		rnic_serve_waiters(rd);
+		trace_rnic_weight(c, weight);
+	}
+	spin_unlock(&rd->rd_lock);
+	return err;
+}
+
+/**
  * rnic_dev_set_policy - choose how a device grants entries
  * @rd: the device
  * @policy: enum rnp_policy

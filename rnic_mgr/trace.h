@@ -189,6 +189,24 @@ TRACE_EVENT(rnic_policy,
 		  rnp_policy_name(__entry->policy))
 );
 
+/* A consumer's weight changed (a process bound asking for less). */
+TRACE_EVENT(rnic_weight,
+	TP_PROTO(const struct rnic_consumer *c, u32 weight),
+	TP_ARGS(c, weight),
+	TP_STRUCT__entry(
+		__string(dev, c->rc_dev->rd_name)
+		__string(name, c->rc_name)
+		__field(u32, weight)
+	),
+	TP_fast_assign(
+		__assign_str(dev, c->rc_dev->rd_name);
+		__assign_str(name, c->rc_name);
+		__entry->weight = weight;
+	),
+	TP_printk("dev=%s consumer=%s weight=%u", __get_str(dev),
+		  __get_str(name), __entry->weight)
+);
+
 /*
  * User registrations (user.c): each one the wrappers saw, its span in
  * entries, and what became of it: 0, or the errno the program got

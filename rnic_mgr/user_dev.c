@@ -336,12 +336,19 @@ static long rnic_ufile_bind(struct rnic_ufile *f, void __user *arg)
 	f->shared->grace_ms = up->up_cons->rc_deadline_ms;
 	spin_unlock(&f->lock);
 	spin_unlock(&up->up_lock);
+	/*
+	 * 0 keeps the default; a smaller weight is the process's own choice
+	 * and lasts as long as its consumer. Set outside up_lock: the
+	 * arbiter's lock is never taken under it.
+	 */
+	if (b.weight)
+		err = rnic_set_weight(up->up_cons, b.weight);
 	rnic_ufile_publish(up);
 
 	b.grace_ms = up->up_cons->rc_deadline_ms;
 	b.abi_version = RNIC_USER_ABI_VERSION;
 	b.consumer_id = up->up_cons->rc_id;
-	if (copy_to_user(arg, &b, sizeof(b)))
+	if (!err && copy_to_user(arg, &b, sizeof(b)))
 		err = -EFAULT;	/* bound all the same: closing unbinds */
 out:
 	mutex_unlock(&rnic_user_mutex);
@@ -436,7 +443,11 @@ static ssize_t rnic_ufile_read(struct file *file, char __user *ubuf,
 		return -EINVAL;
 	for (;;) {
 		spin_lock(&f->lock);
-		if (!kfifo_is_empty(&f->queue) || f->detached || !f->up)
+		if (kfifo_is_empty(&f->queue) && !f->detached && !f->up) {
+			spin_unlock(&f->lock);
+			return -ENOTCONN;	/* never bound: no events will come */
+		}
+		if (!kfifo_is_empty(&f->queue) || f->detached)
 			break;
 		spin_unlock(&f->lock);
 		if (file->f_flags & O_NONBLOCK)

@@ -241,8 +241,9 @@ static int run_inflight(struct rc_cache *c, struct rnic_binding *b,
 		rc_put(c, &src, 1);
 		rc_put(c, &dst, 1);
 	}
-	printf("inflight writes=%lu failed=%lu revokes=%llu asked=%llu freed=%llu short=%llu\n",
+	printf("inflight writes=%lu failed=%lu revokes=%llu regrows=%llu asked=%llu freed=%llu short=%llu\n",
 	       writes, failed, (unsigned long long)b->lib.stats.revokes,
+	       (unsigned long long)b->lib.stats.regrows,
 	       (unsigned long long)b->lib.stats.revoke_asked,
 	       (unsigned long long)b->lib.stats.revoke_freed,
 	       (unsigned long long)b->lib.stats.revoke_short);

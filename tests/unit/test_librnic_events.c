@@ -6,7 +6,8 @@
  * cached regions at once in one batch and lowers the capacity so held
  * ones go when put; GROW raises the capacity; STALE drops regions over
  * the range and the next use registers anew; lost events and unknown
- * types make it read the shared page again; a malformed stream or a
+ * types make it read the shared page again; with no target pending the
+ * capacity grows back to the page's entitlement; a malformed stream or a
  * repeated sequence number is -EPROTO; the shared page is read only
  * when consistent.
  */
@@ -150,6 +151,27 @@ int main(void)
 	page.entitlement = 100;
 	tap_ok(feed(&l) == 1 && l.stats.unknown == 1 && l.stats.resyncs == 2,
 	       "an unknown type is skipped and the shared page read again");
+
+	/* growing back from the page: not with a target, once without */
+	rc_set_capacity(c, 8);
+	page.seq = 10;
+	page.target = 4;
+	page.entitlement = 100;
+	tap_ok(!rnic_lib_refresh(&l) && rc_capacity(c) == 8,
+	       "a pending target: the capacity stays (%llu)", (unsigned long long)rc_capacity(c));
+	page.seq = 12;
+	page.target = RNIC_NO_TARGET;
+	n = rnic_lib_refresh(&l);
+	tap_ok(n == 1 && rc_capacity(c) == 100 && l.stats.regrows == 1,
+	       "no target, more entitled: the capacity grows back to it (%llu)",
+	       (unsigned long long)rc_capacity(c));
+	rc_set_capacity(c, 8);
+	tap_ok(!rnic_lib_refresh(&l) && rc_capacity(c) == 8,
+	       "an unchanged page is not read again");
+	page.seq = 14;
+	page.entitlement = 6;
+	tap_ok(!rnic_lib_refresh(&l) && rc_capacity(c) == 8,
+	       "less entitled than the capacity: no change (REVOKE does the shrinking)");
 
 	/* malformed, repeated */
 	g0 = l.stats.grants;

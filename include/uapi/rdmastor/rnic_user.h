@@ -11,7 +11,8 @@
  *
  *  - read() returns events, each a struct rnic_event header followed by
  *    its type's body, 8-byte aligned, never split across reads; poll()
- *    says POLLIN while events wait;
+ *    says POLLIN while events wait; before RNIC_IOC_BIND read() fails
+ *    with ENOTCONN, and after the device went away it returns 0;
  *  - mmap() of offset 0 maps one read-only page, struct rnic_shared,
  *    with the consumer's entitlement, what it holds and the target a
  *    REVOKE asked for, updated by the kernel under a sequence count.

@@ -1,0 +1,439 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * urogue: a hostile client of /dev/rnic_mgr, for tests/vm/user_mrs.sh.
+ * The device is mode 0666, so any local process may send it anything;
+ * each call below is one a careless or malicious program could make.
+ * Every one must end in an error code (or a harmless answer), never a
+ * crash, a hang, or an effect on another process's consumer.
+ *
+ *   urogue DEV checks
+ *	the fixed cases, one TAP-like line each ("ok N - what" or
+ *	"not ok N - what: got X"); exit status 1 if any failed.
+ *   urogue DEV fuzz ITERATIONS SEED
+ *	random ioctls of the device's magic (any number, size and
+ *	direction), random argument bytes and pointers, random read and
+ *	mmap sizes, on bound and unbound files; exits 0 when it ran them
+ *	all (the guest test then looks for oopses and leaks).
+ *
+ * The process may pass weight W > 0 in the environment variable
+ * UROGUE_WEIGHT: checks then binds with it and verifies sysfs shows it.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <infiniband/verbs.h>
+#include "uapi/rdmastor/rnic_user.h"
+
+#define NODE "/dev/rnic_mgr"
+#define SYSDEV "/sys/kernel/rnic_mgr/devices/"
+
+static const char *dev;
+static int nr, failed;
+
+static void result(int ok, const char *what, long got)
+{
+	nr++;
+	if (ok) {
+		printf("ok %d - %s\n", nr, what);
+	} else {
+		printf("not ok %d - %s: got %ld (%s)\n", nr, what, got,
+		       got < 0 ? strerror((int)-got) : "-");
+		failed++;
+	}
+}
+
+/* -errno of a failed call, or its non-negative result */
+static long rc(long r)
+{
+	return r < 0 ? -errno : r;
+}
+
+static void expect(long got, long want, const char *what)
+{
+	result(got == want, what, got);
+}
+
+static int open_node(void)
+{
+	int fd = open(NODE, O_RDWR | O_CLOEXEC | O_NONBLOCK);
+
+	if (fd < 0) {
+		perror(NODE);
+		exit(1);
+	}
+	return fd;
+}
+
+static long bind_to(int fd, const char *name, uint32_t weight)
+{
+	struct rnic_bind b;
+
+	memset(&b, 0, sizeof(b));
+	snprintf(b.ibdev, sizeof(b.ibdev), "%s", name);
+	b.weight = weight;
+	return rc(ioctl(fd, RNIC_IOC_BIND, &b));
+}
+
+static long plan(int fd, const uint32_t *lkeys, uint32_t n)
+{
+	struct rnic_release_plan p = { .lkeys = (uintptr_t)lkeys, .nlkeys = n };
+
+	return rc(ioctl(fd, RNIC_IOC_RELEASE_PLAN, &p));
+}
+
+static long reserve(int fd, uint64_t entries, uint32_t keys, uint32_t mode)
+{
+	struct rnic_reserve r = { .entries = entries, .keys = keys, .mode = mode };
+
+	return rc(ioctl(fd, RNIC_IOC_RESERVE, &r));
+}
+
+static struct ibv_pd *open_pd(void)
+{
+	struct ibv_device **list;
+	struct ibv_context *ctx = NULL;
+	int i, n;
+
+	list = ibv_get_device_list(&n);
+	for (i = 0; list && i < n; i++)
+		if (!strcmp(ibv_get_device_name(list[i]), dev))
+			ctx = ibv_open_device(list[i]);
+	return ctx ? ibv_alloc_pd(ctx) : NULL;
+}
+
+/* an attribute of process @pid's consumer (named user:urogue:PID.ID) */
+static long sysfs_value(pid_t pid, const char *attr)
+{
+	char pattern[256];
+	long v = -EINVAL;
+	glob_t g;
+	FILE *f;
+
+	snprintf(pattern, sizeof(pattern), SYSDEV "%s/consumers/user:urogue:%d.*/%s",
+		 dev, (int)pid, attr);
+	if (glob(pattern, 0, NULL, &g))
+		return -ENOENT;
+	f = fopen(g.gl_pathv[0], "r");
+	globfree(&g);
+	if (!f)
+		return -ENOENT;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = -EINVAL;
+	fclose(f);
+	return v;
+}
+
+/*
+ * Another process registers a buffer and sends its lkey: naming it in a
+ * release plan of ours must cover nothing, since a plan only counts the
+ * planner's own registrations.
+ */
+static void check_foreign_plan(int fd)
+{
+	int to_parent[2], to_child[2];
+	uint32_t lkey = 0;
+	char c = 0;
+	pid_t pid;
+
+	if (pipe(to_parent) || pipe(to_child))
+		exit(1);
+	pid = fork();
+	if (pid == 0) {
+		struct ibv_pd *pd = open_pd();
+		size_t len = 64 * (size_t)sysconf(_SC_PAGESIZE);
+		void *buf = aligned_alloc(4096, len);
+		struct ibv_mr *mr = pd && buf ?
+			ibv_reg_mr(pd, buf, len, IBV_ACCESS_LOCAL_WRITE) : NULL;
+		uint32_t k = mr ? mr->lkey : 0;
+
+		if (write(to_parent[1], &k, sizeof(k)) != sizeof(k))
+			_exit(1);
+		if (read(to_child[0], &c, 1) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	if (read(to_parent[0], &lkey, sizeof(lkey)) != sizeof(lkey) || !lkey) {
+		result(0, "another process registered a buffer", 0);
+	} else {
+		expect(plan(fd, &lkey, 1), 0,
+		       "a plan naming another process's lkey covers nothing");
+	}
+	if (write(to_child[1], &c, 1) != 1)
+		exit(1);
+	waitpid(pid, NULL, 0);
+	close(to_parent[0]);
+	close(to_parent[1]);
+	close(to_child[0]);
+	close(to_child[1]);
+}
+
+static long dev_budget(void)
+{
+	char path[256];
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), SYSDEV "%s/budget", dev);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+/*
+ * This process holds 64 entries by a plain registration it never gives
+ * back; a child asks to reserve nearly the whole budget and waits
+ * (REGISTER-WAIT, bounded by user_wait_ms, which the test sets long).
+ * The child must die at once on SIGKILL, the wait being killable, and
+ * leave nothing charged (the test checks sysfs afterwards).
+ */
+static void check_killable_reserve(void)
+{
+	size_t len = 64 * (size_t)sysconf(_SC_PAGESIZE);
+	long budget = dev_budget();
+	struct ibv_pd *pd = open_pd();
+	void *buf = aligned_alloc(4096, len);
+	struct ibv_mr *mr = pd && buf ? ibv_reg_mr(pd, buf, len, IBV_ACCESS_LOCAL_WRITE) : NULL;
+	struct timespec t0, t1;
+	int status, sync[2];
+	pid_t pid;
+	char c;
+
+	if (!mr || budget < 128 || pipe(sync)) {
+		result(0, "a registration held while another process waits", budget);
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		int fd = open_node();
+
+		if (bind_to(fd, dev, 0))
+			_exit(2);
+		close(sync[0]);
+		close(sync[1]);	/* the parent's read returns: about to wait */
+		reserve(fd, budget - 32, 1, RNIC_RESERVE_WAIT);
+		_exit(3);
+	}
+	close(sync[1]);
+	if (read(sync[0], &c, 1) < 0)
+		exit(1);
+	close(sync[0]);
+	usleep(300000);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	result(WIFSIGNALED(status) && t1.tv_sec - t0.tv_sec < 3,
+	       "a process waiting in RESERVE dies at once on SIGKILL",
+	       WIFEXITED(status) ? WEXITSTATUS(status) : -(long)(t1.tv_sec - t0.tv_sec));
+	ibv_dereg_mr(mr);
+}
+
+static int run_checks(void)
+{
+	char *weight_env = getenv("UROGUE_WEIGHT");
+	uint32_t weight = weight_env ? (uint32_t)atoi(weight_env) : 0;
+	uint32_t lkeys[RNIC_PLAN_MAX + 1];
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+	struct rnic_bind b;
+	char buf[4096];
+	void *p;
+	int fd, fd2;
+
+	memset(lkeys, 0xa5, sizeof(lkeys));
+	fd = open_node();
+	/* unbound */
+	expect(plan(fd, lkeys, 1), -ENOTCONN, "plan before bind: ENOTCONN");
+	expect(reserve(fd, 1, 0, RNIC_RESERVE_NOWAIT), -ENOTCONN,
+	       "reserve before bind: ENOTCONN");
+	expect(rc(read(fd, buf, sizeof(buf))), -ENOTCONN, "read before bind: ENOTCONN");
+	expect(rc(ioctl(fd, _IO(RNIC_IOC_MAGIC, 99))), -ENOTTY, "unknown ioctl: ENOTTY");
+	expect(rc(ioctl(fd, _IOWR('X', 1, struct rnic_bind), buf)), -ENOTTY,
+	       "foreign magic: ENOTTY");
+	/* malformed binds */
+	memset(&b, 0, sizeof(b));
+	snprintf(b.ibdev, sizeof(b.ibdev), "%s", dev);
+	b.flags = 1;
+	expect(rc(ioctl(fd, RNIC_IOC_BIND, &b)), -EINVAL, "bind with unknown flags: EINVAL");
+	memset(&b, 'x', sizeof(b));
+	b.flags = 0;
+	b.weight = 0;
+	expect(rc(ioctl(fd, RNIC_IOC_BIND, &b)), -EINVAL,
+	       "bind with an unterminated device name: EINVAL");
+	expect(bind_to(fd, "nosuchdev9", 0), -ENODEV, "bind to an unknown device: ENODEV");
+	expect(bind_to(fd, dev, 1u << 30), -EINVAL,
+	       "bind asking more than user_weight: EINVAL");
+	expect(rc(ioctl(fd, RNIC_IOC_BIND, (void *)16)), -EFAULT, "bind from a bad pointer: EFAULT");
+	/* mappings */
+	expect(mmap(NULL, pg, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) == MAP_FAILED ?
+	       -errno : 0, -EINVAL, "writable mapping: EINVAL");
+	expect(mmap(NULL, 2 * pg, PROT_READ, MAP_SHARED, fd, 0) == MAP_FAILED ?
+	       -errno : 0, -EINVAL, "two-page mapping: EINVAL");
+	expect(mmap(NULL, pg, PROT_READ, MAP_SHARED, fd, pg) == MAP_FAILED ?
+	       -errno : 0, -EINVAL, "mapping at offset 1: EINVAL");
+	p = mmap(NULL, pg, PROT_READ, MAP_SHARED, fd, 0);
+	result(p != MAP_FAILED, "the shared page maps read-only", p == MAP_FAILED ? -errno : 0);
+	if (p != MAP_FAILED) {
+		expect(rc(mprotect(p, pg, PROT_READ | PROT_WRITE)), -EACCES,
+		       "the shared page cannot be made writable: EACCES");
+		munmap(p, pg);
+	}
+
+	/* bound */
+	expect(bind_to(fd, dev, weight), 0, "bind");
+	if (weight)
+		expect(sysfs_value(getpid(), "weight"), weight,
+		       "the weight asked at bind is the consumer's");
+	expect(bind_to(fd, dev, 0), -EBUSY, "bind twice: EBUSY");
+	fd2 = open_node();
+	expect(bind_to(fd2, dev, 0), -EBUSY, "a second binding of the process: EBUSY");
+	close(fd2);
+	expect(rc(read(fd, buf, 8)), -EINVAL, "read shorter than an event header: EINVAL");
+	expect(rc(read(fd, buf, sizeof(buf))), -EAGAIN, "read with nothing queued: EAGAIN");
+	expect(plan(fd, lkeys, RNIC_PLAN_MAX + 1), -EINVAL, "plan over 1024 lkeys: EINVAL");
+	expect(plan(fd, lkeys, 0xffffffffu), -EINVAL, "plan of 2^32-1 lkeys: EINVAL");
+	expect(plan(fd, (void *)16, 4), -EFAULT, "plan from a bad pointer: EFAULT");
+	expect(plan(fd, lkeys, RNIC_PLAN_MAX), 0, "plan of 1024 unknown lkeys covers nothing");
+	expect(rc(ioctl(fd, RNIC_IOC_RELEASE_PLAN, (void *)16)), -EFAULT,
+	       "plan header at a bad pointer: EFAULT");
+	check_foreign_plan(fd);
+	expect(reserve(fd, 1, 0, 77), -EINVAL, "reserve with an unknown mode: EINVAL");
+	{
+		long r = reserve(fd, ~0ULL, ~0U, RNIC_RESERVE_NOWAIT);
+
+		result(r == -EAGAIN || r == -ENOMEM, "reserve of 2^64-1 entries: refused", r);
+		r = reserve(fd, 1ULL << 40, 0, RNIC_RESERVE_WAIT);
+		result(r == -ENOMEM, "waiting reserve above the budget: ENOMEM", r);
+	}
+	expect(sysfs_value(getpid(), "held"), 0, "after all that, nothing charged");
+	close(fd);
+	check_killable_reserve();
+	return failed ? 1 : 0;
+}
+
+static uint64_t rnd(void)
+{
+	return ((uint64_t)random() << 33) ^ ((uint64_t)random() << 11) ^ random();
+}
+
+/* Pointers a fuzzer would try: valid, NULL, unmapped, kernel, unaligned. */
+static void *fuzz_ptr(uint8_t *arena, size_t size)
+{
+	switch (random() % 6) {
+	case 0: return NULL;
+	case 1: return (void *)16;
+	case 2: return (void *)0xffff888000000000ULL;
+	case 3: return arena + random() % size;
+	default: return arena;
+	}
+}
+
+static int run_fuzz(long iterations, unsigned int seed)
+{
+	static const uint32_t valid[] = {
+		RNIC_IOC_BIND, RNIC_IOC_RESERVE, RNIC_IOC_RELEASE_PLAN,
+	};
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+	uint8_t arena[8192];
+	long i, errs = 0, oks = 0;
+	int fd = open_node();
+
+	srandom(seed);
+	for (i = 0; i < iterations; i++) {
+		unsigned long cmd;
+		size_t k;
+		void *p;
+
+		for (k = 0; k < sizeof(arena); k += 8) {
+			uint64_t v = rnd();
+
+			memcpy(arena + k, &v, 8);
+		}
+		/* small lkey lists and counts, so plans are sometimes walked */
+		if (random() % 2)
+			((struct rnic_release_plan *)arena)->nlkeys = random() % 1100;
+		if (random() % 2) {
+			struct rnic_release_plan *pl = (void *)arena;
+
+			pl->lkeys = (uintptr_t)(arena + 64);
+		}
+		if (random() % 3 == 0)
+			((struct rnic_reserve *)arena)->mode = random() % 3;
+		if (random() % 4 == 0)
+			((struct rnic_reserve *)arena)->entries = random() % 4096;
+		if (random() % 4 == 0) {
+			memset(arena, 0, sizeof(struct rnic_bind));
+			snprintf((char *)arena, RNIC_IBDEV_NAME_MAX, "%s", dev);
+			((struct rnic_bind *)arena)->weight = random() % 3;
+		}
+		if (random() % 4)
+			cmd = valid[random() % 3];
+		else
+			cmd = _IOC(random() % 4, RNIC_IOC_MAGIC, random() % 8,
+				   random() % 512);
+		/* RESERVE WAIT would sleep user_wait_ms: keep the fuzzer moving */
+		if (cmd == RNIC_IOC_RESERVE &&
+		    ((struct rnic_reserve *)arena)->mode == RNIC_RESERVE_WAIT)
+			((struct rnic_reserve *)arena)->mode = RNIC_RESERVE_NOWAIT;
+		if (ioctl(fd, cmd, fuzz_ptr(arena, sizeof(arena))) < 0)
+			errs++;
+		else
+			oks++;
+		switch (random() % 8) {
+		case 0:
+			if (read(fd, fuzz_ptr(arena, sizeof(arena)), random() % 9000) < 0)
+				errs++;
+			break;
+		case 1:
+			p = mmap(NULL, pg * (1 + random() % 2), PROT_READ |
+				 (random() % 2 ? PROT_WRITE : 0), MAP_SHARED, fd,
+				 pg * (random() % 2));
+			if (p != MAP_FAILED)
+				munmap(p, pg);
+			break;
+		case 2:
+			if (random() % 16 == 0) {	/* start over, bound or not */
+				close(fd);
+				fd = open_node();
+			}
+			break;
+		}
+		if (i % 2000 == 0) {
+			fprintf(stderr, "fuzz %ld/%ld\n", i, iterations);
+			fflush(stderr);
+		}
+	}
+	close(fd);
+	printf("fuzz iterations=%ld ok=%ld errors=%ld\n", iterations, oks, errs);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 3) {
+		fprintf(stderr, "usage: urogue DEV checks | urogue DEV fuzz N SEED\n");
+		return 2;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	dev = argv[1];
+	if (!strcmp(argv[2], "checks"))
+		return run_checks();
+	if (!strcmp(argv[2], "fuzz") && argc == 5)
+		return run_fuzz(atol(argv[3]), (unsigned int)atoi(argv[4]));
+	return 2;
+}
