@@ -56,7 +56,8 @@
  *	registrations were wrapped (user.c); freed when the device goes
  * @rd_user_wrapped: the device's ops point at user.c's wrappers
  * @rd_user_closing: being unwrapped: wrappers charge nothing more
- * @rd_umrs: lkey -> charge of each user MR (user.c, U2)
+ * @rd_umrs: hash of the user MRs' charges by lkey (user.c, U2), or NULL
+ * @rd_umrs_lock: guards @rd_umrs
  * @rd_uprocs: the user consumers (processes) of this device
  */
 struct rnic_dev {
@@ -86,7 +87,8 @@ struct rnic_dev {
 	const struct ib_device_ops *rd_user_orig;
 	bool rd_user_wrapped;
 	bool rd_user_closing;
-	struct xarray rd_umrs;
+	struct hlist_head *rd_umrs;
+	spinlock_t rd_umrs_lock;
 	struct list_head rd_uprocs;
 };
 

@@ -28,7 +28,7 @@
  *      Asserted: rnic_user_unwrap() waits on the count after
  *      synchronize_rcu_tasks(); rnic_user_exit() warns below zero.
  *  U2. A user MR is charged exactly when rd_umrs holds its record,
- *      keyed by lkey. dereg erases the record before the driver frees
+ *      under its lkey's index (rnic_umr_add()). dereg erases the record before the driver frees
  *      the MR (so the lkey cannot be reused under it) and puts it back
  *      if the driver refuses.
  *      Asserted: a record names its MR, and a lookup that finds another
@@ -43,6 +43,7 @@
  * and rnic_unregister take rd_cons_mutex). The arbiter's callbacks
  * never take rnic_user_mutex.
  */
+#include <linux/hash.h>
 #include <linux/module.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -381,6 +382,50 @@ static void rnic_umr_watch(struct rnic_umr *um)
 }
 
 /*
+ * rd_umrs is a fixed hash of RNIC_UMR_BUCKETS lists under rd_umrs_lock,
+ * allocated when the device is wrapped: recording and forgetting a
+ * charge allocate nothing. (An xarray keyed by lkey allocated a path of
+ * nodes for almost every registration and freed it through RCU at
+ * deregistration, a third of the cost this file added to registering
+ * one page.) Chains average live MRs / 4096.
+ */
+#define RNIC_UMR_HASH_BITS	12
+#define RNIC_UMR_BUCKETS	(1U << RNIC_UMR_HASH_BITS)
+
+static struct hlist_head *rnic_umr_bucket(struct rnic_dev *rd, u32 lkey)
+{
+	return &rd->rd_umrs[hash_32(lkey, RNIC_UMR_HASH_BITS)];
+}
+
+/* The record of @lkey, or NULL. Under rd_umrs_lock. */
+static struct rnic_umr *rnic_umr_find(struct rnic_dev *rd, u32 lkey)
+{
+	struct rnic_umr *um;
+
+	lockdep_assert_held(&rd->rd_umrs_lock);
+	hlist_for_each_entry(um, rnic_umr_bucket(rd, lkey), um_hnode)
+		if (um->um_lkey == lkey)
+			return um;
+	return NULL;
+}
+
+/* Record @um under @lkey (U2). Return: 0, or -EEXIST. */
+static int rnic_umr_add(struct rnic_dev *rd, struct rnic_umr *um, u32 lkey)
+{
+	int err = 0;
+
+	spin_lock(&rd->rd_umrs_lock);
+	if (rnic_umr_find(rd, lkey)) {
+		err = -EEXIST;
+	} else {
+		um->um_lkey = lkey;
+		hlist_add_head(&um->um_hnode, rnic_umr_bucket(rd, lkey));
+	}
+	spin_unlock(&rd->rd_umrs_lock);
+	return err;
+}
+
+/*
  * The driver made @mr: record the charge under its lkey (U2). If the
  * record cannot be kept, the MR is destroyed again rather than left
  * uncharged.
@@ -405,7 +450,7 @@ static struct ib_mr *rnic_user_commit(struct rnic_dev *rd, struct rnic_ucharge *
 		um->um_addr = addr;
 		um->um_len = len;
 		rnic_umr_watch(um);
-		err = xa_insert(&rd->rd_umrs, mr->lkey, um, GFP_KERNEL);
+		err = rnic_umr_add(rd, um, mr->lkey);
 	}
 	if (!err)
 		return mr;
@@ -469,7 +514,7 @@ static struct ib_mr *rnic_user_reg_mr_dmabuf(struct ib_pd *pd, u64 offset,
  * @max: room in @lkeys
  *
  * The kernel does not see which registrations a process uses, so the
- * suggestion is simply in lkey order until @entries are covered; the
+ * suggestion is simply in table order until @entries are covered; the
  * library chooses its own victims anyway.
  *
  * Return: how many were filled in.
@@ -478,21 +523,23 @@ u32 rnic_uproc_victims(struct rnic_uproc *up, u64 entries, u32 *lkeys, u32 max)
 {
 	struct rnic_dev *rd = up->up_rd;
 	struct rnic_umr *um;
-	unsigned long idx;
 	u64 covered = 0;
-	u32 n = 0;
+	u32 n = 0, b;
 
-	/* Records are freed only after they leave the array (U2). */
-	xa_lock(&rd->rd_umrs);
-	xa_for_each(&rd->rd_umrs, idx, um) {
-		if (n == max || covered >= entries)
-			break;
-		if (um->um_proc != up)
-			continue;
-		lkeys[n++] = idx;
-		covered += um->um_entries;
+	/* Records are freed only after they leave the table (U2). */
+	spin_lock(&rd->rd_umrs_lock);
+	for (b = 0; b < RNIC_UMR_BUCKETS; b++) {
+		hlist_for_each_entry(um, &rd->rd_umrs[b], um_hnode) {
+			if (n == max || covered >= entries)
+				goto out;
+			if (um->um_proc != up)
+				continue;
+			lkeys[n++] = um->um_lkey;
+			covered += um->um_entries;
+		}
 	}
-	xa_unlock(&rd->rd_umrs);
+out:
+	spin_unlock(&rd->rd_umrs_lock);
 	return n;
 }
 
@@ -511,14 +558,14 @@ u64 rnic_uproc_plan_entries(struct rnic_uproc *up, const u32 *lkeys, u32 n)
 	u64 covered = 0;
 	u32 i;
 
-	xa_lock(&rd->rd_umrs);
+	spin_lock(&rd->rd_umrs_lock);
 	for (i = 0; i < n; i++) {
-		struct rnic_umr *um = xa_load(&rd->rd_umrs, lkeys[i]);
+		struct rnic_umr *um = rnic_umr_find(rd, lkeys[i]);
 
 		if (um && um->um_proc == up)
 			covered += um->um_entries;
 	}
-	xa_unlock(&rd->rd_umrs);
+	spin_unlock(&rd->rd_umrs_lock);
 	return covered;
 }
 
@@ -527,13 +574,13 @@ static struct rnic_umr *rnic_umr_take(struct rnic_dev *rd, struct ib_mr *mr)
 {
 	struct rnic_umr *um;
 
-	xa_lock(&rd->rd_umrs);
-	um = xa_load(&rd->rd_umrs, mr->lkey);
+	spin_lock(&rd->rd_umrs_lock);
+	um = rnic_umr_find(rd, mr->lkey);
 	if (um && WARN_ON_ONCE(um->um_mr != mr))
 		um = NULL;
 	if (um)
-		__xa_erase(&rd->rd_umrs, mr->lkey);
-	xa_unlock(&rd->rd_umrs);
+		hlist_del_init(&um->um_hnode);
+	spin_unlock(&rd->rd_umrs_lock);
 	return um;
 }
 
@@ -569,7 +616,9 @@ static struct ib_mr *rnic_user_rereg_mr(struct ib_mr *mr, int flags, u64 start,
 	u64 entries;
 	int err = 0;
 
-	um = xa_load(&rd->rd_umrs, mr->lkey);
+	spin_lock(&rd->rd_umrs_lock);
+	um = rnic_umr_find(rd, mr->lkey);
+	spin_unlock(&rd->rd_umrs_lock);
 	if (um && um->um_mr == mr) {
 		entries = flags & IB_MR_REREG_TRANS ? rnic_span(start, length) :
 			  um->um_entries;
@@ -588,17 +637,17 @@ static struct ib_mr *rnic_user_rereg_mr(struct ib_mr *mr, int flags, u64 start,
 	}
 	if (IS_ERR(new_mr)) {
 		/* the old MR is unchanged: its record goes back */
-		WARN_ON_ONCE(xa_insert(&rd->rd_umrs, mr->lkey, um, GFP_KERNEL));
+		WARN_ON_ONCE(rnic_umr_add(rd, um, mr->lkey));
 		rnic_user_refund(&ch);
 	} else if (new_mr) {
 		/* the old MR stays until ib_uverbs destroys it */
-		WARN_ON_ONCE(xa_insert(&rd->rd_umrs, mr->lkey, um, GFP_KERNEL));
+		WARN_ON_ONCE(rnic_umr_add(rd, um, mr->lkey));
 		new_mr = rnic_user_commit(rd, &ch, new_mr, start, length, udata);
 	} else {
 		/* in place, possibly under a new lkey: the new charge replaces the old */
 		swap(um->um_entries, ch.entries);
 		rnic_user_refund(&ch);
-		if (xa_insert(&rd->rd_umrs, mr->lkey, um, GFP_KERNEL))
+		if (rnic_umr_add(rd, um, mr->lkey))
 			rnic_umr_free(um);
 	}
 out:
@@ -614,7 +663,7 @@ static int rnic_user_dereg_mr(struct ib_mr *mr, struct ib_udata *udata)
 
 	err = rd->rd_user_orig->dereg_mr(mr, udata);
 	if (um && err) {
-		if (xa_insert(&rd->rd_umrs, mr->lkey, um, GFP_KERNEL))
+		if (rnic_umr_add(rd, um, mr->lkey))
 			rnic_umr_free(um);
 	} else if (um) {
 		rnic_umr_free(um);
@@ -690,12 +739,17 @@ void rnic_user_wrap(struct rnic_dev *rd)
 {
 	struct ib_device *ibdev = rd->rd_ibdev;
 
-	xa_init(&rd->rd_umrs);
+	spin_lock_init(&rd->rd_umrs_lock);
 	INIT_LIST_HEAD(&rd->rd_uprocs);
 	if (!READ_ONCE(rnic_charge_user_mrs) || !ibdev->ops.reg_user_mr)
 		return;
+	rd->rd_umrs = kvcalloc(RNIC_UMR_BUCKETS, sizeof(*rd->rd_umrs), GFP_KERNEL);
 	rd->rd_user_orig = kmemdup(&ibdev->ops, sizeof(ibdev->ops), GFP_KERNEL);
-	if (!rd->rd_user_orig) {
+	if (!rd->rd_user_orig || !rd->rd_umrs) {
+		kfree(rd->rd_user_orig);
+		rd->rd_user_orig = NULL;
+		kvfree(rd->rd_umrs);
+		rd->rd_umrs = NULL;
 		pr_warn("%s: no memory: user memory registrations not charged\n",
 			rd->rd_name);
 		return;
@@ -727,8 +781,10 @@ void rnic_user_unwrap(struct rnic_dev *rd)
 	const struct ib_device_ops *orig = rd->rd_user_orig;
 	struct ib_device *ibdev = rd->rd_ibdev;
 	struct rnic_uproc *up, *tmp;
+	struct hlist_node *ntmp;
 	struct rnic_umr *um;
 	unsigned long idx;
+	u32 b;
 
 	if (!rd->rd_user_wrapped)
 		return;
@@ -743,9 +799,12 @@ void rnic_user_unwrap(struct rnic_dev *rd)
 	wait_var_event(&rnic_user_inflight, !atomic_read(&rnic_user_inflight));
 	rd->rd_user_wrapped = false;
 
-	xa_for_each(&rd->rd_umrs, idx, um) {
-		xa_erase(&rd->rd_umrs, idx);
-		rnic_umr_free(um);
+	/* no wrapper runs any more: nobody else touches the table */
+	for (b = 0; b < RNIC_UMR_BUCKETS; b++) {
+		hlist_for_each_entry_safe(um, ntmp, &rd->rd_umrs[b], um_hnode) {
+			hlist_del_init(&um->um_hnode);
+			rnic_umr_free(um);
+		}
 	}
 	mutex_lock(&rnic_user_mutex);
 	list_for_each_entry_safe(up, tmp, &rd->rd_uprocs, up_node) {
@@ -763,7 +822,8 @@ void rnic_user_unwrap(struct rnic_dev *rd)
 		rnic_ufile_detach(up);
 	WARN_ON_ONCE(!list_empty(&rd->rd_uprocs));
 	mutex_unlock(&rnic_user_mutex);
-	xa_destroy(&rd->rd_umrs);
+	kvfree(rd->rd_umrs);
+	rd->rd_umrs = NULL;
 	kfree(orig);
 	rd->rd_user_orig = NULL;
 	pr_info("%s: user memory registrations no longer charged\n", rd->rd_name);

@@ -47,6 +47,8 @@ struct rnic_uproc {
 /**
  * struct rnic_umr - what one user MR was charged
  * @um_mr: the MR
+ * @um_lkey: its lkey when recorded (the table's key)
+ * @um_hnode: in the device's rd_umrs bucket of @um_lkey
  * @um_proc: charged to
  * @um_entries: pages spanned
  * @um_addr: the registered range's start (the process's address)
@@ -57,6 +59,8 @@ struct rnic_uproc {
  */
 struct rnic_umr {
 	struct ib_mr *um_mr;
+	u32 um_lkey;
+	struct hlist_node um_hnode;
 	struct rnic_uproc *um_proc;
 	u32 um_entries;
 	u64 um_addr;
