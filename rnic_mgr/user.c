@@ -33,9 +33,14 @@
  *      if the driver refuses.
  *      Asserted: a record names its MR, and a lookup that finds another
  *      MR under the lkey warns and charges nothing.
- *  U3. A uproc's up_refs counts its records and the verbs contexts it
- *      owns (rnic_user_mutex); at zero it leaves rnic_mgr.
- *      Asserted: rnic_uproc_put() warns on a count going below zero.
+ *  U3. A uproc's up_refs counts its records, the verbs contexts it
+ *      owns and the callers using it. It reaches zero only under
+ *      rnic_user_mutex, where the uproc leaves rd_uprocs and rnic_mgr;
+ *      its memory is freed after an RCU grace period, so a lookup in
+ *      rnic_uctx under rcu_read_lock() may try refcount_inc_not_zero()
+ *      on it (the registration fast path takes no mutex).
+ *      Asserted: refcount_t warns on a count going below zero or from
+ *      zero back up.
  *  U4. A device is wrapped only while its client data is set: after
  *      rnic_add_one() sets it and until rnic_remove_one() unwraps.
  *
@@ -146,13 +151,38 @@ struct rnic_uproc *rnic_uproc_find_or_create(struct rnic_dev *rd)
 		return ERR_PTR(-ENODEV);
 	list_for_each_entry(up, &rd->rd_uprocs, up_node) {
 		if (up->up_tgid == current->tgid) {
-			up->up_refs++;
+			refcount_inc(&up->up_refs);	/* > 0 under the mutex (U3) */
 			return up;
 		}
 	}
 	up = rnic_uproc_create(rd);
 	if (!IS_ERR(up))
-		up->up_refs = 1;
+		refcount_set(&up->up_refs, 1);
+	return up;
+}
+
+/* rnic_uproc_get()'s first registration through @ctx. */
+static struct rnic_uproc *rnic_uproc_get_locked(struct rnic_dev *rd,
+						struct ib_ucontext *ctx)
+{
+	struct rnic_uproc *up;
+	int err;
+
+	lockdep_assert_held(&rnic_user_mutex);
+	up = xa_load(&rnic_uctx, (unsigned long)ctx);
+	if (up) {
+		refcount_inc(&up->up_refs);
+		return up;
+	}
+	up = rnic_uproc_find_or_create(rd);
+	if (IS_ERR(up))
+		return up;
+	err = xa_err(xa_store(&rnic_uctx, (unsigned long)ctx, up, GFP_KERNEL));
+	if (err) {
+		rnic_uproc_put(up);
+		return ERR_PTR(err);
+	}
+	refcount_inc(&up->up_refs);	/* the context's; the caller has its own */
 	return up;
 }
 
@@ -166,24 +196,31 @@ static struct rnic_uproc *rnic_uproc_get(struct rnic_dev *rd,
 					 struct ib_ucontext *ctx)
 {
 	struct rnic_uproc *up;
-	int err;
 
-	lockdep_assert_held(&rnic_user_mutex);
+	/* every registration after a context's first: no mutex (U3) */
+	rcu_read_lock();
 	up = xa_load(&rnic_uctx, (unsigned long)ctx);
-	if (up) {
-		up->up_refs++;
+	if (up && !refcount_inc_not_zero(&up->up_refs))
+		up = NULL;
+	rcu_read_unlock();
+	if (up)
 		return up;
-	}
-	up = rnic_uproc_find_or_create(rd);
-	if (IS_ERR(up))
-		return up;
-	err = xa_err(xa_store(&rnic_uctx, (unsigned long)ctx, up, GFP_KERNEL));
-	if (err) {
-		rnic_uproc_put(up);
-		return ERR_PTR(err);
-	}
-	up->up_refs++;	/* the context's; the caller has its own */
+
+	mutex_lock(&rnic_user_mutex);
+	up = rnic_uproc_get_locked(rd, ctx);
+	mutex_unlock(&rnic_user_mutex);
 	return up;
+}
+
+/* The last reference went, under rnic_user_mutex (U3). */
+static void rnic_uproc_release(struct rnic_uproc *up)
+{
+	lockdep_assert_held(&rnic_user_mutex);
+	list_del(&up->up_node);
+	rnic_uproc_unreserve(up);
+	rnic_unregister(up->up_cons);
+	put_pid(up->up_pid);
+	kfree_rcu(up, up_rcu);
 }
 
 /**
@@ -196,13 +233,23 @@ static struct rnic_uproc *rnic_uproc_get(struct rnic_dev *rd,
 void rnic_uproc_put(struct rnic_uproc *up)
 {
 	lockdep_assert_held(&rnic_user_mutex);
-	if (WARN_ON_ONCE(up->up_refs <= 0) || --up->up_refs)
-		return;
-	list_del(&up->up_node);
-	rnic_uproc_unreserve(up);
-	rnic_unregister(up->up_cons);
-	put_pid(up->up_pid);
-	kfree(up);
+	if (refcount_dec_and_test(&up->up_refs))
+		rnic_uproc_release(up);
+}
+
+/**
+ * rnic_uproc_put_unlocked - rnic_uproc_put() without rnic_user_mutex held
+ * @up: the uproc
+ *
+ * Takes the mutex only for the last reference (U3).
+ * Context: process.
+ */
+void rnic_uproc_put_unlocked(struct rnic_uproc *up)
+{
+	if (refcount_dec_and_mutex_lock(&up->up_refs, &rnic_user_mutex)) {
+		rnic_uproc_release(up);
+		mutex_unlock(&rnic_user_mutex);
+	}
 }
 
 /*
@@ -299,9 +346,7 @@ static int rnic_user_charge(struct rnic_dev *rd, struct ib_pd *pd,
 		return 0;
 	if (entries > U32_MAX)
 		return -ENOMEM;
-	mutex_lock(&rnic_user_mutex);
 	up = rnic_uproc_get(rd, pd->uobject->context);
-	mutex_unlock(&rnic_user_mutex);
 	if (IS_ERR(up))
 		return PTR_ERR(up) == -ENODEV ? 0 : PTR_ERR(up);
 
@@ -315,9 +360,7 @@ static int rnic_user_charge(struct rnic_dev *rd, struct ib_pd *pd,
 					   READ_ONCE(rnic_user_wait_ms));
 	trace_rnic_user_reg(up->up_cons, entries, err);
 	if (err) {
-		mutex_lock(&rnic_user_mutex);
-		rnic_uproc_put(up);
-		mutex_unlock(&rnic_user_mutex);
+		rnic_uproc_put_unlocked(up);
 		return err == -EINTR ? -EINTR : -ENOMEM;
 	}
 	ch->proc = up;
@@ -332,9 +375,7 @@ static void rnic_user_refund(struct rnic_ucharge *ch)
 		return;
 	rnic_release(ch->proc->up_cons, ch->entries, 1);
 	rnic_ufile_publish(ch->proc);
-	mutex_lock(&rnic_user_mutex);
-	rnic_uproc_put(ch->proc);
-	mutex_unlock(&rnic_user_mutex);
+	rnic_uproc_put_unlocked(ch->proc);
 }
 
 /*
@@ -594,9 +635,7 @@ static void rnic_umr_free(struct rnic_umr *um)
 	rnic_release(up->up_cons, um->um_entries, 1);
 	rnic_ufile_publish(up);
 	trace_rnic_user_dereg(up->up_cons, um->um_entries, 0);
-	mutex_lock(&rnic_user_mutex);
-	rnic_uproc_put(up);
-	mutex_unlock(&rnic_user_mutex);
+	rnic_uproc_put_unlocked(up);
 	kfree(um);
 }
 

@@ -11,6 +11,7 @@
 #include <linux/mmu_notifier.h>
 #include <linux/mutex.h>
 #include <linux/pid.h>
+#include <linux/refcount.h>
 #include <linux/spinlock.h>
 #include "rnic_mgr.h"
 
@@ -21,7 +22,7 @@ struct rnic_ufile;
  * @up_node: on rd_uprocs
  * @up_rd: the device
  * @up_tgid: the process
- * @up_refs: records + owned verbs contexts (U3)
+ * @up_refs: records + owned verbs contexts + callers holding it (U3)
  * @up_cons: its rnic_mgr consumer
  * @up_pid: the process, to end it (user_enforce)
  * @up_lock: guards @up_file for callbacks, which cannot take
@@ -30,18 +31,20 @@ struct rnic_ufile;
  * @up_resv_entries: entries reserved ahead (RNIC_IOC_RESERVE) and not yet
  *	drawn by a registration; charged to @up_cons (@up_lock)
  * @up_resv_keys: likewise, keys
+ * @up_rcu: frees it after lock-free lookups (rnic_uctx) are done
  */
 struct rnic_uproc {
 	struct list_head up_node;
 	struct rnic_dev *up_rd;
 	pid_t up_tgid;
-	long up_refs;
+	refcount_t up_refs;
 	struct rnic_consumer *up_cons;
 	struct pid *up_pid;
 	spinlock_t up_lock;
 	struct rnic_ufile *up_file;
 	u64 up_resv_entries;
 	u32 up_resv_keys;
+	struct rcu_head up_rcu;
 };
 
 /**
@@ -74,6 +77,7 @@ extern struct mutex rnic_user_mutex;
 
 struct rnic_uproc *rnic_uproc_find_or_create(struct rnic_dev *rd);
 void rnic_uproc_put(struct rnic_uproc *up);
+void rnic_uproc_put_unlocked(struct rnic_uproc *up);
 u32 rnic_uproc_victims(struct rnic_uproc *up, u64 entries, u32 *lkeys, u32 max);
 u64 rnic_uproc_plan_entries(struct rnic_uproc *up, const u32 *lkeys, u32 n);
 int rnic_uproc_reserve(struct rnic_uproc *up, u64 entries, u32 keys, bool nowait);

@@ -371,14 +371,12 @@ static long rnic_ufile_reserve(struct rnic_ufile *f, void __user *arg)
 	mutex_lock(&rnic_user_mutex);
 	up = f->up;
 	if (up)
-		up->up_refs++;	/* the wait below is outside the mutex */
+		refcount_inc(&up->up_refs);	/* the wait below is outside the mutex */
 	mutex_unlock(&rnic_user_mutex);
 	if (!up)
 		return -ENOTCONN;
 	err = rnic_uproc_reserve(up, r.entries, r.keys, r.mode == RNIC_RESERVE_NOWAIT);
-	mutex_lock(&rnic_user_mutex);
-	rnic_uproc_put(up);
-	mutex_unlock(&rnic_user_mutex);
+	rnic_uproc_put_unlocked(up);
 	return err;
 }
 
