@@ -68,9 +68,11 @@ struct rnic_ucharge {
 };
 
 DEFINE_MUTEX(rnic_user_mutex);
-/* verbs context -> the uproc that owns it (rnic_user_mutex) */
+/* verbs context -> the uproc that owns it (written under rnic_user_mutex) */
 static DEFINE_XARRAY(rnic_uctx);
 static atomic_t rnic_user_inflight = ATOMIC_INIT(0);
+/* unwraps waiting for rnic_user_inflight to reach zero: only they need a wakeup */
+static atomic_t rnic_user_draining = ATOMIC_INIT(0);
 
 static const struct rnic_consumer_ops rnic_uproc_ops;
 
@@ -85,7 +87,12 @@ static void rnic_user_exit(void)
 	int left = atomic_dec_return(&rnic_user_inflight);
 
 	WARN_ON_ONCE(left < 0);
-	if (!left)
+	/*
+	 * The decrement is a full barrier, as is the unwrap's between its
+	 * increment of rnic_user_draining and its test of the count: one
+	 * of the two sees the other's store, so no wakeup is lost.
+	 */
+	if (!left && atomic_read(&rnic_user_draining))
 		wake_up_var(&rnic_user_inflight);
 }
 
@@ -833,9 +840,12 @@ void rnic_user_unwrap(struct rnic_dev *rd)
 	WRITE_ONCE(ibdev->ops.rereg_user_mr, orig->rereg_user_mr);
 	WRITE_ONCE(ibdev->ops.dealloc_ucontext, orig->dealloc_ucontext);
 	WRITE_ONCE(ibdev->ops.dereg_mr, orig->dereg_mr);
+	atomic_inc(&rnic_user_draining);
+	smp_mb__after_atomic();	/* pairs with rnic_user_exit()'s decrement */
 	synchronize_rcu_tasks();
 	/* Waiters in REGISTER-WAIT end when the device's consumers leave. */
 	wait_var_event(&rnic_user_inflight, !atomic_read(&rnic_user_inflight));
+	atomic_dec(&rnic_user_draining);
 	rd->rd_user_wrapped = false;
 
 	/* no wrapper runs any more: nobody else touches the table */

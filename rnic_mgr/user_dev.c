@@ -123,12 +123,15 @@ static void rnic_ufile_post(struct rnic_ufile *f, struct rnic_uproc *up,
  * @up: the process
  *
  * Called when its registrations were charged or refunded; a process
- * that did not bind pays one spinlock.
+ * that did not bind pays one load.
  */
 void rnic_ufile_publish(struct rnic_uproc *up)
 {
 	struct rnic_ufile *f;
 
+	/* unbound (most programs): nothing to write; a BIND publishes itself */
+	if (!READ_ONCE(up->up_file))
+		return;
 	spin_lock(&up->up_lock);
 	f = up->up_file;
 	if (f) {
@@ -236,7 +239,7 @@ static void rnic_ufile_unbind(struct rnic_ufile *f, bool detached)
 		return;
 	spin_lock(&up->up_lock);
 	spin_lock(&f->lock);
-	up->up_file = NULL;
+	WRITE_ONCE(up->up_file, NULL);
 	f->up = NULL;
 	f->detached = detached;
 	spin_unlock(&f->lock);
@@ -331,7 +334,7 @@ static long rnic_ufile_bind(struct rnic_ufile *f, void __user *arg)
 		goto out;
 	}
 	spin_lock(&f->lock);
-	up->up_file = f;
+	WRITE_ONCE(up->up_file, f);
 	f->up = up;
 	f->shared->grace_ms = up->up_cons->rc_deadline_ms;
 	spin_unlock(&f->lock);

@@ -79,24 +79,11 @@ for size in 1048576 16777216; do
 done
 
 # --- admission: perftest pairs under each policy ---
-SIZE=65536
-pair() {	# pair NAME PORT: the client's wall time and outcome in /tmp/adm/NAME.*
-	local name=$1 port=$2 i t0
-	ib_write_bw -d $DEV -p "$port" -s $SIZE -D 4 > /tmp/adm/$name.s 2>&1 &
-	srv=$!
-	t0=$(date +%s.%N)
-	for i in $(seq 120); do
-		# a server refused its registration: nobody will answer
-		kill -0 $srv 2>/dev/null || break
-		timeout 300 ib_write_bw -d $DEV -p "$port" -s $SIZE -D 4 192.0.2.1 \
-			> /tmp/adm/$name.c 2>&1 && break
-		grep -q "allocate MR\|create MR\|create mr" /tmp/adm/$name.c && break
-		sleep 0.5
-	done
-	echo "$t0 $(date +%s.%N)" > /tmp/adm/$name.t
-	wait
-}
-mkdir -p /tmp/adm
+ADM=/tmp/adm
+. scripts/guest/perftest-pairs.sh
+SIZE=$ADM_SIZE
+mkdir -p $ADM
+echo 1 > /sys/kernel/tracing/events/rnic_mgr/rnic_wait_done/enable
 # one process's entries: a lone pair's peak
 ib_write_bw -d $DEV -p 18600 -s $SIZE -n 100 > /dev/null 2>&1 &
 sleep 1
@@ -113,7 +100,7 @@ wait
 budget=$(( peak * 5 + peak / 2 ))
 diag "admission: each process holds $peak entries; budget $budget for 8 processes"
 echo 60000 > $P/user_wait_ms
-echo "policy,round,pair,completed,refused,wall_s,MBps" > $O/admission.csv
+echo "policy,round,pair,completed,refused,wall_s,MBps,entry_s,longest_wait_ms" > $O/admission.csv
 for round in $(seq $ROUNDS); do
 	pols="arbiter fcfs static"
 	[ $round = 2 ] && pols="fcfs static arbiter"
@@ -121,16 +108,24 @@ for round in $(seq $ROUNDS); do
 	for pol in $pols; do
 		echo $pol > $SYS/policy
 		echo $budget > $SYS/budget
-		rm -f /tmp/adm/*
-		for i in 1 2 3 4; do pair "p$i" $((18610 + i)) & done
-		wait
+		rm -f $ADM/*
+		echo > /sys/kernel/tracing/trace
+		touch $ADM/sampling
+		adm_sample_held $ADM/held &
+		spid=$!
+		pids=()
 		for i in 1 2 3 4; do
-			c=/tmp/adm/p$i.c
-			done_=0; grep -q "^ *$SIZE " $c && done_=1
-			ref=$(grep -l "allocate MR\|create MR\|create mr" /tmp/adm/p$i.? 2>/dev/null | wc -l)
-			wall=$(awk '{ printf "%.1f", $2 - $1 }' /tmp/adm/p$i.t)
-			bw=$(awk -v s=$SIZE '$1 == s { print $4 }' $c | head -n1)
-			echo "$pol,$round,$i,$done_,$ref,$wall,${bw:-0}" >> $O/admission.csv
+			adm_pair "p$i" $((18610 + i)) 4 &
+			pids+=($!)
+		done
+		wait "${pids[@]}"
+		rm -f $ADM/sampling
+		wait $spid
+		lw=$(adm_longest_wait)
+		for i in 1 2 3 4; do
+			done_=0; adm_completed p$i && done_=1
+			wall=$(awk '{ printf "%.1f", $2 - $1 }' $ADM/p$i.t)
+			echo "$pol,$round,$i,$done_,$(adm_refused p$i),$wall,$(adm_mbps p$i),$(adm_entry_seconds p$i $ADM/held),$lw" >> $O/admission.csv
 		done
 		diag "admission round $round $pol: $(awk -F, -v p=$pol -v r=$round '$1 == p && $2 == r { c += $4; f += $5 } END { print c " of 4 completed, " f " refused" }' $O/admission.csv)"
 		wait_for 20 sh -c "! ls -d $SYS/consumers/user:* >/dev/null 2>&1"
