@@ -166,6 +166,9 @@ int rnic_lib_events(struct rnic_lib *l, const void *buf, size_t len)
 			break;
 		case RNIC_EV_GRANT:
 			l->stats.grants++;
+			l->stats.granted += ev.grant.entries;
+			if (!ev.grant.entries)
+				l->stats.grants_refused++;
 			break;
 		default:
 			l->stats.unknown++;

@@ -13,7 +13,8 @@
  *           holders put it
  *   GROW    the capacity follows the new entitlement
  *   STALE   every region overlapping the range leaves the cache
- *   GRANT   an asynchronous reservation was granted: counted
+ *   GRANT   an asynchronous reservation's outcome: the entries granted
+ *           counted, a refusal (0 entries) counted apart
  *   nothing, but the page says more is free: the capacity grows back
  *           to the entitlement (rnic_lib_refresh()): after a REVOKE the
  *           cache would otherwise stay small after the others left, as
@@ -41,6 +42,8 @@
  * @revoke_short: REVOKEs that held regions kept from being met at once
  * @grows: GROWs
  * @grants: GRANTs
+ * @granted: entries they granted
+ * @grants_refused: GRANTs that granted nothing (the reservation was refused)
  * @stale: STALEs
  * @stale_dropped: regions they dropped
  * @lost: events lost (sequence gaps)
@@ -51,7 +54,7 @@
 struct rnic_lib_stats {
 	uint64_t events, revokes, revoke_asked, revoke_freed, revoke_short;
 	uint64_t grows, grants, stale, stale_dropped, lost, resyncs, unknown;
-	uint64_t regrows;
+	uint64_t regrows, granted, grants_refused;
 };
 
 /**

@@ -227,6 +227,7 @@ static void rnic_uproc_release(struct rnic_uproc *up)
 	rnic_uproc_unreserve(up);
 	rnic_unregister(up->up_cons);
 	put_pid(up->up_pid);
+	wake_up_var(&up->up_rd->rd_uprocs);	/* an unwrap may wait for the list */
 	kfree_rcu(up, up_rcu);
 }
 
@@ -270,9 +271,12 @@ static bool rnic_uproc_draw_reserved(struct rnic_uproc *up, u64 entries)
 {
 	bool drawn = false;
 
+	/* most processes never reserve: no lock for them */
+	if (!READ_ONCE(up->up_resv_entries))
+		return false;
 	spin_lock(&up->up_lock);
 	if (up->up_resv_entries >= entries && up->up_resv_keys >= 1) {
-		up->up_resv_entries -= entries;
+		WRITE_ONCE(up->up_resv_entries, up->up_resv_entries - entries);
 		up->up_resv_keys--;
 		drawn = true;
 	}
@@ -311,7 +315,7 @@ int rnic_uproc_reserve(struct rnic_uproc *up, u64 entries, u32 keys, bool nowait
 	if (err)
 		return err == -ETIMEDOUT || err == -EINVAL ? -ENOMEM : err;
 	spin_lock(&up->up_lock);
-	up->up_resv_entries += entries;
+	WRITE_ONCE(up->up_resv_entries, up->up_resv_entries + entries);
 	up->up_resv_keys += keys;
 	spin_unlock(&up->up_lock);
 	rnic_ufile_publish(up);
@@ -333,7 +337,7 @@ u64 rnic_uproc_unreserve(struct rnic_uproc *up)
 	spin_lock(&up->up_lock);
 	e = up->up_resv_entries;
 	k = up->up_resv_keys;
-	up->up_resv_entries = 0;
+	WRITE_ONCE(up->up_resv_entries, 0);
 	up->up_resv_keys = 0;
 	spin_unlock(&up->up_lock);
 	if (e || k)
@@ -418,6 +422,8 @@ static void rnic_umr_watch(struct rnic_umr *um)
 	struct rnic_uproc *up = um->um_proc;
 	bool bound;
 
+	if (!READ_ONCE(up->up_file))	/* unbound, the common case: no lock */
+		return;
 	spin_lock(&up->up_lock);
 	bound = up->up_file;
 	spin_unlock(&up->up_lock);
@@ -869,8 +875,15 @@ void rnic_user_unwrap(struct rnic_dev *rd)
 	/* a bound file stays open, unbound: it reads end of file */
 	list_for_each_entry_safe(up, tmp, &rd->rd_uprocs, up_node)
 		rnic_ufile_detach(up);
-	WARN_ON_ONCE(!list_empty(&rd->rd_uprocs));
 	mutex_unlock(&rnic_user_mutex);
+	/*
+	 * What is left is held only for a moment: a RESERVE (waiting or
+	 * asynchronous) whose wait ended with -ENODEV when the consumers
+	 * were told of the removal, and is about to put its reference.
+	 */
+	WARN_ON_ONCE(!wait_var_event_timeout(&rd->rd_uprocs,
+					     list_empty_careful(&rd->rd_uprocs),
+					     30 * HZ));
 	kvfree(rd->rd_umrs);
 	rd->rd_umrs = NULL;
 	kfree(orig);

@@ -31,6 +31,7 @@ struct rnic_ufile;
  * @up_resv_entries: entries reserved ahead (RNIC_IOC_RESERVE) and not yet
  *	drawn by a registration; charged to @up_cons (@up_lock)
  * @up_resv_keys: likewise, keys
+ * @up_async: asynchronous reservations pending (user_dev.c)
  * @up_rcu: frees it after lock-free lookups (rnic_uctx) are done
  */
 struct rnic_uproc {
@@ -44,6 +45,7 @@ struct rnic_uproc {
 	struct rnic_ufile *up_file;
 	u64 up_resv_entries;
 	u32 up_resv_keys;
+	atomic_t up_async;
 	struct rcu_head up_rcu;
 };
 

@@ -32,6 +32,7 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <linux/workqueue.h>
 #include <rdmastor/rnic_user_event.h>
 
 #include "rnic_mgr.h"
@@ -118,6 +119,29 @@ static void rnic_ufile_post(struct rnic_ufile *f, struct rnic_uproc *up,
 	wake_up_interruptible(&f->wq);
 }
 
+/*
+ * Post @ev to the file bound to @up, if any, and with @page rewrite its
+ * shared page (with @target and @deadline_ns as rnic_ufile_write_shared()
+ * takes them). Return: whether a file was bound.
+ */
+static bool rnic_ufile_post_bound(struct rnic_uproc *up, struct rnic_ev *ev,
+				  bool page, u64 target, u64 deadline_ns)
+{
+	struct rnic_ufile *f;
+
+	spin_lock(&up->up_lock);
+	f = up->up_file;
+	if (f) {
+		spin_lock(&f->lock);
+		rnic_ufile_post(f, up, ev);
+		if (page)
+			rnic_ufile_write_shared(f, up, target, deadline_ns);
+		spin_unlock(&f->lock);
+	}
+	spin_unlock(&up->up_lock);
+	return f;
+}
+
 /**
  * rnic_ufile_publish - refresh a bound process's page after a change
  * @up: the process
@@ -154,7 +178,6 @@ void rnic_ufile_publish(struct rnic_uproc *up)
 void rnic_ufile_revoke(struct rnic_uproc *up, u64 target, u64 key_target)
 {
 	struct rnic_consumer *c = up->up_cons;
-	struct rnic_ufile *f;
 	struct rnic_ev ev = { .type = RNIC_EV_REVOKE };
 	u64 held = READ_ONCE(c->rc_pol.r[RNP_ENTRIES].held);
 	u64 kheld = READ_ONCE(c->rc_pol.r[RNP_KEYS].held);
@@ -165,19 +188,11 @@ void rnic_ufile_revoke(struct rnic_uproc *up, u64 target, u64 key_target)
 	ev.revoke.keys = kheld > key_target ? min_t(u64, kheld - key_target, U32_MAX) : 0;
 	ev.revoke.deadline_ns = rnic_mono_ns() +
 				(u64)c->rc_deadline_ms * NSEC_PER_MSEC;
-	/* outside the file's lock: it takes the xarray's */
+	/* outside the file's lock: it takes the device's record table lock */
 	ev.revoke.nvictims = rnic_uproc_victims(up, ev.revoke.entries,
 						ev.revoke.victims,
 						RNIC_REVOKE_MAX_VICTIMS);
-	spin_lock(&up->up_lock);
-	f = up->up_file;
-	if (f) {
-		spin_lock(&f->lock);
-		rnic_ufile_post(f, up, &ev);
-		rnic_ufile_write_shared(f, up, target, ev.revoke.deadline_ns);
-		spin_unlock(&f->lock);
-	}
-	spin_unlock(&up->up_lock);
+	rnic_ufile_post_bound(up, &ev, true, target, ev.revoke.deadline_ns);
 }
 
 /**
@@ -189,19 +204,10 @@ void rnic_ufile_revoke(struct rnic_uproc *up, u64 target, u64 key_target)
 void rnic_ufile_grow(struct rnic_uproc *up, u64 entries, u64 keys)
 {
 	struct rnic_ev ev = { .type = RNIC_EV_GROW };
-	struct rnic_ufile *f;
 
 	ev.grow.entitlement = entries;
 	ev.grow.key_entitlement = min_t(u64, keys, U32_MAX);
-	spin_lock(&up->up_lock);
-	f = up->up_file;
-	if (f) {
-		spin_lock(&f->lock);
-		rnic_ufile_post(f, up, &ev);
-		rnic_ufile_write_shared(f, up, RNIC_NO_TARGET, 1);
-		spin_unlock(&f->lock);
-	}
-	spin_unlock(&up->up_lock);
+	rnic_ufile_post_bound(up, &ev, true, RNIC_NO_TARGET, 1);
 }
 
 /**
@@ -214,19 +220,11 @@ void rnic_ufile_grow(struct rnic_uproc *up, u64 entries, u64 keys)
 void rnic_ufile_stale(struct rnic_uproc *up, struct rnic_umr *um)
 {
 	struct rnic_ev ev = { .type = RNIC_EV_STALE };
-	struct rnic_ufile *f;
 
 	ev.stale.addr = um->um_addr;
 	ev.stale.len = um->um_len;
 	ev.stale.lkey = um->um_mr->lkey;
-	spin_lock(&up->up_lock);
-	f = up->up_file;
-	if (f) {
-		spin_lock(&f->lock);
-		rnic_ufile_post(f, up, &ev);
-		spin_unlock(&f->lock);
-	}
-	spin_unlock(&up->up_lock);
+	rnic_ufile_post_bound(up, &ev, false, 0, 0);
 }
 
 /* Unbind under rnic_user_mutex (F1); drops the file's reference. */
@@ -359,6 +357,76 @@ out:
 	return err;
 }
 
+/*
+ * RNIC_RESERVE_ASYNC: the wait happens in rnic_user_wq, on the process's
+ * behalf, and its outcome comes as RNIC_EV_GRANT with the ticket (entries
+ * 0 if refused). A grant finding no file bound any more is given back:
+ * nobody would draw it. Closing the file does not cancel a pending one:
+ * it ends within user_wait_ms. At most RNIC_ASYNC_MAX are pending per
+ * process (-EBUSY beyond), so a process cannot park kernel work items.
+ */
+#define RNIC_ASYNC_MAX	8
+
+struct rnic_uasync {
+	struct work_struct work;
+	struct rnic_uproc *up;
+	u64 entries;
+	u32 keys;
+	u64 ticket;
+};
+
+static struct workqueue_struct *rnic_user_wq;
+static atomic64_t rnic_user_tickets = ATOMIC64_INIT(0);
+
+static void rnic_ufile_async_work(struct work_struct *work)
+{
+	struct rnic_uasync *a = container_of(work, struct rnic_uasync, work);
+	struct rnic_ev ev = { .type = RNIC_EV_GRANT };
+	int err;
+
+	err = rnic_uproc_reserve(a->up, a->entries, a->keys, false);
+	ev.grant.ticket = a->ticket;
+	ev.grant.entries = err ? 0 : a->entries;
+	if (!rnic_ufile_post_bound(a->up, &ev, true, RNIC_NO_TARGET, 1) && !err)
+		rnic_uproc_unreserve(a->up);
+	atomic_dec(&a->up->up_async);
+	rnic_uproc_put_unlocked(a->up);	/* may be the module's last user */
+	kfree(a);
+}
+
+/* Takes over the caller's reference to @up. */
+static long rnic_ufile_reserve_async(struct rnic_uproc *up, struct rnic_reserve *r,
+				     void __user *arg)
+{
+	struct rnic_uasync *a;
+
+	if (atomic_inc_return(&up->up_async) > RNIC_ASYNC_MAX) {
+		atomic_dec(&up->up_async);
+		rnic_uproc_put_unlocked(up);
+		return -EBUSY;
+	}
+	a = kzalloc(sizeof(*a), GFP_KERNEL);
+	if (!a) {
+		atomic_dec(&up->up_async);
+		rnic_uproc_put_unlocked(up);
+		return -ENOMEM;
+	}
+	INIT_WORK(&a->work, rnic_ufile_async_work);
+	a->up = up;
+	a->entries = r->entries;
+	a->keys = r->keys;
+	a->ticket = atomic64_inc_return(&rnic_user_tickets);
+	r->ticket = a->ticket;
+	if (copy_to_user(arg, r, sizeof(*r))) {
+		atomic_dec(&up->up_async);
+		rnic_uproc_put_unlocked(up);
+		kfree(a);
+		return -EFAULT;
+	}
+	queue_work(rnic_user_wq, &a->work);
+	return 0;
+}
+
 static long rnic_ufile_reserve(struct rnic_ufile *f, void __user *arg)
 {
 	struct rnic_reserve r;
@@ -367,9 +435,8 @@ static long rnic_ufile_reserve(struct rnic_ufile *f, void __user *arg)
 
 	if (copy_from_user(&r, arg, sizeof(r)))
 		return -EFAULT;
-	if (r.mode == RNIC_RESERVE_ASYNC)
-		return -EOPNOTSUPP;	/* not implemented yet */
-	if (r.mode != RNIC_RESERVE_WAIT && r.mode != RNIC_RESERVE_NOWAIT)
+	if (r.mode != RNIC_RESERVE_WAIT && r.mode != RNIC_RESERVE_NOWAIT &&
+	    r.mode != RNIC_RESERVE_ASYNC)
 		return -EINVAL;
 	mutex_lock(&rnic_user_mutex);
 	up = f->up;
@@ -378,6 +445,8 @@ static long rnic_ufile_reserve(struct rnic_ufile *f, void __user *arg)
 	mutex_unlock(&rnic_user_mutex);
 	if (!up)
 		return -ENOTCONN;
+	if (r.mode == RNIC_RESERVE_ASYNC)
+		return rnic_ufile_reserve_async(up, &r, arg);
 	err = rnic_uproc_reserve(up, r.entries, r.keys, r.mode == RNIC_RESERVE_NOWAIT);
 	rnic_uproc_put_unlocked(up);
 	return err;
@@ -535,15 +604,26 @@ static struct miscdevice rnic_user_misc = {
  */
 int rnic_user_dev_init(void)
 {
-	return misc_register(&rnic_user_misc);
+	int err;
+
+	rnic_user_wq = alloc_workqueue("rnic_user", WQ_UNBOUND, 0);
+	if (!rnic_user_wq)
+		return -ENOMEM;
+	err = misc_register(&rnic_user_misc);
+	if (err)
+		destroy_workqueue(rnic_user_wq);
+	return err;
 }
 
 /**
  * rnic_user_dev_exit - remove /dev/rnic_mgr
  *
- * No file can be open: each holds a module reference.
+ * No file can be open: each holds a module reference. An asynchronous
+ * reservation's work may still be returning from its last put: the
+ * workqueue's destruction waits for it.
  */
 void rnic_user_dev_exit(void)
 {
 	misc_deregister(&rnic_user_misc);
+	destroy_workqueue(rnic_user_wq);
 }

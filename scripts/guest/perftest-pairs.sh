@@ -47,7 +47,7 @@ adm_completed() { grep -q "^ *$ADM_SIZE \|Can't produce a report" $ADM/"$1".c 2>
 # adm_refused NAME: how many of the pair's processes were refused a registration
 adm_refused() { grep -l "$ADM_MRFAIL" $ADM/"$1".? 2>/dev/null | wc -l; }
 # adm_mbps NAME: the client's average bandwidth, or 0
-adm_mbps() { awk -v s=$ADM_SIZE '$1 == s { print $4; exit } END { if (!NR) print 0 }' $ADM/"$1".c; }
+adm_mbps() { awk -v s=$ADM_SIZE '$1 == s && !bw { bw = $4 } END { print bw ? bw : 0 }' $ADM/"$1".c; }
 
 # adm_sample_held FILE: while $ADM/sampling exists, every 0.2 s, each
 # perftest consumer's held as "consumer held" lines into FILE. Builtins

@@ -353,16 +353,18 @@ static uint64_t shared_held(struct rnic_binding *b)
 /*
  * RNIC_IOC_RESERVE: reserve 500 entries and 5 keys, then 5 registrations
  * of 50 pages draw from it (held stays 500), a sixth of 300 is charged
- * on top; NOWAIT beyond the budget is -EAGAIN, ASYNC -EOPNOTSUPP. The
- * unused 250 go back when the binding closes (checked by the test from
- * sysfs while this waits on stdin).
+ * on top; NOWAIT beyond the budget is -EAGAIN; ASYNC of 100 answers a
+ * ticket at once and a GRANT of 100 later (held 900), ASYNC beyond the
+ * budget a GRANT of 0. The unused 350 go back when the binding closes
+ * (checked by the test from sysfs while this waits on stdin).
  */
 static int run_reserve(struct rc_cache *c, struct rnic_binding *b, struct ibv_pd *pd)
 {
 	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
 	struct rnic_reserve r = { .entries = 500, .keys = 5, .mode = RNIC_RESERVE_WAIT };
-	uint64_t h0, h1 = 0, h2;
+	uint64_t h0, h1 = 0, h2, h3, t1, t2;
 	char buf[64];
+	double end;
 	int i, e1, e2;
 
 	(void)c;
@@ -383,19 +385,34 @@ static int run_reserve(struct rc_cache *c, struct rnic_binding *b, struct ibv_pd
 	r.entries = 1ULL << 30;
 	r.mode = RNIC_RESERVE_NOWAIT;
 	e1 = ioctl(b->fd, RNIC_IOC_RESERVE, &r) ? errno : 0;
-	r.entries = 1;
+	r.entries = 100;
+	r.keys = 0;
 	r.mode = RNIC_RESERVE_ASYNC;
 	e2 = ioctl(b->fd, RNIC_IOC_RESERVE, &r) ? errno : 0;
-	printf("reserve held=%llu after5=%llu after6=%llu nowait_big=%s async=%s\n",
+	t1 = r.ticket;
+	r.entries = 1ULL << 31;		/* beyond any budget here */
+	if (!e2)
+		e2 = ioctl(b->fd, RNIC_IOC_RESERVE, &r) ? errno : 0;
+	t2 = r.ticket;
+	end = now_s() + 10;
+	while (!e2 && b->lib.stats.grants < 2 && now_s() < end)
+		if (rnic_bind_process(b, 100) < 0)
+			break;
+	h3 = shared_held(b);
+	printf("reserve held=%llu after5=%llu after6=%llu nowait_big=%s tickets=%s "
+	       "async_granted=%llu async_refused=%llu after_async=%llu\n",
 	       (unsigned long long)h0, (unsigned long long)h1, (unsigned long long)h2,
 	       e1 == EAGAIN ? "EAGAIN" : e1 == ENOMEM ? "ENOMEM" : strerror(e1),
-	       e2 == EOPNOTSUPP ? "EOPNOTSUPP" : strerror(e2));
+	       e2 ? strerror(e2) : t2 > t1 && t1 ? "ok" : "bad",
+	       (unsigned long long)b->lib.stats.granted,
+	       (unsigned long long)b->lib.stats.grants_refused, (unsigned long long)h3);
 	rnic_bind_close(b);
 	printf("closed\n");
 	while (read(0, buf, sizeof(buf)) > 0)
 		;
-	return h0 == 500 && h1 == 500 && h2 == 800 && e2 == EOPNOTSUPP &&
-	       (e1 == EAGAIN || e1 == ENOMEM) ? 0 : 1;
+	return h0 == 500 && h1 == 500 && h2 == 800 && !e2 && t1 && t2 > t1 &&
+	       b->lib.stats.granted == 100 && b->lib.stats.grants_refused == 1 &&
+	       h3 == 900 && (e1 == EAGAIN || e1 == ENOMEM) ? 0 : 1;
 }
 
 static int run_stale(struct rc_cache *c, struct rnic_binding *b)

@@ -122,9 +122,11 @@ int main(void)
 	r0 = regs;
 	post((struct rnic_ev){ .type = RNIC_EV_STALE, .stale = { BASE + 8 * PG + 100, 10, 7 } });
 	post((struct rnic_ev){ .type = RNIC_EV_GRANT, .grant = { 1, 10 } });
+	post((struct rnic_ev){ .type = RNIC_EV_GRANT, .grant = { 2, 0 } });
 	n = feed(&l);
-	tap_ok(n == 2 && l.stats.stale_dropped == 1 && l.stats.grants == 1,
-	       "STALE drops the one region over the range; GRANT counted");
+	tap_ok(n == 3 && l.stats.stale_dropped == 1 && l.stats.grants == 2 &&
+	       l.stats.granted == 10 && l.stats.grants_refused == 1,
+	       "STALE drops the one region over the range; GRANTs counted, a refusal apart");
 	fill(c, 4);
 	tap_ok(regs == r0 + 1, "the next use registers that region anew, and only it");
 

@@ -55,7 +55,7 @@ struct rnic_bind {
 /* how RNIC_IOC_RESERVE waits */
 #define RNIC_RESERVE_WAIT	0	/* sleep until granted (killable, bounded) */
 #define RNIC_RESERVE_NOWAIT	1	/* -EAGAIN at once if not */
-#define RNIC_RESERVE_ASYNC	2	/* a ticket now, RNIC_EV_GRANT later (not yet: -EOPNOTSUPP) */
+#define RNIC_RESERVE_ASYNC	2	/* a ticket now, RNIC_EV_GRANT later */
 
 /**
  * struct rnic_reserve - RNIC_IOC_RESERVE: entries and keys for
@@ -64,7 +64,10 @@ struct rnic_bind {
  *	lasts, and what is not drawn goes back on a REVOKE, when the file
  *	closes, or when the process leaves. Errors: -EAGAIN (NOWAIT),
  *	-ENOMEM (the wait ran out, or more than the budget), -ENOTCONN
- *	(not bound)
+ *	(not bound). ASYNC returns at once; the kernel waits on the
+ *	process's behalf and posts RNIC_EV_GRANT with the outcome (0
+ *	entries: refused); a grant that finds the file closed is given back;
+ *	-EBUSY with 8 already pending
  * @entries: in: pages
  * @keys: in: memory keys
  * @mode: in: RNIC_RESERVE_*
@@ -187,7 +190,7 @@ struct rnic_ev_grow {
  * struct rnic_ev_grant - RNIC_EV_GRANT
  * @h: header
  * @ticket: the RNIC_IOC_RESERVE it answers
- * @entries: entries granted
+ * @entries: entries granted: all that were asked, or 0 if refused
  */
 struct rnic_ev_grant {
 	struct rnic_event h;
