@@ -399,10 +399,10 @@ static int run_reserve(struct rc_cache *c, struct rnic_binding *b, struct ibv_pd
 		if (rnic_bind_process(b, 100) < 0)
 			break;
 	h3 = shared_held(b);
-	printf("reserve held=%llu after5=%llu after6=%llu nowait_big=%s tickets=%s "
-	       "async_granted=%llu async_refused=%llu after_async=%llu\n",
+	printf("reserve held=%llu after5=%llu after6=%llu nowait_big=%s ",
 	       (unsigned long long)h0, (unsigned long long)h1, (unsigned long long)h2,
-	       e1 == EAGAIN ? "EAGAIN" : e1 == ENOMEM ? "ENOMEM" : strerror(e1),
+	       e1 == EAGAIN ? "EAGAIN" : e1 == ENOMEM ? "ENOMEM" : strerror(e1));
+	printf("tickets=%s async_granted=%llu async_refused=%llu after_async=%llu\n",
 	       e2 ? strerror(e2) : t2 > t1 && t1 ? "ok" : "bad",
 	       (unsigned long long)b->lib.stats.granted,
 	       (unsigned long long)b->lib.stats.grants_refused, (unsigned long long)h3);
