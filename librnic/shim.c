@@ -17,6 +17,14 @@
  *
  * The program gets its own struct ibv_mr for each registration (its
  * addr and length, the region's keys), so nothing it reads changes.
+ *
+ * ibv_rereg_mr() of such a registration registers the new buffer, pd or
+ * access (from the cache, or straight through when it cannot serve it)
+ * and then puts the old one back, in the program's same struct ibv_mr;
+ * if the new registration fails the old one stands. In a child of
+ * fork() everything passes straight through: the cached regions are the
+ * parent's registrations, so the child's deregistration of one it
+ * inherited only forgets it.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -37,12 +45,18 @@
 #define SHIM_MAGIC	0x72646d6173686d72ULL	/* "rdmashmr" */
 #define SHIM_CACHES	16
 
-/* what the program holds: its own view of a cached region */
+/*
+ * What the program holds: its own view of a cached region, or (after an
+ * ibv_rereg_mr() the cache could not serve) of a registration of its own
+ * in @real.
+ */
 struct shim_mr {
 	struct ibv_mr mr;
 	uint64_t magic;
 	struct rc_cache *cache;
 	struct rc_seg seg;
+	struct ibv_mr *real;
+	int access;
 };
 
 struct shim_cache {
@@ -65,9 +79,36 @@ static int shim_nr;
 static pthread_t shim_thread;
 static int shim_thread_started;
 
+/* in a child of fork(): everything passes through (see the top) */
+static int shim_forked;
+
 static struct ibv_mr *(*real_reg_mr_iova2)(struct ibv_pd *, void *, size_t,
 					   uint64_t, unsigned int);
 static int (*real_dereg_mr)(struct ibv_mr *);
+static int (*real_rereg_mr)(struct ibv_mr *, int, struct ibv_pd *, void *,
+			    size_t, int);
+
+/* fork() with shim_lock held by no one: the child's copy starts free */
+static void shim_prefork(void)
+{
+	pthread_mutex_lock(&shim_lock);
+}
+
+static void shim_postfork_parent(void)
+{
+	pthread_mutex_unlock(&shim_lock);
+}
+
+static void shim_postfork_child(void)
+{
+	shim_forked = 1;
+	pthread_mutex_unlock(&shim_lock);
+}
+
+__attribute__((constructor)) static void shim_init(void)
+{
+	pthread_atfork(shim_prefork, shim_postfork_parent, shim_postfork_child);
+}
 
 /* The cache's registrar: libibverbs' registration itself. */
 static struct ibv_mr *shim_real_reg(struct ibv_pd *pd, void *addr, size_t length,
@@ -82,6 +123,7 @@ static void shim_resolve(void)
 	if (real_dereg_mr)
 		return;
 	real_reg_mr_iova2 = dlsym(RTLD_NEXT, "ibv_reg_mr_iova2");
+	real_rereg_mr = dlsym(RTLD_NEXT, "ibv_rereg_mr");
 	real_dereg_mr = dlsym(RTLD_NEXT, "ibv_dereg_mr");
 }
 
@@ -171,7 +213,7 @@ static struct ibv_mr *shim_reg(struct ibv_pd *pd, void *addr, size_t length,
 	struct rc_cache *c;
 	struct ibv_mr *region;
 
-	if (shim_inside)
+	if (shim_inside || shim_forked)
 		return shim_pass(pd, addr, length, (uintptr_t)addr, access);
 	s = calloc(1, sizeof(*s));
 	if (!s)
@@ -193,7 +235,34 @@ static struct ibv_mr *shim_reg(struct ibv_pd *pd, void *addr, size_t length,
 	s->mr.length = length;
 	s->magic = SHIM_MAGIC;
 	s->cache = c;
+	s->access = access;
 	return &s->mr;
+}
+
+static int shim_is_ours(struct ibv_mr *mr)
+{
+	/*
+	 * Ours carry the magic; a libibverbs MR is a larger verbs_mr whose
+	 * next words are small enums, never the magic.
+	 */
+	return ((struct shim_mr *)mr)->magic == SHIM_MAGIC;
+}
+
+/* Give back what @s stands for: put the region back, or deregister. */
+static int shim_release(struct shim_mr *s)
+{
+	int err = 0;
+
+	if (s->real) {
+		err = real_dereg_mr(s->real);
+	} else if (!shim_forked) {	/* the parent's regions: not the child's to put */
+		pthread_mutex_lock(&shim_lock);
+		shim_inside = 1;
+		rc_put(s->cache, &s->seg, 1);
+		shim_inside = 0;
+		pthread_mutex_unlock(&shim_lock);
+	}
+	return err;
 }
 
 /**
@@ -260,20 +329,71 @@ struct ibv_mr *ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t length,
 int ibv_dereg_mr(struct ibv_mr *mr)
 {
 	struct shim_mr *s = (struct shim_mr *)mr;
+	int err;
 
 	shim_resolve();
-	/*
-	 * Ours carry the magic; a libibverbs MR is a larger verbs_mr whose
-	 * next words are small enums, never the magic.
-	 */
-	if (shim_inside || s->magic != SHIM_MAGIC)
+	if (shim_inside || !shim_is_ours(mr))
 		return real_dereg_mr(mr);
-	pthread_mutex_lock(&shim_lock);
-	shim_inside = 1;
-	rc_put(s->cache, &s->seg, 1);
-	shim_inside = 0;
-	pthread_mutex_unlock(&shim_lock);
+	err = shim_release(s);
+	if (err)
+		return err;
 	s->magic = 0;
 	free(s);
+	return 0;
+}
+
+/**
+ * ibv_rereg_mr - libibverbs' call; a cached registration is replaced
+ * @mr: what ibv_reg_mr() returned
+ * @flags: IBV_REREG_MR_CHANGE_TRANSLATION, _PD, _ACCESS
+ * @pd: the new protection domain (with IBV_REREG_MR_CHANGE_PD)
+ * @addr: the new buffer (with IBV_REREG_MR_CHANGE_TRANSLATION)
+ * @length: its bytes
+ * @access: the new IBV_ACCESS_* flags (with IBV_REREG_MR_CHANGE_ACCESS)
+ *
+ * The new registration is made first; only when it stands is the old
+ * one given back, so a failure leaves @mr as it was.
+ *
+ * Return: 0, IBV_REREG_MR_ERR_INPUT (unknown flags, or in a child of
+ * fork() for an inherited cached registration), IBV_REREG_MR_ERR_CMD
+ * (the new registration failed); libibverbs' answer for registrations
+ * the shim did not make.
+ */
+int ibv_rereg_mr(struct ibv_mr *mr, int flags, struct ibv_pd *pd, void *addr,
+		 size_t length, int access)
+{
+	const int known = IBV_REREG_MR_CHANGE_TRANSLATION | IBV_REREG_MR_CHANGE_PD |
+			  IBV_REREG_MR_CHANGE_ACCESS;
+	struct shim_mr *s = (struct shim_mr *)mr, *ns;
+	struct ibv_mr *n;
+
+	shim_resolve();
+	if (shim_inside || !shim_is_ours(mr))
+		return real_rereg_mr(mr, flags, pd, addr, length, access);
+	if (shim_forked || (flags & ~known))
+		return IBV_REREG_MR_ERR_INPUT;
+	if (!(flags & IBV_REREG_MR_CHANGE_PD))
+		pd = s->mr.pd;
+	if (!(flags & IBV_REREG_MR_CHANGE_TRANSLATION)) {
+		addr = s->mr.addr;
+		length = s->mr.length;
+	}
+	if (!(flags & IBV_REREG_MR_CHANGE_ACCESS))
+		access = s->access;
+	n = shim_reg(pd, addr, length, access);
+	if (!n)
+		return IBV_REREG_MR_ERR_CMD;
+	shim_release(s);
+	if (shim_is_ours(n)) {
+		ns = (struct shim_mr *)n;
+		*s = *ns;
+		ns->magic = 0;
+		free(ns);
+	} else {		/* not cacheable: keep the program's struct around it */
+		s->mr = *n;
+		s->real = n;
+		s->cache = NULL;
+		s->access = access;
+	}
 	return 0;
 }

@@ -17,6 +17,12 @@
  *   fork             fork; the child exits at once, the parent waits
  *   remap            munmap and mmap again (MAP_FIXED) the newest
  *                    registration's buffer, then register it again
+ *   rereg:PAGES      ibv_rereg_mr() the newest registration onto a new
+ *                    PAGES-page buffer (the old buffer stays mapped)
+ *   forkreg          fork; the child registers and deregisters a
+ *                    4-page buffer through the inherited context, then
+ *                    deregisters every registration it inherited; the
+ *                    parent prints the child's exit status
  *
  * Exit status: 0 if every registration succeeded, 2 if one failed (its
  * errno is printed as "reg PAGES fail ENOMEM ms=..."), 1 on other errors.
@@ -101,6 +107,57 @@ static int step_dereg(int keep_mapped)
 	if (!keep_mapped)
 		munmap(bufs[nr_mrs], lens[nr_mrs]);
 	return err ? 1 : 0;
+}
+
+/* The newest registration moved onto a new buffer, in the same struct. */
+static int step_rereg(size_t pages)
+{
+	size_t len = pages * (size_t)sysconf(_SC_PAGESIZE);
+	struct ibv_mr *mr;
+	void *buf;
+	int err;
+
+	if (!nr_mrs)
+		return 1;
+	mr = mrs[nr_mrs - 1];
+	buf = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (buf == MAP_FAILED)
+		return 1;
+	err = ibv_rereg_mr(mr, IBV_REREG_MR_CHANGE_TRANSLATION, NULL, buf, len,
+			   IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+			   IBV_ACCESS_REMOTE_READ);
+	if (err) {
+		printf("rereg %zu fail %d\n", pages, err);
+		munmap(buf, len);
+		return 2;
+	}
+	printf("rereg %zu %s lkey=%u\n", pages,
+	       mr->addr == buf && mr->length == len ? "ok" : "wrong", mr->lkey);
+	bufs[nr_mrs - 1] = buf;	/* the old buffer is left mapped */
+	lens[nr_mrs - 1] = len;
+	return mr->addr == buf && mr->length == len ? 0 : 2;
+}
+
+/* A child uses the inherited context, and drops what it inherited. */
+static int step_forkreg(struct ibv_pd *pd)
+{
+	int status = 0, i;
+	pid_t pid = fork();
+
+	if (!pid) {
+		int bad = 0;
+
+		if (step_reg(pd, 4) || step_dereg(0))
+			bad = 1;
+		for (i = nr_mrs - 1; i >= 0; i--)
+			if (ibv_dereg_mr(mrs[i]))
+				bad = 1;
+		_exit(bad);
+	}
+	waitpid(pid, &status, 0);
+	printf("forkreg child %s\n", WIFEXITED(status) && !WEXITSTATUS(status) ? "ok" : "failed");
+	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : 2;
 }
 
 static int step_loop(struct ibv_pd *pd, long n, size_t pages)
@@ -223,6 +280,10 @@ int main(int argc, char **argv)
 			printf("fork ok\n");
 		} else if (!strcmp(s, "remap")) {
 			r = step_remap(pd);
+		} else if (!strncmp(s, "rereg:", 6)) {
+			r = step_rereg(strtoul(s + 6, NULL, 0));
+		} else if (!strcmp(s, "forkreg")) {
+			r = step_forkreg(pd);
 		} else {
 			fprintf(stderr, "umr: unknown step %s\n", s);
 			return 1;

@@ -18,6 +18,7 @@ CTL=/sys/kernel/debug/rnic_test/ctl
 ucons() { ls -d $SYS/consumers/user:*:"$1".* 2>/dev/null | head -n1; }
 ufield() { cat "$(ucons "$1")/$2"; }
 nr_user() { ls -d $SYS/consumers/user:* 2>/dev/null | wc -l; }
+no_user() { [ "$(nr_user)" = 0 ]; }
 # start umr in the background with a pipe on stdin ("wait" returns when
 # the pipe closes): sets UPID and UFD
 ustart() {
@@ -255,6 +256,24 @@ diag "newcomer: $out"
 check "shim: a newcomer gets 1800: the shim evicted the idle registration" [ $rc = 0 ]
 check "shim: the shimmed program was not late" [ "$(ufield $spid late_revocations)" = 0 ]
 kill $spid; wait $spid 2>/dev/null
+# ibv_rereg_mr: soft-RoCE cannot change an MR's translation in place, so
+# a plain program's rereg fails and its charge stands; under the shim the
+# new buffer is registered (from the cache) and the old one put back, in
+# the program's same struct. A forked child registers through the
+# inherited context and deregisters what it inherited without touching
+# the parent's cache.
+ustart reg:16 rereg:32 wait
+check "rereg of the translation: rxe refuses, the charge stands" \
+	wait_for 20 sh -c "grep -q 'rereg 32 fail' $UOUT && [ \$(cat $SYS/consumers/user:umr:$UPID.*/held) = 16 ]"
+ustop
+out=$(LD_PRELOAD=$SHIM $UMR $DEV reg:16 rereg:32 forkreg dereg 2>&1)
+rc=$?
+diag "shim: $(echo $out | tr '\n' ' ')"
+check "shim: ibv_rereg_mr moves a cached registration to the new buffer" \
+	sh -c "echo '$out' | grep -q 'rereg 32 ok'"
+check "shim: a forked child registers and drops inherited registrations; the parent's go on" \
+	sh -c "[ $rc = 0 ] && echo '$out' | grep -q 'forkreg child ok' && echo '$out' | grep -q '^dereg ok'"
+check "nothing charged after the shim's rereg and fork" wait_for 10 no_user
 
 # a hoarder that ignores the REVOKE: with user_enforce=1 it is killed after T
 echo 1 > $P/user_enforce
