@@ -11,9 +11,9 @@ BUILD := build
 # W=1 always: a warning is a bug here. -Werror so nobody misses one.
 KMAKE = $(MAKE) -C $(KDIR) M=$(CURDIR) W=1 KCFLAGS=-Werror
 
-.PHONY: all modules librnic tools install deps check unit vm-check lint demo bench fuzz deb clean help
+.PHONY: all modules librnic tools eval install deps check unit vm-check lint demo bench fuzz deb clean help
 
-all: modules librnic tools
+all: modules librnic tools eval
 
 help:
 	@echo "make          build every module against the installed Debian kernel, and librnic"
@@ -42,6 +42,11 @@ install: modules librnic tools
 # verbs programs the guest tests run (build/tools)
 tools: librnic
 	@$(MAKE) -s -C tests/tools
+
+# the evaluation's host tools: the NIC translation cache simulator
+# (build/eval; Documentation/evaluation.rst)
+eval:
+	@$(MAKE) -s -C eval
 
 # the user-space library (build/librnic; make -C librnic install)
 librnic:

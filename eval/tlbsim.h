@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A NIC translation cache, simulated (seed 001: "dynamic handle
+ * lookup"): the NIC keeps a set-associative cache of translation entries
+ * in its own memory in front of tables in host memory. Each RDMA access
+ * to a registered page looks its entry up; a miss fetches the whole line
+ * (L entries, aligned) from the host.
+ *
+ * Geometry: C entries in lines of L entries, A lines a set, so C / (L *
+ * A) sets. An entry's address is its MR's table index and the page in
+ * the MR (tlbsim_entry_addr()); the set is chosen by a hash of the line
+ * address (tlbsim_set_of()), the tag is the line address and the context
+ * (the process or kernel consumer), so contexts share the cache without
+ * partitioning it.
+ * LRU within a set.
+ *
+ * Misses are counted per side (send, receive) and kind: cold (the line
+ * was never in the cache) and non-cold (capacity and conflict).
+ *
+ * Plain C: builds in the kernel and in user space (compat.h); the caller
+ * provides the memory (tlbsim_bytes()).
+ */
+#ifndef RDMASTOR_TLBSIM_H
+#define RDMASTOR_TLBSIM_H
+
+#include <rdmastor/compat.h>
+
+enum tlbsim_side { TLBSIM_SEND, TLBSIM_RECV, TLBSIM_NR_SIDES };
+
+/**
+ * struct tlbsim_cfg - a cache geometry
+ * @entries: C, total translation entries (a multiple of @line * @assoc)
+ * @line: L, entries per line (a power of two)
+ * @assoc: A, lines per set
+ */
+struct tlbsim_cfg {
+	u32 entries;
+	u32 line;
+	u32 assoc;
+};
+
+/**
+ * struct tlbsim_stats - what one side saw
+ * @accesses: lookups
+ * @hits: found in the cache
+ * @cold: misses on a line never cached before
+ * @noncold: other misses (capacity, conflict)
+ */
+struct tlbsim_stats {
+	u64 accesses;
+	u64 hits;
+	u64 cold;
+	u64 noncold;
+};
+
+/* one cached line; valid when @stamp is non-zero */
+struct tlbsim_line {
+	u64 tag;
+	u32 ctx;
+	u64 stamp;
+};
+
+/**
+ * struct tlbsim - the cache and its counters
+ * @cfg: geometry
+ * @nsets: sets
+ * @clock: access counter, the LRU stamp
+ * @lines: @nsets * @cfg.assoc lines
+ * @seen: open-addressed set of line addresses ever cached (for cold
+ *	misses), @seen_cap slots, @seen_nr used
+ * @stats: per side
+ */
+struct tlbsim {
+	struct tlbsim_cfg cfg;
+	u32 nsets;
+	u64 clock;
+	struct tlbsim_line *lines;
+	struct tlbsim_seen {
+		u64 addr;
+		u32 ctx;
+		u32 used;
+	} *seen;
+	u64 seen_cap;
+	u64 seen_nr;
+	struct tlbsim_stats stats[TLBSIM_NR_SIDES];
+};
+
+/* the functions: kernel-doc at their definitions in tlbsim.c */
+int tlbsim_check_cfg(const struct tlbsim_cfg *cfg);
+size_t tlbsim_lines_bytes(const struct tlbsim_cfg *cfg);
+void tlbsim_init(struct tlbsim *s, const struct tlbsim_cfg *cfg,
+		 struct tlbsim_line *lines, struct tlbsim_seen *seen, u64 seen_cap);
+u64 tlbsim_entry_addr(u32 key, u64 page);
+u32 tlbsim_set_of(u32 nsets, u64 line);
+int tlbsim_access(struct tlbsim *s, u32 ctx, u64 addr, enum tlbsim_side side);
+u64 tlbsim_misses(const struct tlbsim *s);
+u64 tlbsim_accesses(const struct tlbsim *s);
+
+#endif /* RDMASTOR_TLBSIM_H */

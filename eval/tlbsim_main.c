@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tlbsim: seed 001's parameter sweep on captured traces (trace.h),
+ * through the translation cache simulator (tlbsim.c).
+ *
+ *   tlbsim [--csv FILE] [--t-access NS] [--sizes] TRACE...
+ *
+ * For each trace: the paper's sweep (C 8K/16K/32K entries, L 8/16/64/128,
+ * A 2/4/8): miss rate, per side and kind (cold, non-cold), and the
+ * slowdown if each access costs --t-access ns (default 1000) and each
+ * miss 5, 50 or 500 us more (the paper measured 5-500 us to service
+ * one); with --sizes instead, L 16 and A 4 with C from 64 entries to
+ * 256K, and the smallest C reaching 1% and 0.1% misses: the NIC memory
+ * the trace's registrations need.
+ *
+ * --csv appends one row per trace and geometry.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tlbsim.h"
+#include "trace.h"
+
+struct acc {
+	u32 ctx;
+	u32 key;
+	u64 page;
+	int side;
+};
+
+struct result {
+	struct tlbsim_cfg cfg;
+	struct tlbsim_stats st[TLBSIM_NR_SIDES];
+};
+
+static double t_access_ns = 1000;
+static FILE *csv;
+
+static struct acc *load(const char *path, size_t *n)
+{
+	struct acc *a = NULL;
+	size_t cap = 0;
+	struct trace_rec r;
+	long lineno = 0;
+	FILE *f = fopen(path, "r");
+	int err;
+
+	if (!f) {
+		perror(path);
+		return NULL;
+	}
+	*n = 0;
+	while ((err = trace_read(f, &r, &lineno)) > 0) {
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 65536;
+			a = realloc(a, cap * sizeof(*a));
+			if (!a)
+				exit(1);
+		}
+		a[(*n)++] = (struct acc){ r.ctx, r.key, r.page, r.side };
+	}
+	fclose(f);
+	if (err < 0) {
+		fprintf(stderr, "%s:%ld: malformed line\n", path, lineno);
+		free(a);
+		return NULL;
+	}
+	return a;
+}
+
+/* One geometry over the trace; the seen set grows until it fits. */
+static int simulate(const struct acc *a, size_t n, const struct tlbsim_cfg *cfg,
+		    struct result *res)
+{
+	static u64 seen_cap = 1 << 16;
+	struct tlbsim_line *lines;
+	struct tlbsim_seen *seen;
+	struct tlbsim s;
+	size_t i;
+	int err = 0;
+
+	if (tlbsim_check_cfg(cfg))
+		return -EINVAL;
+	lines = malloc(tlbsim_lines_bytes(cfg));
+	for (;;) {
+		seen = malloc(seen_cap * sizeof(*seen));
+		if (!lines || !seen)
+			exit(1);
+		tlbsim_init(&s, cfg, lines, seen, seen_cap);
+		for (i = 0; i < n; i++) {
+			err = tlbsim_access(&s, a[i].ctx, tlbsim_entry_addr(a[i].key, a[i].page),
+					    a[i].side ? TLBSIM_RECV : TLBSIM_SEND);
+			if (err < 0)
+				break;
+		}
+		free(seen);
+		if (err != -ENOSPC)
+			break;
+		seen_cap *= 2;
+	}
+	free(lines);
+	res->cfg = *cfg;
+	memcpy(res->st, s.stats, sizeof(res->st));
+	return err < 0 ? err : 0;
+}
+
+static double pct(u64 a, u64 b)
+{
+	return b ? 100.0 * a / b : 0;
+}
+
+static double miss_pct(const struct result *r)
+{
+	u64 acc = r->st[0].accesses + r->st[1].accesses;
+	u64 miss = r->st[0].cold + r->st[0].noncold + r->st[1].cold + r->st[1].noncold;
+
+	return pct(miss, acc);
+}
+
+static double slowdown(const struct result *r, double miss_us)
+{
+	return 1 + miss_pct(r) / 100 * miss_us * 1000 / t_access_ns;
+}
+
+static void csv_row(const char *trace, const struct result *r)
+{
+	if (!csv)
+		return;
+	fprintf(csv, "%s,%u,%u,%u,%llu,%llu,%llu,%llu,%llu,%llu\n", trace,
+		r->cfg.entries, r->cfg.line, r->cfg.assoc,
+		(unsigned long long)r->st[0].accesses, (unsigned long long)r->st[0].cold,
+		(unsigned long long)r->st[0].noncold, (unsigned long long)r->st[1].accesses,
+		(unsigned long long)r->st[1].cold, (unsigned long long)r->st[1].noncold);
+}
+
+static void paper_sweep(const char *name, const struct acc *a, size_t n)
+{
+	static const u32 cs[] = { 8192, 16384, 32768 }, ls[] = { 8, 16, 64, 128 },
+			 as[] = { 2, 4, 8 };
+	unsigned int i, j, k;
+
+	printf("%s: %zu accesses; seed 001's sweep (miss %%: all; send cold/non-cold; "
+	       "receive cold/non-cold; slowdown at 5/50/500 us a miss)\n", name, n);
+	printf("  %7s %4s %2s %7s %15s %15s %22s\n", "C", "L", "A", "miss", "send c/nc",
+	       "recv c/nc", "slowdown 5/50/500us");
+	for (i = 0; i < 3; i++)
+		for (j = 0; j < 4; j++)
+			for (k = 0; k < 3; k++) {
+				struct tlbsim_cfg c = { cs[i], ls[j], as[k] };
+				struct result r;
+
+				if (simulate(a, n, &c, &r))
+					continue;
+				printf("  %6uK %4u %2u %6.2f%% %7.2f/%-7.2f %7.2f/%-7.2f %6.2f %6.2f %7.2f\n",
+				       c.entries / 1024, c.line, c.assoc, miss_pct(&r),
+				       pct(r.st[0].cold, r.st[0].accesses),
+				       pct(r.st[0].noncold, r.st[0].accesses),
+				       pct(r.st[1].cold, r.st[1].accesses),
+				       pct(r.st[1].noncold, r.st[1].accesses),
+				       slowdown(&r, 5), slowdown(&r, 50), slowdown(&r, 500));
+				csv_row(name, &r);
+			}
+	printf("\n");
+}
+
+static void size_sweep(const char *name, const struct acc *a, size_t n)
+{
+	u32 c, need1 = 0, need01 = 0;
+
+	printf("%s: %zu accesses; L 16, A 4, by cache size\n", name, n);
+	printf("  %8s %8s %8s\n", "C", "miss", "non-cold");
+	for (c = 64; c <= 262144; c *= 2) {
+		struct tlbsim_cfg cfg = { c, 16, 4 };
+		struct result r;
+		double m;
+
+		if (simulate(a, n, &cfg, &r))
+			continue;
+		m = miss_pct(&r);
+		printf("  %8u %7.3f%% %7.3f%%\n", c, m,
+		       pct(r.st[0].noncold + r.st[1].noncold, r.st[0].accesses + r.st[1].accesses));
+		if (!need1 && m <= 1)
+			need1 = c;
+		if (!need01 && m <= 0.1)
+			need01 = c;
+		csv_row(name, &r);
+	}
+	printf("  entries needed for <= 1%% misses: %s%u; for <= 0.1%%: %s%u\n\n",
+	       need1 ? "" : "> ", need1 ? need1 : 262144,
+	       need01 ? "" : "> ", need01 ? need01 : 262144);
+}
+
+int main(int argc, char **argv)
+{
+	int i, sizes = 0, done = 0;
+
+	for (i = 1; i < argc; i++) {
+		struct acc *a;
+		const char *base;
+		size_t n;
+
+		if (!strcmp(argv[i], "--csv") && i + 1 < argc) {
+			csv = fopen(argv[++i], "a");
+			if (!csv) {
+				perror(argv[i]);
+				return 1;
+			}
+			continue;
+		}
+		if (!strcmp(argv[i], "--t-access") && i + 1 < argc) {
+			t_access_ns = atof(argv[++i]);
+			continue;
+		}
+		if (!strcmp(argv[i], "--sizes")) {
+			sizes = 1;
+			continue;
+		}
+		a = load(argv[i], &n);
+		if (!a)
+			return 1;
+		base = strrchr(argv[i], '/') ? strrchr(argv[i], '/') + 1 : argv[i];
+		if (sizes)
+			size_sweep(base, a, n);
+		else
+			paper_sweep(base, a, n);
+		free(a);
+		done++;
+	}
+	if (!done) {
+		fprintf(stderr, "usage: tlbsim [--csv FILE] [--t-access NS] [--sizes] TRACE...\n");
+		return 2;
+	}
+	if (csv)
+		fclose(csv);
+	return 0;
+}

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reading rdmastor's translation-use traces (format in trace.h).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "trace.h"
+
+/**
+ * trace_parse_line - one line of a trace
+ * @line: the text, without or with its newline
+ * @r: filled in
+ *
+ * Return: 1 for an access, 0 for a comment or an empty line, -EINVAL for
+ * anything else (a field missing or out of range, a side not s or r).
+ */
+int trace_parse_line(const char *line, struct trace_rec *r)
+{
+	char side[4];
+	uint64_t ctx, key;
+	int n, used = 0;
+
+	while (*line == ' ' || *line == '\t')
+		line++;
+	if (*line == '#' || *line == '\n' || *line == '\0')
+		return 0;
+	memset(r, 0, sizeof(*r));
+	n = sscanf(line, "%" SCNu64 " %31s %" SCNu64 " %" SCNx64 " %" SCNu64 " %3s %" SCNu32 " %n",
+		   &r->t_ns, r->dev, &ctx, &key, &r->page, side, &r->len, &used);
+	if (n != 7 || line[used] != '\0' || ctx > UINT32_MAX || key > UINT32_MAX ||
+	    side[1] != '\0' || (side[0] != 's' && side[0] != 'r'))
+		return -EINVAL;
+	r->ctx = (uint32_t)ctx;
+	r->key = (uint32_t)key;
+	r->side = side[0] == 'r';
+	return 1;
+}
+
+/**
+ * trace_read - the next access of a trace
+ * @f: the file
+ * @r: filled in
+ * @lineno: the line count, kept up to date (for error messages)
+ *
+ * Return: 1, 0 at the end, -EINVAL for a malformed line (at *@lineno).
+ */
+int trace_read(FILE *f, struct trace_rec *r, long *lineno)
+{
+	char buf[256];
+	int err;
+
+	while (fgets(buf, sizeof(buf), f)) {
+		size_t len = strlen(buf);
+
+		(*lineno)++;
+		if (len && buf[len - 1] == '\n')
+			buf[--len] = '\0';
+		else if (len == sizeof(buf) - 1)
+			return -EINVAL;		/* longer than any valid line */
+		err = trace_parse_line(buf, r);
+		if (err)
+			return err;
+	}
+	return 0;
+}

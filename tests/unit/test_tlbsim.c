@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of eval/tlbsim.c, the NIC translation cache simulator:
+ * random traces (several contexts, skewed addresses, both sides) run
+ * through the simulator and through a brute-force model (per set, a
+ * most-recent-first list of line addresses; for cold misses, a plain
+ * list of every line ever cached); every access must agree, hit or miss
+ * and cold or not, over many geometries. Then the geometry checks, the
+ * entry address, and known small cases.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "eval/tlbsim.h"
+#include "tap.h"
+
+#define MAXSETS 256
+#define MAXA 16
+#define MAXSEEN 200000
+
+struct model_line {
+	u64 line;
+	u32 ctx;
+};
+
+static struct model_line mset[MAXSETS][MAXA];
+static int mlen[MAXSETS];
+static struct model_line mseen[MAXSEEN];
+static int mseen_nr;
+
+/* 1 hit, 0 cold miss, 2 non-cold miss */
+static int model_access(const struct tlbsim_cfg *cfg, u32 ctx, u64 addr)
+{
+	u32 nsets = cfg->entries / (cfg->line * cfg->assoc);
+	u64 line = addr / cfg->line;
+	u32 set = tlbsim_set_of(nsets, line);
+	struct model_line *l = mset[set];
+	int i, j, cold = 1;
+
+	for (i = 0; i < mlen[set]; i++) {
+		if (l[i].line == line && l[i].ctx == ctx) {
+			struct model_line hit = l[i];
+
+			for (j = i; j > 0; j--)
+				l[j] = l[j - 1];
+			l[0] = hit;
+			return 1;
+		}
+	}
+	for (i = 0; i < mseen_nr; i++)
+		if (mseen[i].line == line && mseen[i].ctx == ctx)
+			cold = 0;
+	if (cold)
+		mseen[mseen_nr++] = (struct model_line){ line, ctx };
+	if (mlen[set] < (int)cfg->assoc)
+		mlen[set]++;
+	for (j = mlen[set] - 1; j > 0; j--)
+		l[j] = l[j - 1];
+	l[0] = (struct model_line){ line, ctx };
+	return cold ? 0 : 2;
+}
+
+static int run_random(const struct tlbsim_cfg *cfg, unsigned int seed, int n)
+{
+	static struct tlbsim_seen seen[1 << 16];
+	struct tlbsim_line *lines = malloc(tlbsim_lines_bytes(cfg));
+	struct tlbsim s;
+	int i, bad = 0;
+
+	memset(mlen, 0, sizeof(mlen));
+	mseen_nr = 0;
+	srandom(seed);
+	tlbsim_init(&s, cfg, lines, seen, 1 << 16);
+	for (i = 0; i < n && !bad; i++) {
+		u32 ctx = random() % 3;
+		/* skewed: mostly a hot region, sometimes far */
+		u64 page = random() % 4 ? random() % 64 : random() % 4096;
+		u32 key = ((random() % 8) << 8) | (random() & 0xff);
+		u64 addr = tlbsim_entry_addr(key, page);
+		enum tlbsim_side side = random() % 2;
+		u64 cold0 = s.stats[side].cold;
+		int got = tlbsim_access(&s, ctx, addr, side);
+		int want = model_access(cfg, ctx, addr);
+
+		if (got < 0 || (want == 1) != (got == 1) ||
+		    (want == 0) != (s.stats[side].cold == cold0 + 1)) {
+			printf("# access %d ctx %u addr %llx: sim %d, model %d\n", i, ctx,
+			       (unsigned long long)addr, got, want);
+			bad = 1;
+		}
+	}
+	for (i = 0; i < TLBSIM_NR_SIDES; i++) {
+		const struct tlbsim_stats *st = &s.stats[i];
+
+		if (st->hits + st->cold + st->noncold != st->accesses)	/* T3 */
+			bad = 1;
+	}
+	free(lines);
+	return !bad;
+}
+
+int main(void)
+{
+	static const struct tlbsim_cfg geos[] = {
+		{ 64, 1, 1 }, { 64, 4, 2 }, { 128, 8, 4 }, { 256, 16, 2 },
+		{ 512, 8, 8 }, { 1024, 64, 4 }, { 96, 4, 3 }, { 4096, 128, 8 },
+	};
+	static struct tlbsim_seen seen[64];
+	struct tlbsim_line lines[8];
+	struct tlbsim_cfg c;
+	struct tlbsim s;
+	unsigned int g;
+	u64 other;
+	int r[6];
+
+	for (g = 0; g < sizeof(geos) / sizeof(geos[0]); g++)
+		tap_ok(run_random(&geos[g], 1000 + g, 20000),
+		       "C=%u L=%u A=%u: 20000 random accesses agree with the model",
+		       geos[g].entries, geos[g].line, geos[g].assoc);
+
+	c = (struct tlbsim_cfg){ 8, 3, 1 };
+	tap_ok(tlbsim_check_cfg(&c) == -EINVAL, "a line size not a power of two is refused");
+	c = (struct tlbsim_cfg){ 10, 4, 1 };
+	tap_ok(tlbsim_check_cfg(&c) == -EINVAL, "entries not a multiple of L * A are refused");
+	c = (struct tlbsim_cfg){ 16, 4, 2 };
+	tap_ok(!tlbsim_check_cfg(&c), "C=16 L=4 A=2 is a geometry");
+
+	tap_ok(tlbsim_entry_addr(0x1234a5, 3) == tlbsim_entry_addr(0x123477, 3) &&
+	       tlbsim_entry_addr(0x1234a5, 3) != tlbsim_entry_addr(0x1235a5, 3),
+	       "an MR registered again under a rotated key uses the same entries");
+
+	/* known cases: 2 sets of 2 lines of 4 entries; line 0 and another line of its set */
+	for (other = 1; tlbsim_set_of(2, other) != tlbsim_set_of(2, 0); other++)
+		;
+	tlbsim_init(&s, &c, lines, seen, 64);
+	r[0] = tlbsim_access(&s, 1, 0, TLBSIM_SEND);	/* cold */
+	r[1] = tlbsim_access(&s, 1, 3, TLBSIM_SEND);	/* same line: hit */
+	r[2] = tlbsim_access(&s, 2, 3, TLBSIM_RECV);	/* other context: cold */
+	/* line 0's set again: evicts the LRU (ctx 1 line 0) */
+	r[3] = tlbsim_access(&s, 1, other * 4, TLBSIM_SEND);
+	r[4] = tlbsim_access(&s, 1, 1, TLBSIM_SEND);	/* non-cold miss */
+	r[5] = tlbsim_access(&s, 2, 2, TLBSIM_RECV);	/* ctx 2 line 0 was evicted by the last */
+	tap_ok(r[0] == 0 && r[1] == 1 && r[2] == 0 && r[3] == 0 && r[4] == 0 && r[5] == 0,
+	       "line prefetch, context in the tag, LRU eviction (%d %d %d %d %d %d)",
+	       r[0], r[1], r[2], r[3], r[4], r[5]);
+	tap_ok(s.stats[TLBSIM_SEND].cold == 2 && s.stats[TLBSIM_SEND].noncold == 1 &&
+	       s.stats[TLBSIM_SEND].hits == 1 && s.stats[TLBSIM_RECV].cold == 1 &&
+	       s.stats[TLBSIM_RECV].noncold == 1,
+	       "cold and non-cold misses counted per side");
+	tap_ok(tlbsim_access(&s, 1, 0, 7) == -EINVAL, "a bad side is refused");
+	tap_ok(tlbsim_misses(&s) == 5 && tlbsim_accesses(&s) == 6, "totals");
+	return tap_done();
+}
