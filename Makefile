@@ -36,7 +36,7 @@ modules:
 
 # Guests see the host's root: installing for the guest kernel is how
 # they modprobe rdmastor (scripts/install-modules).
-install: modules librnic tools
+install: modules librnic tools eval
 	@scripts/install-modules
 
 # verbs programs the guest tests run (build/tools)

@@ -104,5 +104,20 @@ check "arbiter: every wait bounded by user_wait_ms ($wait_ms ms)" [ "$wait_ms" -
 check "arbiter: nothing left charged" wait_for 10 sh -c "! ls -d $SYS/consumers/user:* >/dev/null 2>&1"
 
 echo 262144 > $SYS/budget
+
+# The evaluation's trace capture (scripts/guest/capture-trace, eval/),
+# on one short pair: a well-formed, non-empty trace of both sides that
+# the translation cache simulator reads.
+echo arbiter > $SYS/policy
+check "capture: the probe on rxe_mr_copy is set up" scripts/guest/capture-trace start
+adm_pair trace 18590 2
+diag "$(scripts/guest/capture-trace stop $ADM/pair.trace)"
+check "capture: the pair completed while traced" adm_completed trace
+check "capture: the trace has sends and receives" \
+	sh -c "grep -q ' s [0-9]*\$' $ADM/pair.trace && grep -q ' r [0-9]*\$' $ADM/pair.trace"
+check "capture: the simulator reads it" sh -c "build/eval/tlbsim --sizes $ADM/pair.trace > $ADM/pair.sim"
+diag "$(grep -m1 accesses $ADM/pair.sim)"
+check "capture: every access a page of a user MR the pair registered" \
+	sh -c "[ \$(grep -vc '^#' $ADM/pair.trace) -ge 100 ]"
 check "rnic_mgr unloads" modprobe -r rnic_mgr
 tap_done
