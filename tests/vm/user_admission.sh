@@ -117,7 +117,7 @@ check "capture: the trace has sends and receives" \
 	sh -c "grep -q ' s [0-9]*\$' $ADM/pair.trace && grep -q ' r [0-9]*\$' $ADM/pair.trace"
 check "capture: the simulator reads it" sh -c "build/eval/tlbsim --sizes $ADM/pair.trace > $ADM/pair.sim"
 diag "$(grep -m1 accesses $ADM/pair.sim)"
-check "capture: every access a page of a user MR the pair registered" \
+check "capture: at least 100 page accesses recorded" \
 	sh -c "[ \$(grep -vc '^#' $ADM/pair.trace) -ge 100 ]"
 check "rnic_mgr unloads" modprobe -r rnic_mgr
 tap_done
