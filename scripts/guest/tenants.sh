@@ -1,0 +1,128 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Seed 000's system experiment (Documentation/evaluation.rst): tenants
+# of one RDMA device under a budget smaller than their combined
+# appetite, in one guest over rxe0's loopback.
+#
+#   greedy   a librnic program that caches every registration it may
+#            hold (ucoop coop): it arrives first and takes the device
+#   nfs4     fio on an NFSv4.2 mount over IPv4 through rdmastor
+#   nfs6     fio on a second mount of the export over IPv6 (its own
+#            transport, so its own consumer)
+#   iser     fio on a LUN through rdmastor's iSER initiator and target
+#   verbs    a librnic program writing over RDMA between its own QPs
+#            (ucoop inflight), revocable like the greedy one
+#
+# Source after lib.sh, nfs-server.sh, nfs-client.sh and iser.sh.
+# tenants_setup once, then tenants_run for each policy. Results in
+# $TN_OUT/POLICY.{csv,held,map}: per tenant MB/s, p99 completion
+# latency and errors; every consumer's held entries every 0.5 s; which
+# consumer is which tenant.
+TN_DEV=rxe0
+TN_SYS=/sys/kernel/rnic_mgr/devices/$TN_DEV
+TN_P=/sys/module/rnic_mgr/parameters
+TN_OUT=${TN_OUT:-/tmp/tenants}
+
+# the device, the export, two mounts, a LUN
+tenants_setup() {
+	mkdir -p $TN_OUT /mnt/t4 /mnt/t6
+	scripts/guest/rxe-setup single &&
+	rdmastor_install && rdmastor_nfs_client && rdmastor_iser_target &&
+	rdmastor_iser_initiator &&
+	mkdir -p $EXPORT && mount -t tmpfs -o size=512m tmpfs $EXPORT && chmod 1777 $EXPORT &&
+	modprobe nfsd && { mountpoint -q /proc/fs/nfsd || mount -t nfsd nfsd /proc/fs/nfsd; } &&
+	nfsd_start &&
+	mount -t nfs -o vers=4.2,proto=rdma,port=20049 $SERVER:/ /mnt/t4 &&
+	mount -t nfs -o vers=4.2,proto=rdma6,port=20049 "[$SERVER6]:/" /mnt/t6 &&
+	iser_target_create 1 1 128M && iscsid_start && iser_login 1 &&
+	wait_for 20 iser_disk 1 0 || return 1
+	TN_LUN=$(iser_disk 1 0)
+	# files laid out once, so runs measure I/O, not allocation
+	fio --name=lay --directory=/mnt/t4 --size=64m --bs=1m --rw=write >/dev/null &&
+	fio --name=lay --directory=/mnt/t6 --size=64m --bs=1m --rw=write >/dev/null
+}
+
+# every consumer's held, every 0.5 s, as "SECONDS CONSUMER HELD", until
+# $TN_OUT/sampling goes; builtins only (forking readers starves the guest)
+tenants_sample() {
+	local d v t0 now
+	t0=$(date +%s%N)
+	while [ -e $TN_OUT/sampling ]; do
+		now=$(date +%s%N)
+		for d in $TN_SYS/consumers/*; do
+			v=0
+			read -r v < "$d/held" 2>/dev/null
+			echo "$(( (now - t0) / 1000000 )) ${d##*/} $v"
+		done
+		sleep 0.5
+	done > "$1"
+}
+
+# fio as a tenant: FILE-or-DIR NAME SECS: JSON in $TN_OUT/NAME.json
+tenants_fio() {
+	local where=$1 name=$2 secs=$3 target
+	if [ -b "$where" ]; then target="--filename=$where"; else target="--directory=$where --filename=lay.0.0"; fi
+	# shellcheck disable=SC2086
+	fio --name="$name" $target --direct=1 --ioengine=libaio --rw=randrw --bs=64k \
+		--iodepth=16 --size=64m --time_based --runtime="$secs" \
+		--output-format=json > $TN_OUT/$name.json 2> $TN_OUT/$name.err
+}
+
+# tenants_run POLICY BUDGET SECS: the greedy tenant first, the others 2 s
+# later, all until SECS
+tenants_run() {
+	local pol=$1 budget=$2 secs=$3 gpid vpid pids=() spid
+	echo "$pol" > $TN_SYS/policy
+	echo "$budget" > $TN_SYS/budget
+	echo 1000 > $TN_P/user_grace_ms
+	rm -f $TN_OUT/$pol.* $TN_OUT/*.json $TN_OUT/*.err $TN_OUT/*.out
+	touch $TN_OUT/sampling
+	tenants_sample $TN_OUT/$pol.held &
+	spid=$!
+	build/tools/ucoop $TN_DEV coop 400 50 $((secs + 2)) > $TN_OUT/greedy.out 2>&1 &
+	gpid=$!
+	sleep 2
+	tenants_fio /mnt/t4 nfs4 "$secs" & pids+=($!)
+	tenants_fio /mnt/t6 nfs6 "$secs" & pids+=($!)
+	tenants_fio "$TN_LUN" iser "$secs" & pids+=($!)
+	build/tools/ucoop $TN_DEV inflight 40 16 "$secs" > $TN_OUT/verbs.out 2>&1 &
+	vpid=$!
+	# which consumer is which tenant (prefixes of consumer names)
+	printf '%s\n' "user:ucoop:$gpid. greedy" "user:ucoop:$vpid. verbs" \
+		"nfs-192.0.2.1. nfs4" "nfs-2001:db8::1. nfs6" "iser-ini- iser" > $TN_OUT/$pol.map
+	wait "${pids[@]}"
+	wait $vpid
+	wait $gpid
+	rm -f $TN_OUT/sampling
+	wait $spid
+	tenants_summary "$pol" "$secs" > $TN_OUT/$pol.csv
+}
+
+# one CSV line per tenant: policy,tenant,MBps,p99_us,errors
+tenants_summary() {
+	python3 - "$1" "$2" "$TN_OUT" <<'EOF'
+import json, re, sys
+pol, secs, out = sys.argv[1], float(sys.argv[2]), sys.argv[3]
+print("policy,tenant,MBps,p99_us,errors")
+for t in ("nfs4", "nfs6", "iser"):
+    try:
+        j = json.load(open("%s/%s.json" % (out, t)))["jobs"][0]
+        mbps = (j["read"]["bw_bytes"] + j["write"]["bw_bytes"]) / 1e6
+        p99 = max(j[d]["clat_ns"]["percentile"].get("99.000000", 0) for d in ("read", "write")) / 1e3
+        print("%s,%s,%.1f,%.0f,%d" % (pol, t, mbps, p99, j["error"]))
+    except (OSError, ValueError, KeyError, IndexError):
+        print("%s,%s,0,0,1" % (pol, t))
+for t, pat in (("verbs", r"inflight writes=(\d+) failed=(\d+)"), ("greedy", r"coop revokes=(\d+)")):
+    m = None
+    try:
+        m = re.search(pat, open("%s/%s.out" % (out, t)).read())
+    except OSError:
+        pass
+    if t == "verbs":
+        # each write is one 16-page buffer
+        print("%s,verbs,%.1f,0,%d" % (pol, int(m.group(1)) * 16 * 4096 / secs / 1e6 if m else 0,
+                                      int(m.group(2)) if m else 1))
+    else:
+        print("%s,greedy,0,0,%d" % (pol, 0 if m else 1))
+EOF
+}

@@ -1,0 +1,53 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest body of `make bench B=eval-capture` (Documentation/evaluation.rst):
+# translation-use traces (scripts/guest/capture-trace) of real workloads
+# on rxe0, into the results share as NAME.trace:
+#   perftest   ib_write_bw, 64 KiB messages
+#   nfs        fio 64 KiB random read/write on an NFSv4.2 mount (rdmastor:
+#              each I/O's buffer fast-registered for that I/O)
+#   iser       the same on an iSER LUN (rdmastor's initiator)
+#   ucache     a librnic program writing from 30 cached regions (long-lived
+#              registrations, a registration cache's pattern)
+#   uxfer      a librnic program registering each 256 KiB piece of a 4 MiB
+#              transfer for that transfer only (no cache)
+. scripts/guest/lib.sh
+. scripts/guest/nfs-server.sh
+. scripts/guest/nfs-client.sh
+. scripts/guest/iser.sh
+. scripts/guest/tenants.sh
+O=$RDMASTOR_OUT
+SECS=${SECS:-3}
+CAP=scripts/guest/capture-trace
+
+capture() {	# capture NAME COMMAND...
+	local name=$1
+	shift
+	$CAP start || return 1
+	"$@" > /tmp/cap-$name.out 2>&1
+	diag "$name: $($CAP stop $O/$name.trace | tr '\n' ' ')"
+	[ "$(grep -vc '^#' $O/$name.trace)" -gt 0 ]
+}
+perftest_pair() {
+	ib_write_bw -d rxe0 -p 18700 -s 65536 -n 2000 > /dev/null 2>&1 &
+	sleep 1
+	ib_write_bw -d rxe0 -p 18700 -s 65536 -n 2000 192.0.2.1
+	wait
+}
+fio_on() {	# fio_on FILE|DIR
+	local t
+	if [ -b "$1" ]; then t="--filename=$1"; else t="--directory=$1 --filename=lay.0.0"; fi
+	# shellcheck disable=SC2086
+	fio --name=cap $t --direct=1 --ioengine=libaio --rw=randrw --bs=64k --iodepth=8 \
+		--size=64m --time_based --runtime=$SECS
+}
+
+check "tenants' setup: NFS mounts and an iSER LUN" tenants_setup || bail "no setup"
+check "capture perftest" capture perftest perftest_pair
+check "capture nfs" capture nfs fio_on /mnt/t4
+check "capture iser" capture iser fio_on "$TN_LUN"
+check "capture ucache" capture ucache build/tools/ucoop rxe0 inflight 30 50 $SECS
+check "capture uxfer" capture uxfer build/tools/ucoop rxe0 xfer 4194304 262144 2
+check "log out" iser_logout 1
+check "unmount" sh -c "umount /mnt/t4 && umount /mnt/t6"
+tap_done
