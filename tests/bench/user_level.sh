@@ -73,7 +73,7 @@ echo 262144 > $SYS/budget
 
 # --- seed 003: large transfers, registration up front, lazy, overlapped ---
 echo "round,mode,size,piece,MBps" > $O/xfer.csv
-for size in 1048576 16777216; do
+for size in 262144 1048576 4194304 16777216; do
 	$COOP $DEV xfer $size 262144 $ROUNDS > /tmp/xfer.out 2>&1 || diag "xfer failed: $(cat /tmp/xfer.out)"
 	sed -n 's/^xfer round=\([0-9]*\) mode=\([a-z]*\) size=\([0-9]*\) piece=\([0-9]*\) MBps=\([0-9]*\)$/\1,\2,\3,\4,\5/p' \
 		/tmp/xfer.out >> $O/xfer.csv

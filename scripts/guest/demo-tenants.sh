@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The end of `make demo`: why rdmastor exists, in a minute. Tenants of one
+# RDMA NIC (scripts/guest/tenants.sh): a greedy program that caches every
+# registration it may, two NFS mounts, an iSER LUN and a verbs program,
+# then a budget cut. The arbiter gives each its share; the greedy one is
+# told to shrink and does, within its grace period.
+. scripts/guest/lib.sh
+. scripts/guest/nfs-server.sh
+. scripts/guest/nfs-client.sh
+. scripts/guest/iser.sh
+. scripts/guest/tenants.sh
+SECS=24
+
+# one line of entries held per tenant (consumer name prefixes in $1)
+shares() {
+	local map=$1 line="" pre t v d
+	while read -r pre t; do
+		v=0
+		for d in $TN_SYS/consumers/"$pre"*; do
+			[ -e "$d/held" ] && v=$((v + $(cat "$d/held")))
+		done
+		line="$line $(printf '%7s %5d' "$t" "$v")"
+	done < "$map"
+	echo "  t=$2s budget $(cat $TN_SYS/budget):$line"
+}
+
+echo "# Setting up one soft-RoCE NIC with two NFS mounts and an iSER LUN, all through rdmastor..."
+tenants_setup > /tmp/setup.log 2>&1 || { tail /tmp/setup.log; exit 1; }
+echo 6000 > $TN_SYS/budget
+echo 1000 > $TN_P/user_grace_ms
+echo "# The NIC's translation budget: 6000 entries. A greedy program arrives first and caches all it may."
+build/tools/ucoop $TN_DEV coop 400 50 $((SECS + 4)) > /tmp/greedy.out 2>&1 &
+gpid=$!
+sleep 3
+scripts/rnic-top -n 1 $TN_DEV || true
+echo "# Now the others arrive: fio on both NFS mounts and the LUN, and a verbs program writing over RDMA."
+tenants_fio /mnt/t4 nfs4 $SECS & tenants_fio /mnt/t6 nfs6 $SECS & tenants_fio "$TN_LUN" iser $SECS &
+build/tools/ucoop $TN_DEV inflight 40 16 $SECS > $TN_OUT/verbs.out 2>&1 &
+printf '%s\n' "user:ucoop:$gpid. greedy" "nfs-192.0.2.1. nfs4" "nfs-2001:db8::1. nfs6" \
+	"iser-ini- iser" "user:ucoop:$!. verbs" > /tmp/demo.map
+for t in $(seq 2 2 $SECS); do
+	sleep 2
+	shares /tmp/demo.map $t
+	if [ $t = 12 ]; then
+		echo "# The budget is cut to 3000 entries: the arbiter recomputes shares and revokes."
+		echo 3000 > $TN_SYS/budget
+	fi
+done
+wait
+echo "# After: rnic-top's view"
+scripts/rnic-top -n 1 $TN_DEV || true
+tenants_summary arbiter $SECS | tr , "\t"
+echo "# The greedy program: $(tail -n1 /tmp/greedy.out)"
+echo "# Every tenant kept working; the greedy one gave back what it was asked, from idle cached registrations."
+iser_logout 1; umount /mnt/t4 /mnt/t6
