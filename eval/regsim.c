@@ -40,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rdmastor/compat.h>
 #include "librnic/regcache.h"
 #include "pindown.h"
 
@@ -301,7 +302,7 @@ static void report(const char *name, const struct req *r, size_t n)
 	       name, n, model.ra, model.rb, model.da, model.db);
 	printf("  %8s %10s %10s %12s %12s %12s %9s\n", "pages", "hit pin", "hit mrrc",
 	       "cost none ms", "cost pin ms", "cost mrrc ms", "mrrc/pin");
-	for (i = 0; i < sizeof(caps) / sizeof(caps[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(caps); i++) {
 		struct outcome p = run_pindown(r, n, caps[i]), m = run_mrrc(r, n, caps[i]);
 
 		printf("  %8llu %9.1f%% %9.1f%% %12.1f %12.1f %12.1f %9.2f\n",

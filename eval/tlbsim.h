@@ -67,7 +67,9 @@ struct tlbsim_line {
  * @clock: access counter, the LRU stamp
  * @lines: @nsets * @cfg.assoc lines
  * @seen: open-addressed set of line addresses ever cached (for cold
- *	misses), @seen_cap slots, @seen_nr used
+ *	misses)
+ * @seen_cap: its slots
+ * @seen_nr: slots used
  * @stats: per side
  */
 struct tlbsim {

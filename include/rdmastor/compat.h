@@ -37,6 +37,10 @@ typedef uint64_t u64;
 typedef int32_t s32;
 typedef int64_t s64;
 
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+
 #define min(a, b) ((a) < (b) ? (a) : (b))
 #define max(a, b) ((a) > (b) ? (a) : (b))
 #define min_t(t, a, b) min((t)(a), (t)(b))

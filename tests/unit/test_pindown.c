@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <rdmastor/compat.h>
 #include "eval/pindown.h"
 #include "tap.h"
 
@@ -91,7 +92,7 @@ int main(void)
 	int r[5], n[5];
 	unsigned int i;
 
-	for (i = 0; i < sizeof(caps) / sizeof(caps[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(caps); i++)
 		tap_ok(run_random(caps[i], 7 + i), "capacity %llu pages: 3000 random requests agree with the model",
 		       (unsigned long long)caps[i]);
 

@@ -113,7 +113,7 @@ int main(void)
 	u64 other;
 	int r[6];
 
-	for (g = 0; g < sizeof(geos) / sizeof(geos[0]); g++)
+	for (g = 0; g < ARRAY_SIZE(geos); g++)
 		tap_ok(run_random(&geos[g], 1000 + g, 20000),
 		       "C=%u L=%u A=%u: 20000 random accesses agree with the model",
 		       geos[g].entries, geos[g].line, geos[g].assoc);
