@@ -57,6 +57,7 @@ struct cost {
 
 struct outcome {
 	uint64_t hits;
+	uint64_t regs;
 	double cost_us;
 };
 
@@ -207,7 +208,7 @@ static struct req *load(const char *path, size_t *n)
 
 static struct outcome run_none(const struct req *r, size_t n)
 {
-	struct outcome o = { 0, 0 };
+	struct outcome o = { 0, n, 0 };
 	size_t i;
 
 	for (i = 0; i < n; i++)
@@ -218,7 +219,7 @@ static struct outcome run_none(const struct req *r, size_t n)
 static struct outcome run_pindown(const struct req *r, size_t n, uint64_t capacity)
 {
 	struct pindown *pd = pindown_create(capacity);
-	struct outcome o = { 0, 0 };
+	struct outcome o = { 0, 0, 0 };
 	size_t i;
 
 	if (!pd)
@@ -232,6 +233,7 @@ static struct outcome run_pindown(const struct req *r, size_t n, uint64_t capaci
 			o.hits++;
 			continue;
 		}
+		o.regs++;
 		o.cost_us += reg_cost(last - first + 1);
 		for (j = 0; j < e; j++)
 			o.cost_us += dereg_cost(evicted[j]);
@@ -270,7 +272,7 @@ static struct outcome run_mrrc(const struct req *r, size_t n, uint64_t capacity)
 	struct mrrc_ctx m = { 0 };
 	struct rc_seg seg[16];
 	struct rc_cache *c = rc_create(&mrrc_ops, &m, PG, capacity);
-	struct outcome o = { 0, 0 };
+	struct outcome o = { 0, 0, 0 };
 	size_t i;
 
 	if (!c)
@@ -285,8 +287,10 @@ static struct outcome run_mrrc(const struct req *r, size_t n, uint64_t capacity)
 		rc_put(c, seg, k);
 	}
 	o.hits = rc_get_stats(c)->hits;
-	rc_destroy(c);		/* what is still cached is not counted: it stays */
+	o.regs = rc_get_stats(c)->regs;
+	/* what is still cached at the end is not counted, as for pin-down */
 	o.cost_us = m.cost_us;
+	rc_destroy(c);
 	return o;
 }
 
@@ -300,13 +304,14 @@ static void report(const char *name, const struct req *r, size_t n)
 
 	printf("%s: %zu requests; cost model reg %.2f us/page + %.2f, dereg %.2f us/page + %.2f\n",
 	       name, n, model.ra, model.rb, model.da, model.db);
-	printf("  %8s %10s %10s %12s %12s %12s %9s\n", "pages", "hit pin", "hit mrrc",
-	       "cost none ms", "cost pin ms", "cost mrrc ms", "mrrc/pin");
+	printf("  %8s %10s %10s %10s %10s %12s %12s %12s %9s\n", "pages", "hit pin", "hit mrrc",
+	       "regs pin", "regs mrrc", "cost none ms", "cost pin ms", "cost mrrc ms", "mrrc/pin");
 	for (i = 0; i < ARRAY_SIZE(caps); i++) {
 		struct outcome p = run_pindown(r, n, caps[i]), m = run_mrrc(r, n, caps[i]);
 
-		printf("  %8llu %9.1f%% %9.1f%% %12.1f %12.1f %12.1f %9.2f\n",
+		printf("  %8llu %9.1f%% %9.1f%% %10llu %10llu %12.1f %12.1f %12.1f %9.2f\n",
 		       (unsigned long long)caps[i], 100.0 * p.hits / n, 100.0 * m.hits / n,
+		       (unsigned long long)p.regs, (unsigned long long)m.regs,
 		       none.cost_us / 1000, p.cost_us / 1000, m.cost_us / 1000,
 		       p.cost_us ? m.cost_us / p.cost_us : 0);
 		if (csv)
