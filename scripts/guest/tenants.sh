@@ -7,8 +7,9 @@
 #   greedy   a librnic program that caches every registration it may
 #            hold (ucoop coop): it arrives first and takes the device
 #   nfs4     fio on an NFSv4.2 mount over IPv4 through rdmastor
-#   nfs6     fio on a second mount of the export over IPv6 (its own
-#            transport, so its own consumer)
+#   nfs6     fio on an NFSv3 mount of the export over IPv6: its own
+#            transport, so its own consumer (a second NFSv4.1+ mount of
+#            the same server would share the first one's session)
 #   iser     fio on a LUN through rdmastor's iSER initiator and target
 #   verbs    a librnic program writing over RDMA between its own QPs
 #            (ucoop inflight), revocable like the greedy one
@@ -33,7 +34,7 @@ tenants_setup() {
 	modprobe nfsd && { mountpoint -q /proc/fs/nfsd || mount -t nfsd nfsd /proc/fs/nfsd; } &&
 	nfsd_start &&
 	mount -t nfs -o vers=4.2,proto=rdma,port=20049 $SERVER:/ /mnt/t4 &&
-	mount -t nfs -o vers=4.2,proto=rdma6,port=20049 "[$SERVER6]:/" /mnt/t6 &&
+	mount -t nfs -o vers=3,nolock,proto=rdma6,port=20049 "[$SERVER6]:$EXPORT" /mnt/t6 &&
 	iser_target_create 1 1 128M && iscsid_start && iser_login 1 &&
 	wait_for 20 iser_disk 1 0 || return 1
 	TN_LUN=$(iser_disk 1 0)

@@ -2,8 +2,8 @@
 #
 # Kernel and user consumers share one budget (rxe0 loopback, one guest):
 # seed 000's tenant experiment (scripts/guest/tenants.sh) shortened to a
-# functional test under the arbiter. Two NFSv4.2 mounts served and
-# mounted through rdmastor (IPv4 and IPv6, two transports), an iSER LUN
+# functional test under the arbiter. Two NFS mounts served and mounted
+# through rdmastor (v4.2 over IPv4, v3 over IPv6: two transports), an iSER LUN
 # through rdmastor's initiator and target, a librnic program writing over
 # RDMA, and a greedy librnic program that arrives first and caches all
 # it may; the budget is below their combined appetite. Every tenant
