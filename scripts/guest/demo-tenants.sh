@@ -35,7 +35,7 @@ gpid=$!
 sleep 3
 scripts/rnic-top -n 1 $TN_DEV || true
 echo "# Now the others arrive: fio on both NFS mounts and the LUN, and a verbs program writing over RDMA."
-tenants_fio /mnt/t4 nfs4 $SECS & tenants_fio /mnt/t6 nfs6 $SECS & tenants_fio "$TN_LUN" iser $SECS &
+tenants_fio $TN_F4 nfs4 $SECS & tenants_fio $TN_F6 nfs6 $SECS & tenants_fio "$TN_LUN" iser $SECS &
 build/tools/ucoop $TN_DEV inflight 40 16 $SECS > $TN_OUT/verbs.out 2>&1 &
 printf '%s\n' "user:ucoop:$gpid. greedy" "nfs-192.0.2.1. nfs4" "nfs-2001:db8::1. nfs6" \
 	"iser-ini- iser" "user:ucoop:$!. verbs" > /tmp/demo.map

@@ -23,6 +23,8 @@ TN_DEV=rxe0
 TN_SYS=/sys/kernel/rnic_mgr/devices/$TN_DEV
 TN_P=/sys/module/rnic_mgr/parameters
 TN_OUT=${TN_OUT:-/tmp/tenants}
+TN_F4=/mnt/t4/t4.dat
+TN_F6=/mnt/t6/t6.dat
 
 # the device, the export, two mounts, a LUN
 tenants_setup() {
@@ -38,9 +40,10 @@ tenants_setup() {
 	iser_target_create 1 1 128M && iscsid_start && iser_login 1 &&
 	wait_for 20 iser_disk 1 0 || return 1
 	TN_LUN=$(iser_disk 1 0)
-	# files laid out once, so runs measure I/O, not allocation
-	fio --name=lay --directory=/mnt/t4 --size=64m --bs=1m --rw=write >/dev/null &&
-	fio --name=lay --directory=/mnt/t6 --size=64m --bs=1m --rw=write >/dev/null
+	# a file per mount (both mounts show the same export), laid out once
+	# so that runs measure I/O, not allocation
+	fio --name=t4 --filename=$TN_F4 --size=64m --bs=1m --rw=write >/dev/null &&
+	fio --name=t6 --filename=$TN_F6 --size=64m --bs=1m --rw=write >/dev/null
 }
 
 # every consumer's held, every 0.5 s, as "SECONDS CONSUMER HELD", until
@@ -59,12 +62,10 @@ tenants_sample() {
 	done > "$1"
 }
 
-# fio as a tenant: FILE-or-DIR NAME SECS: JSON in $TN_OUT/NAME.json
+# fio as a tenant: FILE NAME SECS: JSON in $TN_OUT/NAME.json
 tenants_fio() {
-	local where=$1 name=$2 secs=$3 target
-	if [ -b "$where" ]; then target="--filename=$where"; else target="--directory=$where --filename=lay.0.0"; fi
-	# shellcheck disable=SC2086
-	fio --name="$name" $target --direct=1 --ioengine=libaio --rw=randrw --bs=64k \
+	local file=$1 name=$2 secs=$3
+	fio --name="$name" --filename="$file" --direct=1 --ioengine=libaio --rw=randrw --bs=64k \
 		--iodepth=16 --size=64m --time_based --runtime="$secs" \
 		--output-format=json > $TN_OUT/$name.json 2> $TN_OUT/$name.err
 }
@@ -83,8 +84,8 @@ tenants_run() {
 	build/tools/ucoop $TN_DEV coop 400 50 $((secs + 2)) > $TN_OUT/greedy.out 2>&1 &
 	gpid=$!
 	sleep 2
-	tenants_fio /mnt/t4 nfs4 "$secs" & pids+=($!)
-	tenants_fio /mnt/t6 nfs6 "$secs" & pids+=($!)
+	tenants_fio $TN_F4 nfs4 "$secs" & pids+=($!)
+	tenants_fio $TN_F6 nfs6 "$secs" & pids+=($!)
 	tenants_fio "$TN_LUN" iser "$secs" & pids+=($!)
 	build/tools/ucoop $TN_DEV inflight 40 16 "$secs" > $TN_OUT/verbs.out 2>&1 &
 	vpid=$!

@@ -34,17 +34,14 @@ perftest_pair() {
 	ib_write_bw -d rxe0 -p 18700 -s 65536 -n 2000 192.0.2.1
 	wait
 }
-fio_on() {	# fio_on FILE|DIR
-	local t
-	if [ -b "$1" ]; then t="--filename=$1"; else t="--directory=$1 --filename=lay.0.0"; fi
-	# shellcheck disable=SC2086
-	fio --name=cap $t --direct=1 --ioengine=libaio --rw=randrw --bs=64k --iodepth=8 \
+fio_on() {	# fio_on FILE
+	fio --name=cap --filename="$1" --direct=1 --ioengine=libaio --rw=randrw --bs=64k --iodepth=8 \
 		--size=64m --time_based --runtime=$SECS
 }
 
 check "tenants' setup: NFS mounts and an iSER LUN" tenants_setup || bail "no setup"
 check "capture perftest" capture perftest perftest_pair
-check "capture nfs" capture nfs fio_on /mnt/t4
+check "capture nfs" capture nfs fio_on $TN_F4
 check "capture iser" capture iser fio_on "$TN_LUN"
 check "capture ucache" capture ucache build/tools/ucoop rxe0 inflight 30 50 $SECS
 check "capture uxfer" capture uxfer build/tools/ucoop rxe0 xfer 4194304 262144 2

@@ -47,7 +47,7 @@ check "arbiter: the grants stay within the budget (every sample)" \
 	awk '{ s[$1] += $3 } END { for (t in s) if (s[t] > 4000) exit 1 }' $TN_OUT/arbiter.held
 
 # a plain verbs program beside the kernel tenants, under the cut budget
-fio --name=bg --directory=/mnt/t4 --filename=lay.0.0 --direct=1 --ioengine=libaio \
+fio --name=bg --filename=$TN_F4 --direct=1 --ioengine=libaio \
 	--rw=randrw --bs=64k --iodepth=8 --size=64m --time_based --runtime=4 > /dev/null 2>&1 &
 bg=$!
 sleep 1
