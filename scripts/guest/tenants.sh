@@ -110,7 +110,8 @@ for t in ("nfs4", "nfs6", "iser"):
     try:
         j = json.load(open("%s/%s.json" % (out, t)))["jobs"][0]
         mbps = (j["read"]["bw_bytes"] + j["write"]["bw_bytes"]) / 1e6
-        p99 = max(j[d]["clat_ns"]["percentile"].get("99.000000", 0) for d in ("read", "write")) / 1e3
+        p99 = max(j[d].get("clat_ns", {}).get("percentile", {}).get("99.000000", 0)
+                  for d in ("read", "write")) / 1e3
         print("%s,%s,%.1f,%.0f,%d" % (pol, t, mbps, p99, j["error"]))
     except (OSError, ValueError, KeyError, IndexError):
         print("%s,%s,0,0,1" % (pol, t))
