@@ -24,10 +24,14 @@ check "soft-RoCE on the virtio NIC" scripts/guest/rxe-setup pair 2
 check "server reachable" wait_for 60 ping -c1 -W1 $SERVER
 
 locks() {	# an exclusive lock excludes a second taker until it is released
-	local f=$MNT/lockfile
+	local f=$MNT/lockfile held=/tmp/lock-held
 	touch $f || return 1
-	flock -x $f -c "sleep 3" &
-	sleep 1
+	rm -f $held
+	# the holder says when it holds: NLM may take a while to grant the
+	# first lock (the server's grace period, a loaded host), and a second
+	# taker tried before that would rightly be granted
+	flock -x $f -c "touch $held; sleep 3" &
+	wait_for 30 test -e $held || { echo "# the first lock was never granted"; wait; return 1; }
 	if flock -n -x $f -c true; then echo "# the second lock was granted"; wait; return 1; fi
 	wait && flock -n -x $f -c true && rm -f $f
 }
