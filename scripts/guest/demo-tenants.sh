@@ -30,7 +30,7 @@ tenants_setup > /tmp/setup.log 2>&1 || { tail /tmp/setup.log; exit 1; }
 echo 6000 > $TN_SYS/budget
 echo 1000 > $TN_P/user_grace_ms
 echo "# The NIC's translation budget: 6000 entries. A greedy program arrives first and caches all it may."
-build/tools/ucoop $TN_DEV coop 400 50 $((SECS + 4)) > /tmp/greedy.out 2>&1 &
+UCOOP_GREEDY=1 build/tools/ucoop $TN_DEV coop 96 50 $((SECS + 4)) > /tmp/greedy.out 2>&1 &
 gpid=$!
 sleep 3
 scripts/rnic-top -n 1 $TN_DEV || true

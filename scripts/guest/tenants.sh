@@ -4,8 +4,9 @@
 # of one RDMA device under a budget smaller than their combined
 # appetite, in one guest over rxe0's loopback.
 #
-#   greedy   a librnic program that caches every registration it may
-#            hold (ucoop coop): it arrives first and takes the device
+#   greedy   a librnic program that caches 2400 pages of registrations,
+#            entitled or not (UCOOP_GREEDY ucoop coop): it arrives first
+#            and takes most of the device
 #   nfs4     fio on an NFSv4.2 mount over IPv4 through rdmastor
 #   nfs6     fio on an NFSv3 mount of the export over IPv6: its own
 #            transport, so its own consumer (a second NFSv4.1+ mount of
@@ -81,7 +82,7 @@ tenants_run() {
 	touch $TN_OUT/sampling
 	tenants_sample $TN_OUT/$pol.held &
 	spid=$!
-	build/tools/ucoop $TN_DEV coop 400 50 $((secs + 2)) > $TN_OUT/greedy.out 2>&1 &
+	UCOOP_GREEDY=1 build/tools/ucoop $TN_DEV coop 48 50 $((secs + 2)) > $TN_OUT/greedy.out 2>&1 &
 	gpid=$!
 	sleep 2
 	tenants_fio $TN_F4 nfs4 "$secs" & pids+=($!)

@@ -27,6 +27,9 @@
  *	the same address: waits for the STALE event, then checks the cache
  *	registers the new pages rather than handing out the old MR.
  *
+ * With UCOOP_GREEDY set in the environment the cache starts unbounded
+ * instead of at the entitlement (a greedy tenant, scripts/guest/tenants.sh).
+ *
  * Exit status 0 when the scenario went as described, 1 otherwise.
  */
 #define _GNU_SOURCE
@@ -480,7 +483,9 @@ int main(int argc, char **argv)
 	printf("bound consumer %llu grace_ms=%u entitlement=%llu\n",
 	       (unsigned long long)b.consumer_id, b.grace_ms,
 	       (unsigned long long)sh.entitlement);
-	rc_set_capacity(c, sh.entitlement);
+	/* UCOOP_GREEDY: cache all it asks for, entitled or not (a greedy
+	 * tenant); REVOKEs still lower the capacity and are answered */
+	rc_set_capacity(c, getenv("UCOOP_GREEDY") ? UINT64_MAX : sh.entitlement);
 	if (!strcmp(argv[2], "coop") && argc == 6)
 		ret = run_coop(c, &b, atoi(argv[3]), strtoul(argv[4], NULL, 0),
 			   atof(argv[5]));

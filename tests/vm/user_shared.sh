@@ -36,6 +36,7 @@ progressed() { awk -F, -v t="$1" '$2 == t && $3 > 0 && $5 == 0 { ok = 1 } END { 
 for t in nfs4 nfs6 iser verbs; do
 	check "arbiter: tenant $t progressed without errors" progressed $t
 done
+diag "verbs: $(tail -n2 $TN_OUT/verbs.out | tr '\n' ' ')"
 check "arbiter: the greedy tenant ran to its end" grep -q "coop revokes=" $TN_OUT/greedy.out
 diag "greedy: $(tail -n1 $TN_OUT/greedy.out)"
 check "arbiter: the greedy tenant was revoked to make room" grep -Eq "coop revokes=[1-9]" $TN_OUT/greedy.out
