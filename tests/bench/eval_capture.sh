@@ -23,7 +23,7 @@ CAP=scripts/guest/capture-trace
 capture() {	# capture NAME COMMAND...
 	local name=$1
 	shift
-	$CAP start || return 1
+	$CAP start || { diag "$name: capture-trace start failed"; return 1; }
 	"$@" > /tmp/cap-$name.out 2>&1
 	diag "$name: $($CAP stop $O/$name.trace | tr '\n' ' ')"
 	[ "$(grep -vc '^#' $O/$name.trace)" -gt 0 ]
