@@ -43,8 +43,19 @@ tenants_setup() {
 	TN_LUN=$(iser_disk 1 0)
 	# a file per mount (both mounts show the same export), laid out once
 	# so that runs measure I/O, not allocation
-	fio --name=t4 --filename=$TN_F4 --size=64m --bs=1m --rw=write >/dev/null &&
-	fio --name=t6 --filename=$TN_F6 --size=64m --bs=1m --rw=write >/dev/null
+	fio --name=t4 --filename=$TN_F4 --size=64m --bs=1m --rw=write --direct=1 >/dev/null &&
+	fio --name=t6 --filename=$TN_F6 --size=64m --bs=1m --rw=write --direct=1 >/dev/null &&
+	sync
+}
+
+# every consumer idle: holding nothing (a previous run's I/O, write-back)
+tenants_idle() {
+	local d v
+	for d in $TN_SYS/consumers/*; do
+		v=0
+		read -r v < "$d/held" 2>/dev/null
+		[ "$v" = 0 ] || return 1
+	done
 }
 
 # every consumer's held, every 0.5 s, as "SECONDS CONSUMER HELD", until
@@ -75,6 +86,8 @@ tenants_fio() {
 # later, all until SECS
 tenants_run() {
 	local pol=$1 budget=$2 secs=$3 gpid vpid pids=() spid
+	# everyone starts from nothing held, so the greedy tenant is first
+	wait_for 60 tenants_idle || diag "tenants: not idle: $(tr '\n' '|' < $TN_SYS/table)"
 	echo "$pol" > $TN_SYS/policy
 	echo "$budget" > $TN_SYS/budget
 	echo 1000 > $TN_P/user_grace_ms
