@@ -486,8 +486,10 @@ int main(int argc, char **argv)
 	printf("bound consumer %llu grace_ms=%u entitlement=%llu\n",
 	       (unsigned long long)b.consumer_id, b.grace_ms,
 	       (unsigned long long)sh.entitlement);
-	/* UCOOP_GREEDY: cache all it asks for, entitled or not (a greedy
-	 * tenant); REVOKEs still lower the capacity and are answered */
+	/*
+	 * UCOOP_GREEDY: cache all it asks for, entitled or not (a greedy
+	 * tenant); REVOKEs still lower the capacity and are answered
+	 */
 	rc_set_capacity(c, getenv("UCOOP_GREEDY") ? UINT64_MAX : sh.entitlement);
 	if (!strcmp(argv[2], "coop") && argc == 6)
 		ret = run_coop(c, &b, atoi(argv[3]), strtoul(argv[4], NULL, 0),
