@@ -322,6 +322,13 @@ static void report(const char *name, const struct req *r, size_t n)
 	printf("\n");
 }
 
+/**
+ * main - regsim: the workloads or traces named, each through the three policies
+ * @argc: argument count
+ * @argv: options and workloads (see the top of this file)
+ *
+ * Return: 0, 1 when a file cannot be read, 2 for a usage error.
+ */
 int main(int argc, char **argv)
 {
 	int i, done = 0;

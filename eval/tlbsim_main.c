@@ -192,6 +192,13 @@ static void size_sweep(const char *name, const struct acc *a, size_t n)
 	       need01 ? "" : "> ", need01 ? need01 : 262144);
 }
 
+/**
+ * main - tlbsim: each trace through the paper's sweep, or by cache size
+ * @argc: argument count
+ * @argv: options and workloads (see the top of this file)
+ *
+ * Return: 0, 1 when a file cannot be read, 2 for a usage error.
+ */
 int main(int argc, char **argv)
 {
 	int i, sizes = 0, done = 0;
