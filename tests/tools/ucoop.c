@@ -46,22 +46,10 @@
 #include "librnic/bind.h"
 #include "librnic/verbs.h"
 #include "librnic/xfer.h"
+#include "open_pd.h"
 
 #define ACCESS (IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | \
 		IBV_ACCESS_REMOTE_READ)
-
-static struct ibv_pd *open_pd(const char *name)
-{
-	struct ibv_device **list;
-	struct ibv_context *ctx = NULL;
-	int i, n;
-
-	list = ibv_get_device_list(&n);
-	for (i = 0; list && i < n; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), name))
-			ctx = ibv_open_device(list[i]);
-	return ctx ? ibv_alloc_pd(ctx) : NULL;
-}
 
 static double now_s(void)
 {

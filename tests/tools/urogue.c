@@ -35,6 +35,7 @@
 
 #include <infiniband/verbs.h>
 #include "uapi/rdmastor/rnic_user.h"
+#include "open_pd.h"
 
 #define NODE "/dev/rnic_mgr"
 #define SYSDEV "/sys/kernel/rnic_mgr/devices/"
@@ -100,19 +101,6 @@ static long reserve(int fd, uint64_t entries, uint32_t keys, uint32_t mode)
 	return rc(ioctl(fd, RNIC_IOC_RESERVE, &r));
 }
 
-static struct ibv_pd *open_pd(void)
-{
-	struct ibv_device **list;
-	struct ibv_context *ctx = NULL;
-	int i, n;
-
-	list = ibv_get_device_list(&n);
-	for (i = 0; list && i < n; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), dev))
-			ctx = ibv_open_device(list[i]);
-	return ctx ? ibv_alloc_pd(ctx) : NULL;
-}
-
 /* an attribute of process @pid's consumer (named user:urogue:PID.ID) */
 static long sysfs_value(pid_t pid, const char *attr)
 {
@@ -151,7 +139,7 @@ static void check_foreign_plan(int fd)
 		exit(1);
 	pid = fork();
 	if (pid == 0) {
-		struct ibv_pd *pd = open_pd();
+		struct ibv_pd *pd = open_pd(dev);
 		size_t len = 64 * (size_t)sysconf(_SC_PAGESIZE);
 		void *buf = aligned_alloc(4096, len);
 		struct ibv_mr *mr = pd && buf ?
@@ -206,7 +194,7 @@ static void check_killable_reserve(void)
 {
 	size_t len = 64 * (size_t)sysconf(_SC_PAGESIZE);
 	long budget = dev_budget();
-	struct ibv_pd *pd = open_pd();
+	struct ibv_pd *pd = open_pd(dev);
 	void *buf = aligned_alloc(4096, len);
 	struct ibv_mr *mr = pd && buf ? ibv_reg_mr(pd, buf, len, IBV_ACCESS_LOCAL_WRITE) : NULL;
 	struct timespec t0, t1;
