@@ -29,7 +29,8 @@
  *   httpd    a web server reading whole files of 1-32 pages (log-uniform
  *            sizes), Zipf 0.8 over 8000 files
  * and FILE: a registration trace, one "ADDR LEN" per line (hex or
- * decimal bytes), '#' comments.
+ * decimal bytes; further columns ignored), '#' comments: what
+ * scripts/guest/capture-trace writes as REGS.
  *
  * For each workload and cache size: the hit ratio (requests served
  * wholly from the cache) and the total registration cost of each policy.
@@ -183,10 +184,19 @@ static struct req *load(const char *path, size_t *n)
 	*n = 0;
 	while (fgets(line, sizeof(line), f)) {
 		unsigned long long a, l;
+		char *end;
 
 		if (line[0] == '#' || line[0] == '\n')
 			continue;
-		if (sscanf(line, "%lli %lli", &a, &l) != 2 || !l) {
+		/*
+		 * strtoull, not sscanf's %lli: a kernel address (0xffff...)
+		 * does not fit a signed long long. Columns after the length
+		 * (capture-trace's time, context, kind) are not used.
+		 */
+		errno = 0;
+		a = strtoull(line, &end, 0);
+		l = end != line ? strtoull(end, &end, 0) : 0;
+		if (errno || !l) {
 			fprintf(stderr, "%s: malformed line: %s", path, line);
 			free(r);
 			fclose(f);

@@ -11,6 +11,10 @@
 #              registrations, a registration cache's pattern)
 #   uxfer      a librnic program registering each 256 KiB piece of a 4 MiB
 #              transfer for that transfer only (no cache)
+# and each workload's registrations as NAME.regs (seed 002's input), and
+# regcost.csv: ibv_reg_mr/ibv_dereg_mr per call by pages in this guest,
+# charged by rnic_mgr as the captured programs were, for the cost model
+# scripts/eval-report fits.
 . scripts/guest/lib.sh
 . scripts/guest/nfs-server.sh
 . scripts/guest/nfs-client.sh
@@ -25,7 +29,7 @@ capture() {	# capture NAME COMMAND...
 	shift
 	$CAP start || { diag "$name: capture-trace start failed"; return 1; }
 	"$@" > /tmp/cap-$name.out 2>&1
-	diag "$name: $($CAP stop $O/$name.trace | tr '\n' ' ')"
+	diag "$name: $($CAP stop $O/$name.trace $O/$name.regs | tr '\n' ' ')"
 	[ "$(grep -vc '^#' $O/$name.trace)" -gt 0 ]
 }
 perftest_pair() {
@@ -45,6 +49,19 @@ check "capture nfs" capture nfs fio_on $TN_F4
 check "capture iser" capture iser fio_on "$TN_LUN"
 check "capture ucache" capture ucache build/tools/ucoop rxe0 inflight 30 50 $SECS
 check "capture uxfer" capture uxfer build/tools/ucoop rxe0 xfer 4194304 262144 2
+regcost() {
+	local pages rep line
+	echo "pages,reg_ns,dereg_ns" > $O/regcost.csv
+	for rep in 1 2 3; do
+		for pages in 1 4 16 64 256; do
+			line=$(build/tools/umr rxe0 loop:500:$pages) || return 1
+			echo "$pages,$(echo "$line" | sed -n 's/.* reg_ns=\([0-9]*\) dereg_ns=\([0-9]*\).*/\1,\2/p')" \
+				>> $O/regcost.csv
+		done
+	done
+	diag "registration cost: $(tr '\n' ' ' < $O/regcost.csv)"
+}
+check "registration cost by pages, for the cost model" regcost
 check "log out" iser_logout 1
 check "unmount" sh -c "umount /mnt/t4 && umount /mnt/t6"
 tap_done

@@ -10,7 +10,8 @@
 #  admission  unmodified ib_write_bw pairs needing more than the budget,
 #             under each policy, rounds interleaved
 # Writes regcost.csv, revoke.csv, xfer.csv, admission.csv into the results share
-# for scripts/bench-user-level to summarize.
+# for scripts/bench-user-level to summarize. Arguments name the parts to
+# run (all four without): `make bench B=eval-xfer` runs xfer alone.
 . scripts/guest/lib.sh
 DEV=rxe0
 SYS=/sys/kernel/rnic_mgr/devices/$DEV
@@ -20,120 +21,131 @@ COOP=build/tools/ucoop
 ROUNDS=${ROUNDS:-3}
 REPS=${REPS:-10}
 O=$RDMASTOR_OUT
+PARTS=" ${*:-regcost revoke xfer admission} "
+part() { [[ "$PARTS" == *" $1 "* ]]; }
 
 check "soft-RoCE" scripts/guest/rxe-setup single
 check "rdmastor installed" rdmastor_install
 
 # --- registration cost, charged or not ---
-# Per size, the two modes alternate (which goes first alternates by
-# round): TCG timing drifts, so only neighbouring runs are compared.
-echo "round,mode,pages,reg_ns,dereg_ns" > $O/regcost.csv
-# Many short rounds: the ratio of a round's two neighbouring runs is
-# what the summary takes the median of.
-for round in $(seq ${REG_ROUNDS:-15}); do
-	modes="charged stock"
-	[ $((round % 2)) = 0 ] && modes="stock charged"
-	for pages in 1 16 256; do
-		n=2000
-		[ $pages = 256 ] && n=500
-		for mode in $modes; do
-			if [ $mode = charged ]; then modprobe rnic_mgr; else modprobe -r rnic_mgr 2>/dev/null; fi
-			line=$($UMR $DEV loop:$n:$pages) || { diag "umr failed: $line"; continue; }
-			reg=$(echo "$line" | sed -n 's/.* reg_ns=\([0-9]*\) .*/\1/p')
-			dereg=$(echo "$line" | sed -n 's/.* dereg_ns=\([0-9]*\).*/\1/p')
-			echo "$round,$mode,$pages,$reg,$dereg" >> $O/regcost.csv
-			diag "regcost round $round $mode $pages pages: reg $reg ns, dereg $dereg ns"
+if part regcost; then
+	# Per size, the two modes alternate (which goes first alternates by
+	# round): TCG timing drifts, so only neighbouring runs are compared.
+	echo "round,mode,pages,reg_ns,dereg_ns" > $O/regcost.csv
+	# Many short rounds: the ratio of a round's two neighbouring runs is
+	# what the summary takes the median of.
+	for round in $(seq ${REG_ROUNDS:-15}); do
+		modes="charged stock"
+		[ $((round % 2)) = 0 ] && modes="stock charged"
+		for pages in 1 16 256; do
+			n=2000
+			[ $pages = 256 ] && n=500
+			for mode in $modes; do
+				if [ $mode = charged ]; then modprobe rnic_mgr; else modprobe -r rnic_mgr 2>/dev/null; fi
+				line=$($UMR $DEV loop:$n:$pages) || { diag "umr failed: $line"; continue; }
+				reg=$(echo "$line" | sed -n 's/.* reg_ns=\([0-9]*\) .*/\1/p')
+				dereg=$(echo "$line" | sed -n 's/.* dereg_ns=\([0-9]*\).*/\1/p')
+				echo "$round,$mode,$pages,$reg,$dereg" >> $O/regcost.csv
+				diag "regcost round $round $mode $pages pages: reg $reg ns, dereg $dereg ns"
+			done
 		done
 	done
-done
-modprobe rnic_mgr
+	modprobe rnic_mgr
+fi
 
 # --- REVOKE to release, by T ---
-echo "grace_ms,rep,reclaim_ms,newcomer_ms,late" > $O/revoke.csv
-echo 4000 > $SYS/budget
-echo 10000 > $P/user_wait_ms
-for rep in $(seq $REPS); do
-	for t in 100 1000; do
-		echo $t > $P/user_grace_ms
-		$COOP $DEV coop 60 50 4 > /tmp/coop.out 2>&1 &
-		cpid=$!
-		wait_for 30 grep -q "coop cached 3000" /tmp/coop.out || { diag "coop did not start"; kill $cpid; continue; }
-		dir=$(ls -d $SYS/consumers/user:*:$cpid.* | head -n1)
-		out=$($UMR $DEV reg:1800)
-		nms=$(echo "$out" | sed -n 's/.*ms=\([0-9]*\).*/\1/p')
-		rms=$(cat $dir/last_reclaim_ms)
-		late=$(cat $dir/late_revocations)
-		wait $cpid
-		echo "$t,$rep,$rms,$nms,$late" >> $O/revoke.csv
-		diag "revoke T=$t rep $rep: reclaim $rms ms, newcomer waited $nms ms, late $late"
+if part revoke; then
+	echo "grace_ms,rep,reclaim_ms,newcomer_ms,late" > $O/revoke.csv
+	echo 4000 > $SYS/budget
+	echo 10000 > $P/user_wait_ms
+	for rep in $(seq $REPS); do
+		for t in 100 1000; do
+			echo $t > $P/user_grace_ms
+			$COOP $DEV coop 60 50 4 > /tmp/coop.out 2>&1 &
+			cpid=$!
+			wait_for 30 grep -q "coop cached 3000" /tmp/coop.out || { diag "coop did not start"; kill $cpid; continue; }
+			dir=$(ls -d $SYS/consumers/user:*:$cpid.* | head -n1)
+			out=$($UMR $DEV reg:1800)
+			nms=$(echo "$out" | sed -n 's/.*ms=\([0-9]*\).*/\1/p')
+			rms=$(cat $dir/last_reclaim_ms)
+			late=$(cat $dir/late_revocations)
+			wait $cpid
+			echo "$t,$rep,$rms,$nms,$late" >> $O/revoke.csv
+			diag "revoke T=$t rep $rep: reclaim $rms ms, newcomer waited $nms ms, late $late"
+		done
 	done
-done
-echo 1000 > $P/user_grace_ms
-echo 262144 > $SYS/budget
+	echo 1000 > $P/user_grace_ms
+	echo 262144 > $SYS/budget
+
+fi
 
 # --- seed 003: large transfers, registration up front, lazy, overlapped ---
-echo "round,mode,size,piece,MBps" > $O/xfer.csv
-for size in 262144 1048576 4194304 16777216; do
-	$COOP $DEV xfer $size 262144 $ROUNDS > /tmp/xfer.out 2>&1 || diag "xfer failed: $(cat /tmp/xfer.out)"
-	sed -n 's/^xfer round=\([0-9]*\) mode=\([a-z]*\) size=\([0-9]*\) piece=\([0-9]*\) MBps=\([0-9]*\)$/\1,\2,\3,\4,\5/p' \
-		/tmp/xfer.out >> $O/xfer.csv
-	diag "xfer $size: $(tr '\n' ' ' < /tmp/xfer.out)"
-done
+if part xfer; then
+	echo "round,mode,size,piece,MBps" > $O/xfer.csv
+	for size in 262144 1048576 4194304 16777216; do
+		$COOP $DEV xfer $size 262144 $ROUNDS > /tmp/xfer.out 2>&1 || diag "xfer failed: $(cat /tmp/xfer.out)"
+		sed -n 's/^xfer round=\([0-9]*\) mode=\([a-z]*\) size=\([0-9]*\) piece=\([0-9]*\) MBps=\([0-9]*\)$/\1,\2,\3,\4,\5/p' \
+			/tmp/xfer.out >> $O/xfer.csv
+		diag "xfer $size: $(tr '\n' ' ' < /tmp/xfer.out)"
+	done
+fi
 
 # --- admission: perftest pairs under each policy ---
-ADM=/tmp/adm
-. scripts/guest/perftest-pairs.sh
-SIZE=$ADM_SIZE
-mkdir -p $ADM
-echo 1 > /sys/kernel/tracing/events/rnic_mgr/rnic_wait_done/enable
-# one process's entries: a lone pair's peak
-ib_write_bw -d $DEV -p 18600 -s $SIZE -n 100 > /dev/null 2>&1 &
-sleep 1
-ib_write_bw -d $DEV -p 18600 -s $SIZE -n 100 192.0.2.1 > /dev/null 2>&1 &
-peak=0
-for i in $(seq 100); do
-	for d in $SYS/consumers/user:ib_write_bw:*; do
-		[ -e "$d/peak" ] && v=$(cat "$d/peak" 2>/dev/null) && [ "${v:-0}" -gt $peak ] && peak=$v
-	done
-	[ $peak -gt 0 ] && ! pgrep -x ib_write_bw >/dev/null && break
-	sleep 0.1
-done
-wait
-budget=$(( peak * 5 + peak / 2 ))
-diag "admission: each process holds $peak entries; budget $budget for 8 processes"
-echo 60000 > $P/user_wait_ms
-echo "policy,round,pair,completed,refused,wall_s,MBps,entry_s,longest_wait_ms" > $O/admission.csv
-for round in $(seq $ROUNDS); do
-	pols="arbiter fcfs static"
-	[ $round = 2 ] && pols="fcfs static arbiter"
-	[ $round = 3 ] && pols="static arbiter fcfs"
-	for pol in $pols; do
-		echo $pol > $SYS/policy
-		echo $budget > $SYS/budget
-		rm -f $ADM/*
-		echo > /sys/kernel/tracing/trace
-		touch $ADM/sampling
-		adm_sample_held $ADM/held &
-		spid=$!
-		pids=()
-		for i in 1 2 3 4; do
-			adm_pair "p$i" $((18610 + i)) 4 &
-			pids+=($!)
+if part admission; then
+	ADM=/tmp/adm
+	. scripts/guest/perftest-pairs.sh
+	SIZE=$ADM_SIZE
+	mkdir -p $ADM
+	echo 1 > /sys/kernel/tracing/events/rnic_mgr/rnic_wait_done/enable
+	# one process's entries: a lone pair's peak
+	ib_write_bw -d $DEV -p 18600 -s $SIZE -n 100 > /dev/null 2>&1 &
+	sleep 1
+	ib_write_bw -d $DEV -p 18600 -s $SIZE -n 100 192.0.2.1 > /dev/null 2>&1 &
+	peak=0
+	for i in $(seq 100); do
+		for d in $SYS/consumers/user:ib_write_bw:*; do
+			[ -e "$d/peak" ] && v=$(cat "$d/peak" 2>/dev/null) && [ "${v:-0}" -gt $peak ] && peak=$v
 		done
-		wait "${pids[@]}"
-		rm -f $ADM/sampling
-		wait $spid
-		lw=$(adm_longest_wait)
-		for i in 1 2 3 4; do
-			done_=0; adm_completed p$i && done_=1
-			wall=$(awk '{ printf "%.1f", $2 - $1 }' $ADM/p$i.t)
-			echo "$pol,$round,$i,$done_,$(adm_refused p$i),$wall,$(adm_mbps p$i),$(adm_entry_seconds p$i $ADM/held),$lw" >> $O/admission.csv
-		done
-		diag "admission round $round $pol: $(awk -F, -v p=$pol -v r=$round '$1 == p && $2 == r { c += $4; f += $5 } END { print c " of 4 completed, " f " refused" }' $O/admission.csv)"
-		wait_for 20 sh -c "! ls -d $SYS/consumers/user:* >/dev/null 2>&1"
+		[ $peak -gt 0 ] && ! pgrep -x ib_write_bw >/dev/null && break
+		sleep 0.1
 	done
-done
-echo arbiter > $SYS/policy
-echo 262144 > $SYS/budget
+	wait
+	budget=$(( peak * 5 + peak / 2 ))
+	diag "admission: each process holds $peak entries; budget $budget for 8 processes"
+	echo 60000 > $P/user_wait_ms
+	echo "policy,round,pair,completed,refused,wall_s,MBps,entry_s,longest_wait_ms" > $O/admission.csv
+	for round in $(seq $ROUNDS); do
+		pols="arbiter fcfs static"
+		[ $round = 2 ] && pols="fcfs static arbiter"
+		[ $round = 3 ] && pols="static arbiter fcfs"
+		for pol in $pols; do
+			echo $pol > $SYS/policy
+			echo $budget > $SYS/budget
+			rm -f $ADM/*
+			echo > /sys/kernel/tracing/trace
+			touch $ADM/sampling
+			adm_sample_held $ADM/held &
+			spid=$!
+			pids=()
+			for i in 1 2 3 4; do
+				adm_pair "p$i" $((18610 + i)) 4 &
+				pids+=($!)
+			done
+			wait "${pids[@]}"
+			rm -f $ADM/sampling
+			wait $spid
+			lw=$(adm_longest_wait)
+			for i in 1 2 3 4; do
+				done_=0; adm_completed p$i && done_=1
+				wall=$(awk '{ printf "%.1f", $2 - $1 }' $ADM/p$i.t)
+				echo "$pol,$round,$i,$done_,$(adm_refused p$i),$wall,$(adm_mbps p$i),$(adm_entry_seconds p$i $ADM/held),$lw" >> $O/admission.csv
+			done
+			diag "admission round $round $pol: $(awk -F, -v p=$pol -v r=$round '$1 == p && $2 == r { c += $4; f += $5 } END { print c " of 4 completed, " f " refused" }' $O/admission.csv)"
+			wait_for 20 sh -c "! ls -d $SYS/consumers/user:* >/dev/null 2>&1"
+		done
+	done
+	echo arbiter > $SYS/policy
+	echo 262144 > $SYS/budget
+fi
 check "rnic_mgr unloads after the benchmark" modprobe -r rnic_mgr
 tap_done
