@@ -11,6 +11,15 @@
 
 static atomic_t ini_ep_nr = ATOMIC_INIT(0);
 
+/*
+ * The small MR class, in pages (ini.h): an I/O that fits is charged this
+ * many entries, a larger one INI_IO_PAGES. 0, or INI_IO_PAGES and up,
+ * leaves one class (the engine's rule, transport/frwr.c).
+ */
+static unsigned int ini_small_pages = INI_SMALL_PAGES;
+module_param_named(small_mr_pages, ini_small_pages, uint, 0444);
+MODULE_PARM_DESC(small_mr_pages, "pages of the small MR class (default 16: a 64 KiB I/O)");
+
 static void ini_connect_work(struct work_struct *work)
 {
 	struct ini_ep *ep = container_of(work, struct ini_ep, connect_work);
@@ -23,7 +32,7 @@ static void ini_connect_work(struct work_struct *work)
 		.send_depth = INI_SEND_DEPTH,
 		.msg_size = INI_MSG_SIZE,
 		.max_io_pages = INI_IO_PAGES,
-		.small_io_pages = INI_SMALL_PAGES,
+		.small_io_pages = ini_small_pages,
 		.private_data = pdata,
 		.private_len = sizeof(pdata),
 		.ops = &ini_rst_ops,

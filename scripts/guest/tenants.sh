@@ -58,17 +58,19 @@ tenants_idle() {
 	done
 }
 
-# every consumer's held, every 0.5 s, as "SECONDS CONSUMER HELD", until
-# $TN_OUT/sampling goes; builtins only (forking readers starves the guest)
+# every consumer's held and fair share, every 0.5 s, as "MS CONSUMER
+# HELD SHARE", until $TN_OUT/sampling goes; builtins only (forking
+# readers starves the guest)
 tenants_sample() {
-	local d v t0 now
+	local d v sh t0 now
 	t0=$(date +%s%N)
 	while [ -e $TN_OUT/sampling ]; do
 		now=$(date +%s%N)
 		for d in $TN_SYS/consumers/*; do
-			v=0
+			v=0 sh=0
 			read -r v < "$d/held" 2>/dev/null
-			echo "$(( (now - t0) / 1000000 )) ${d##*/} $v"
+			read -r sh < "$d/share" 2>/dev/null
+			echo "$(( (now - t0) / 1000000 )) ${d##*/} $v $sh"
 		done
 		sleep 0.5
 	done > "$1"

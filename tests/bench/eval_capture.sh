@@ -27,7 +27,8 @@ CAP=scripts/guest/capture-trace
 capture() {	# capture NAME COMMAND...
 	local name=$1
 	shift
-	$CAP start || { diag "$name: capture-trace start failed"; return 1; }
+	local err
+	err=$($CAP start 2>&1) || { diag "$name: capture-trace start failed: $err"; return 1; }
 	"$@" > /tmp/cap-$name.out 2>&1
 	diag "$name: $($CAP stop $O/$name.trace $O/$name.regs | tr '\n' ' ')"
 	[ "$(grep -vc '^#' $O/$name.trace)" -gt 0 ]

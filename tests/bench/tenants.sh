@@ -25,6 +25,8 @@ for round in $(seq $ROUNDS); do
 		diag "round $round: $pol, budget $BUDGET, $SECS s"
 		tenants_run $pol $BUDGET $SECS
 		for f in csv held map; do cp $TN_OUT/$pol.$f $O/$round.$pol.$f; done
+		# the programs' own words, for a failed tenant
+		for f in verbs greedy; do cp $TN_OUT/$f.out $O/$round.$pol.$f.out; done
 		while read -r l; do diag "  $l"; done < $TN_OUT/$pol.csv
 	done
 done

@@ -26,6 +26,8 @@ part() { [[ "$PARTS" == *" $1 "* ]]; }
 
 check "soft-RoCE" scripts/guest/rxe-setup single
 check "rdmastor installed" rdmastor_install
+# the parts run alone must not depend on regcost's modprobe
+check "rnic_mgr loaded" modprobe rnic_mgr
 
 # --- registration cost, charged or not ---
 if part regcost; then
@@ -88,6 +90,7 @@ if part xfer; then
 			/tmp/xfer.out >> $O/xfer.csv
 		diag "xfer $size: $(tr '\n' ' ' < /tmp/xfer.out)"
 	done
+	check "seed 003: every size measured" [ "$(grep -c ',overlap,' $O/xfer.csv)" -ge $((4 * ROUNDS)) ]
 fi
 
 # --- admission: perftest pairs under each policy ---

@@ -206,10 +206,18 @@ static int run_inflight(struct rc_cache *c, struct rnic_binding *b,
 		struct ibv_wc wc;
 		int got;
 
-		if (rc_get(c, (uintptr_t)buf[2 * i], len, &src, 1) != 1)
+		got = rc_get(c, (uintptr_t)buf[2 * i], len, &src, 1);
+		if (got == 1) {
+			got = rc_get(c, (uintptr_t)buf[2 * i + 1], len, &dst, 1);
+			if (got != 1)
+				rc_put(c, &src, 1);
+		}
+		if (got != 1) {
+			/* a tenant that gives up says why (tenants.sh counts it) */
+			printf("inflight: registration refused after %lu writes: %s\n", writes,
+			       strerror(got < 0 ? -got : EIO));
 			return 1;
-		if (rc_get(c, (uintptr_t)buf[2 * i + 1], len, &dst, 1) != 1)
-			return 1;
+		}
 		buf[2 * i][0] = (char)writes;
 		sge.addr = (uintptr_t)buf[2 * i];
 		sge.length = len;

@@ -31,6 +31,11 @@ ini_peak() {
 	cat /sys/kernel/rnic_mgr/devices/*/consumers/iser-ini-*/key_peak 2>/dev/null |
 		sort -n | tail -n1
 }
+# ini_entry_peak: the most translation entries any session held at once
+ini_entry_peak() {
+	cat /sys/kernel/rnic_mgr/devices/*/consumers/iser-ini-*/peak 2>/dev/null |
+		sort -n | tail -n1
+}
 # ini_host_names: proc_name of the SCSI hosts of the iSCSI sessions
 ini_host_names() {
 	cat /sys/class/iscsi_session/session*/device/../scsi_host/*/proc_name | sort -u
@@ -51,6 +56,13 @@ one_target_kind() {
 	ok "$([ "$(ini_host_names)" = iscsi_iser ]; echo $?)" "$kind: the SCSI host is iscsi_iser"
 	check "$kind: 4 KiB random read/write, depth 16, verified" \
 		iser_fio "rand4k-$kind" "$D10" --rw=randrw --bs=4k --iodepth=16 --size=32M --io_size=48M
+	# a 64 KiB I/O is charged a small MR, not a 1 MiB one: before the
+	# small class took 64 KiB, depth 4 held 4 MRs of 257 entries (1028
+	# for 64 KiB of data each); now every MR so far is a small one
+	check "$kind: 64 KiB random read/write, depth 4, verified" \
+		iser_fio "rand64k-$kind" "$D10" --rw=randrw --bs=64k --iodepth=4 --size=32M --io_size=8M
+	ok "$([ "$(ini_entry_peak)" -le $((16 * $(ini_peak))) ]; echo $?)" \
+		"$kind: 4 KiB and 64 KiB I/O held small MRs only (peak $(ini_entry_peak) entries in $(ini_peak) MRs)"
 	check "$kind: 1 MiB sequential write then read, verified" \
 		iser_fio "seq1m-$kind" "$D10" --rw=write --bs=1M --iodepth=4 --size=64M
 	check "$kind: odd sizes 512 B..256 KiB, verified" \

@@ -107,11 +107,11 @@ echo 262144 > $SYS/budget
 
 # The evaluation's trace capture (scripts/guest/capture-trace, eval/),
 # on one short pair: a well-formed, non-empty trace of both sides that
-# the translation cache simulator reads.
+# the translation cache simulator reads, and the pair's registrations.
 echo arbiter > $SYS/policy
 check "capture: the probe on rxe_mr_copy is set up" scripts/guest/capture-trace start
 adm_pair trace 18590 2
-diag "$(scripts/guest/capture-trace stop $ADM/pair.trace)"
+diag "$(scripts/guest/capture-trace stop $ADM/pair.trace $ADM/pair.regs)"
 check "capture: the pair completed while traced" adm_completed trace
 check "capture: the trace has sends and receives" \
 	sh -c "grep -q ' s [0-9]*\$' $ADM/pair.trace && grep -q ' r [0-9]*\$' $ADM/pair.trace"
@@ -119,5 +119,11 @@ check "capture: the simulator reads it" sh -c "build/eval/tlbsim --sizes $ADM/pa
 diag "$(grep -m1 accesses $ADM/pair.sim)"
 check "capture: at least 100 page accesses recorded" \
 	sh -c "[ \$(grep -vc '^#' $ADM/pair.trace) -ge 100 ]"
+# each ib_write_bw process registers its buffer: two user registrations
+# of the pair's message size at least, which regsim reads
+check "capture: both processes' registrations recorded" \
+	sh -c "[ \$(grep -c ' u\$' $ADM/pair.regs) -ge 2 ]"
+diag "$(grep -v '^#' $ADM/pair.regs | head -n 4 | tr '\n' '|')"
+check "capture: regsim reads the registrations" sh -c "build/eval/regsim $ADM/pair.regs > $ADM/pair.rsim"
 check "rnic_mgr unloads" modprobe -r rnic_mgr
 tap_done
