@@ -457,6 +457,31 @@ void rnic_entitlement(struct rnic_consumer *c, u64 *entries, u64 *keys)
 }
 EXPORT_SYMBOL_GPL(rnic_entitlement);
 
+/**
+ * rnic_may_hold - what a bound process may size its registration cache to
+ * @c: the process's consumer
+ * @entries: rnp_may_hold() of entries: its share or what it may borrow
+ *	now without waiting, capped by its shrink target; under fcfs its
+ *	grant and every free entry; under static its cap
+ * @keys: likewise for keys
+ *
+ * Unlike rnic_entitlement(), it leaves out what borrowing cannot take
+ * (the reserve, what hungry consumers are owed) and, under static, the
+ * entries beyond the cap: a process that grew its cache to more waited
+ * in REGISTER-WAIT until user_wait_ms and failed. Kernel consumers keep
+ * rnic_entitlement(): their acquisitions wait without a deadline, and
+ * noting their demand is what raises their share.
+ */
+void rnic_may_hold(struct rnic_consumer *c, u64 *entries, u64 *keys)
+{
+	struct rnic_dev *rd = c->rc_dev;
+
+	spin_lock(&rd->rd_lock);
+	*entries = rnp_may_hold(&rd->rd_pool, &c->rc_pol, RNP_ENTRIES);
+	*keys = rnp_may_hold(&rd->rd_pool, &c->rc_pol, RNP_KEYS);
+	spin_unlock(&rd->rd_lock);
+}
+
 /* Deliver pending shrink and grow callbacks, outside every spinlock. */
 static void rnic_notify_work(struct work_struct *work)
 {

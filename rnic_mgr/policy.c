@@ -324,6 +324,50 @@ bool rnp_try_acquire_starving(struct rnp_pool *p, struct rnp_cons *c,
 }
 
 /**
+ * rnp_may_hold - what a consumer should size its window or cache to
+ * @p: the pool
+ * @c: the consumer
+ * @r: which resource
+ *
+ * Under the arbiter: its entitled share (others are made to give that
+ * back) or, if more, what borrowing allows now, its grant and the free
+ * entries above the reserve and what hungry consumers are owed; a shrink
+ * target caps both. Under RNP_POL_FCFS: its grant and every free entry.
+ * Under RNP_POL_STATIC: its cap (entries others hold beyond theirs come
+ * back as they release).
+ *
+ * Why: a bound process sizes its registration cache from this
+ * (rnic_may_hold(), the shared page), and growing to more than
+ * rnp_try_acquire() would give ends in REGISTER-WAIT and ENOMEM. Its
+ * page used to carry rnic_entitlement()'s held plus every free entry
+ * under every policy, which failed the tenants experiment's verbs
+ * program under static, and under the arbiter with waiters owed
+ * (Documentation/evaluation.rst). The rules
+ * are rnp_try_acquire_starving()'s for a consumer not starving; the unit
+ * test checks that growing to this much succeeds when entries are free
+ * and one more does not.
+ *
+ * Return: entries (or keys) of @r.
+ */
+u64 rnp_may_hold(const struct rnp_pool *p, const struct rnp_cons *c,
+		 enum rnp_res r)
+{
+	const struct rnp_res_state *s = &c->r[r];
+	u64 free = rnp_free(p, r), e = rnp_entitled(s);
+	u64 owed = p->r[r].owed, own, keep;
+
+	if (p->policy == RNP_POL_FCFS)
+		return s->grant + free;
+	if (p->policy == RNP_POL_STATIC)
+		return rnp_static_cap(p, c, r);
+	if (s->target != RNP_NO_TARGET)
+		return min(e, s->target);
+	own = (s->want || s->hungry_until_ms) && e > s->grant ? e - s->grant : 0;
+	keep = p->r[r].reserve + owed - min(owed, own);
+	return max(e, s->grant + free - min(free, keep));
+}
+
+/**
  * rnp_try_acquire - the slow path: grow the grant from free entries
  * @p: the pool
  * @c: the consumer

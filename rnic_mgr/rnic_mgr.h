@@ -173,6 +173,7 @@ void rnic_dev_removed(struct rnic_dev *rd);
 int rnic_dev_set_budget(struct rnic_dev *rd, enum rnp_res r, u64 budget);
 int rnic_dev_set_policy(struct rnic_dev *rd, u32 policy);
 int rnic_set_weight(struct rnic_consumer *c, u32 weight);
+void rnic_may_hold(struct rnic_consumer *c, u64 *entries, u64 *keys);
 int rnic_acquire_timeout(struct rnic_consumer *c, u32 entries, u32 keys,
 			 unsigned int timeout_ms);
 void rnic_consumer_release_kobj(struct rnic_consumer *c);

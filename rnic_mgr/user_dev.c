@@ -76,7 +76,7 @@ static void rnic_ufile_write_shared(struct rnic_ufile *f, struct rnic_uproc *up,
 	u64 ent, keys;
 
 	lockdep_assert_held(&f->lock);
-	rnic_entitlement(c, &ent, &keys);
+	rnic_may_hold(c, &ent, &keys);
 	WRITE_ONCE(s->seq, s->seq + 1);
 	smp_wmb();	/* odd seq before the fields: pairs with the reader's acquire */
 	s->entitlement = ent;

@@ -20,6 +20,9 @@ UMR=build/tools/umr
 COOP=build/tools/ucoop
 ROUNDS=${ROUNDS:-3}
 REPS=${REPS:-10}
+# a transfer takes well under a second and TCG's timing wanders from
+# one to the next by 2x: seed 003 needs more rounds than the others
+XFER_ROUNDS=${XFER_ROUNDS:-9}
 O=$RDMASTOR_OUT
 PARTS=" ${*:-regcost revoke xfer admission} "
 part() { [[ "$PARTS" == *" $1 "* ]]; }
@@ -85,12 +88,12 @@ fi
 if part xfer; then
 	echo "round,mode,size,piece,MBps" > $O/xfer.csv
 	for size in 262144 1048576 4194304 16777216; do
-		$COOP $DEV xfer $size 262144 $ROUNDS > /tmp/xfer.out 2>&1 || diag "xfer failed: $(cat /tmp/xfer.out)"
+		$COOP $DEV xfer $size 262144 $XFER_ROUNDS > /tmp/xfer.out 2>&1 || diag "xfer failed: $(cat /tmp/xfer.out)"
 		sed -n 's/^xfer round=\([0-9]*\) mode=\([a-z]*\) size=\([0-9]*\) piece=\([0-9]*\) MBps=\([0-9]*\)$/\1,\2,\3,\4,\5/p' \
 			/tmp/xfer.out >> $O/xfer.csv
 		diag "xfer $size: $(tr '\n' ' ' < /tmp/xfer.out)"
 	done
-	check "seed 003: every size measured" [ "$(grep -c ',overlap,' $O/xfer.csv)" -ge $((4 * ROUNDS)) ]
+	check "seed 003: every size measured" [ "$(grep -c ',overlap,' $O/xfer.csv)" -ge $((4 * XFER_ROUNDS)) ]
 fi
 
 # --- admission: perftest pairs under each policy ---
