@@ -106,7 +106,20 @@ int rnic_lib_refresh(struct rnic_lib *l)
 static void rnic_lib_revoke(struct rnic_lib *l, const struct rnic_ev *ev)
 {
 	uint64_t asked = ev->revoke.entries, before = rc_cached_pages(l->cache);
+	struct rnic_shared sh;
 	uint64_t freed;
+
+	/*
+	 * Each REVOKE asks relative to what the kernel saw held when it
+	 * posted it, so two posted before this process acted on the first
+	 * ask too much together (seen: 3072 asked of a cache of 2400, which
+	 * emptied it while its share was 775). The page has the latest
+	 * target and what is held now: ask for the difference, nothing if
+	 * no target is pending any more.
+	 */
+	if (l->shared && !rnic_shared_read(l->shared, &sh))
+		asked = sh.target == RNIC_NO_TARGET ? 0 :
+			sh.held > sh.target ? sh.held - sh.target : 0;
 
 	l->stats.revokes++;
 	l->stats.revoke_asked += asked;

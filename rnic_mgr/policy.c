@@ -329,10 +329,10 @@ bool rnp_try_acquire_starving(struct rnp_pool *p, struct rnp_cons *c,
  * @c: the consumer
  * @r: which resource
  *
- * Under the arbiter: its entitled share (others are made to give that
- * back) or, if more, what borrowing allows now, its grant and the free
- * entries above the reserve and what hungry consumers are owed; a shrink
- * target caps both. Under RNP_POL_FCFS: its grant and every free entry.
+ * Under the arbiter: the most of its entitled share (others are made to
+ * give that back), its grant (its own until it is asked to shrink) and
+ * what borrowing allows now, the grant and the free entries above the
+ * reserve and what hungry consumers are owed; a shrink target caps all. Under RNP_POL_FCFS: its grant and every free entry.
  * Under RNP_POL_STATIC: its cap (entries others hold beyond theirs come
  * back as they release).
  *
@@ -364,6 +364,7 @@ u64 rnp_may_hold(const struct rnp_pool *p, const struct rnp_cons *c,
 		return min(e, s->target);
 	own = (s->want || s->hungry_until_ms) && e > s->grant ? e - s->grant : 0;
 	keep = p->r[r].reserve + owed - min(owed, own);
+	/* at least the grant: its own until it is asked to shrink */
 	return max(e, s->grant + free - min(free, keep));
 }
 

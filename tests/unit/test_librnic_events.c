@@ -22,21 +22,27 @@
 #define BASE 0x20000000UL
 
 static int live, regs, batches;
+/* the kernel's side of the page: what it charges, as it charges it */
+static struct rnic_shared *kpage;
 
 static int mreg(void *ctx, uintptr_t a, size_t len, void **h)
 {
 	(void)ctx;
-	(void)len;
-	*h = (void *)a;
+	*h = (void *)(a | (len / PG));	/* the pages, in the low bits */
 	live++;
 	regs++;
+	if (kpage)
+		kpage->held += len / PG;
 	return 0;
 }
 
 static void mdereg(void *ctx, void *const *h, size_t n)
 {
+	size_t i;
+
 	(void)ctx;
-	(void)h;
+	for (i = 0; i < n && kpage; i++)
+		kpage->held -= (uintptr_t)h[i] & (PG - 1);
 	live -= n;
 	batches++;
 }
@@ -153,6 +159,31 @@ int main(void)
 	page.entitlement = 100;
 	tap_ok(feed(&l) == 1 && l.stats.unknown == 1 && l.stats.resyncs == 2,
 	       "an unknown type is skipped and the shared page read again");
+
+	/*
+	 * Two REVOKEs posted before the first was acted on, each relative
+	 * to the same held (24: targets 16, then 8): the page's target and
+	 * held decide, so the cache comes down to 8, not 24 - 8 - 16 = 0.
+	 */
+	rc_set_capacity(c, 0);
+	rc_set_capacity(c, 64);
+	page.held = 0;
+	kpage = &page;
+	fill(c, 6);				/* 24 pages idle */
+	page.target = 8;
+	page.seq = 20;
+	post((struct rnic_ev){ .type = RNIC_EV_REVOKE, .revoke = { .entries = 8 } });
+	post((struct rnic_ev){ .type = RNIC_EV_REVOKE, .revoke = { .entries = 16 } });
+	feed(&l);
+	tap_ok(rc_cached_pages(c) == 8 && rc_capacity(c) == 8,
+	       "two REVOKEs asking 8 and 16 of 24 toward one target: 8 kept (%llu), not 0",
+	       (unsigned long long)rc_cached_pages(c));
+	page.target = RNIC_NO_TARGET;
+	post((struct rnic_ev){ .type = RNIC_EV_REVOKE, .revoke = { .entries = 8 } });
+	feed(&l);
+	tap_ok(rc_cached_pages(c) == 8 && page.held == 8,
+	       "a REVOKE whose target the page shows met frees nothing");
+	kpage = NULL;
 
 	/* growing back from the page: not with a target, once without */
 	rc_set_capacity(c, 8);
