@@ -460,17 +460,12 @@ EXPORT_SYMBOL_GPL(rnic_entitlement);
 /**
  * rnic_may_hold - what a bound process may size its registration cache to
  * @c: the process's consumer
- * @entries: rnp_may_hold() of entries: its share or what it may borrow
- *	now without waiting, capped by its shrink target; under fcfs its
- *	grant and every free entry; under static its cap
+ * @entries: rnp_may_hold() of entries: rnic_entitlement()'s, except
+ *	under static, where it is the cap
  * @keys: likewise for keys
  *
- * Unlike rnic_entitlement(), it leaves out what borrowing cannot take
- * (the reserve, what hungry consumers are owed) and, under static, the
- * entries beyond the cap: a process that grew its cache to more waited
- * in REGISTER-WAIT until user_wait_ms and failed. Kernel consumers keep
- * rnic_entitlement(): their acquisitions wait without a deadline, and
- * noting their demand is what raises their share.
+ * Kernel consumers keep rnic_entitlement(): their acquisitions beyond a
+ * static cap wait without a deadline, a process's fail at user_wait_ms.
  */
 void rnic_may_hold(struct rnic_consumer *c, u64 *entries, u64 *keys)
 {

@@ -329,23 +329,20 @@ bool rnp_try_acquire_starving(struct rnp_pool *p, struct rnp_cons *c,
  * @c: the consumer
  * @r: which resource
  *
- * Under the arbiter: the most of its entitled share (others are made to
- * give that back), its grant (its own until it is asked to shrink) and
- * what borrowing allows now, the grant and the free entries above the
- * reserve and what hungry consumers are owed; a shrink target caps all. Under RNP_POL_FCFS: its grant and every free entry.
- * Under RNP_POL_STATIC: its cap (entries others hold beyond theirs come
- * back as they release).
+ * Its entitled share, capped by a shrink target; with no target, at
+ * least what it holds and every free entry (it may borrow, or wait for
+ * the arbiter to make room). Under RNP_POL_STATIC, its cap instead:
+ * entries beyond the cap are never given however many are free.
  *
- * Why: a bound process sizes its registration cache from this
- * (rnic_may_hold(), the shared page), and growing to more than
- * rnp_try_acquire() would give ends in REGISTER-WAIT and ENOMEM. Its
- * page used to carry rnic_entitlement()'s held plus every free entry
- * under every policy, which failed the tenants experiment's verbs
- * program under static, and under the arbiter with waiters owed
- * (Documentation/evaluation.rst). The rules
- * are rnp_try_acquire_starving()'s for a consumer not starving; the unit
- * test checks that growing to this much succeeds when entries are free
- * and one more does not.
+ * Why the static case: a bound process sizes its registration cache
+ * from this (rnic_may_hold(), its shared page), and under static the
+ * page used to carry held plus every free entry; librnic registered past
+ * the cap, waited user_wait_ms in REGISTER-WAIT and failed (the tenants
+ * experiment's verbs program, every round; Documentation/evaluation.rst).
+ * Under the arbiter the free entries stay in: leaving out the reserve
+ * and what hungry consumers are owed, which shifts as they come and go,
+ * starved a process's cache at BIND (user_mrs), and an over-estimate
+ * only costs a wait that the arbiter ends by making room.
  *
  * Return: entries (or keys) of @r.
  */
@@ -353,19 +350,13 @@ u64 rnp_may_hold(const struct rnp_pool *p, const struct rnp_cons *c,
 		 enum rnp_res r)
 {
 	const struct rnp_res_state *s = &c->r[r];
-	u64 free = rnp_free(p, r), e = rnp_entitled(s);
-	u64 owed = p->r[r].owed, own, keep;
+	u64 e = rnp_entitled(s);
 
-	if (p->policy == RNP_POL_FCFS)
-		return s->grant + free;
 	if (p->policy == RNP_POL_STATIC)
 		return rnp_static_cap(p, c, r);
 	if (s->target != RNP_NO_TARGET)
 		return min(e, s->target);
-	own = (s->want || s->hungry_until_ms) && e > s->grant ? e - s->grant : 0;
-	keep = p->r[r].reserve + owed - min(owed, own);
-	/* at least the grant: its own until it is asked to shrink */
-	return max(e, s->grant + free - min(free, keep));
+	return max(e, s->held + rnp_free(p, r));
 }
 
 /**

@@ -513,73 +513,54 @@ static void test_large_waiters(void)
 }
 
 /*
- * rnp_may_hold(), what a bound process sizes its cache to: growing to it
- * succeeds and one more does not. It was the grant plus every free entry
- * under every policy, and a verbs program that trusted it under static,
- * or under the arbiter with waiters owed, waited for entries it could
- * not get and failed.
+ * rnp_may_hold(), what a bound process sizes its cache to. Under static
+ * it was held plus every free entry, and a verbs program that trusted it
+ * registered past its cap, waited and failed: now it is the cap, all of
+ * it given and not one more. Under the arbiter and fcfs: every free
+ * entry counts, and under the arbiter a shrink target caps it.
  */
 static void test_may_hold(void)
 {
 	struct upool u;
 	u64 m, one[RNP_NR_RES] = { 1, 0 }, n[RNP_NR_RES] = { 0, 0 };
+	u32 pol;
 	int i;
 
-	/* static: two consumers of 1000, the cap is 500 though 1000 are free */
-	upool_init(&u, 1000, 100, 4);
-	u.p.policy = RNP_POL_STATIC;
-	upool_add(&u, &cons[0], 1, 10, 1, 0);
-	upool_add(&u, &cons[1], 1, 10, 1, 0);
-	m = rnp_may_hold(&u.p, &cons[0], E);
-	n[E] = m;
-	tap_ok(m == 500 && rnp_try_acquire(&u.p, &cons[0], n) &&
-	       !rnp_try_acquire(&u.p, &cons[0], one),
-	       "may hold, static: %llu (the cap), all of it granted, not one more",
-	       (unsigned long long)m);
-	upool_del(&u, &cons[1]);
-	upool_del(&u, &cons[0]);
-	upool_free(&u);
-
-	/* arbiter, alone: everything but the reserve */
-	upool_init(&u, 10000, 1000, 8);
-	upool_add(&u, &cons[0], 1, 64, 1, 0);
-	m = rnp_may_hold(&u.p, &cons[0], E);
-	n[E] = m;
-	tap_ok(m == 10000 - u.p.r[E].reserve && rnp_try_acquire(&u.p, &cons[0], n) &&
-	       !rnp_try_acquire(&u.p, &cons[0], one),
-	       "may hold, arbiter alone: %llu (budget - reserve), granted, not one more",
-	       (unsigned long long)m);
-	upool_release(&u, &cons[0], m, 0, false);
-
-	/* arbiter, four hungry waiters owed their shares: borrowing stops short */
-	for (i = 1; i <= 4; i++) {
-		upool_add(&u, &cons[i], 1, 64, 1, 0);
-		cons[i].r[E].want = 2000;
+	for (pol = 0; pol < RNP_NR_POL; pol++) {
+		upool_init(&u, 1000, 100, 4);
+		u.p.policy = pol;
+		upool_add(&u, &cons[0], 1, 10, 1, 0);
+		upool_add(&u, &cons[1], 1, 10, 1, 0);
+		m = rnp_may_hold(&u.p, &cons[0], E);
+		if (pol == RNP_POL_STATIC) {
+			n[E] = m;
+			tap_ok(m == 500 && rnp_try_acquire(&u.p, &cons[0], n) &&
+			       !rnp_try_acquire(&u.p, &cons[0], one),
+			       "may hold, static: %llu (the cap), all of it granted, not one more",
+			       (unsigned long long)m);
+		} else {
+			tap_ok(m == 1000, "may hold, %s: every free entry (%llu)",
+			       rnp_policy_name(pol), (unsigned long long)m);
+		}
+		upool_del(&u, &cons[1]);
+		upool_del(&u, &cons[0]);
+		upool_free(&u);
 	}
-	upool_release(&u, &cons[0], 0, 0, true);
-	rnp_trim(&u.p, &cons[0], false);
-	rnp_rebalance(&u.p, 10);
-	m = rnp_may_hold(&u.p, &cons[0], E);
-	n[E] = m > cons[0].r[E].held ? m - cons[0].r[E].held : 0;
-	tap_ok(u.p.r[E].owed > 0 && m < 10000 - u.p.r[E].reserve &&
-	       (!n[E] || rnp_try_acquire(&u.p, &cons[0], n)) &&
-	       !rnp_try_acquire(&u.p, &cons[0], one),
-	       "may hold, arbiter with %llu owed: %llu, granted, not one more",
-	       (unsigned long long)u.p.r[E].owed, (unsigned long long)m);
-	tap_ok(!upool_check(&u), "may hold: invariants hold");
-	for (i = 0; i <= 4; i++)
-		upool_del(&u, &cons[i]);
-	upool_free(&u);
 
-	/* fcfs: the grant and every free entry */
+	/* the arbiter: a consumer asked to shrink may hold its target */
 	upool_init(&u, 1000, 100, 4);
-	u.p.policy = RNP_POL_FCFS;
 	upool_add(&u, &cons[0], 1, 10, 1, 0);
+	fill(&u, &cons[0], 10, 0);
 	upool_add(&u, &cons[1], 1, 10, 1, 0);
+	for (i = 0; i < 60; i++)
+		upool_acquire(&u, &cons[1], 10, 0, 100 + i);
+	rnp_rebalance(&u.p, 200);
+	rnp_enforce(&u.p, &cons[0]);
 	m = rnp_may_hold(&u.p, &cons[0], E);
-	n[E] = m;
-	tap_ok(m == 1000 && rnp_try_acquire(&u.p, &cons[0], n),
-	       "may hold, fcfs: %llu, all of it", (unsigned long long)m);
+	tap_ok(cons[0].r[E].target != RNP_NO_TARGET && m == cons[0].r[E].target &&
+	       m < cons[0].r[E].held,
+	       "may hold, arbiter: its shrink target (%llu) while it holds %llu",
+	       (unsigned long long)m, (unsigned long long)cons[0].r[E].held);
 	upool_del(&u, &cons[1]);
 	upool_del(&u, &cons[0]);
 	upool_free(&u);
