@@ -16,7 +16,7 @@ check "rdmastor modules installed" rdmastor_install
 step "LIO target with targetcli; enable_iser loads rdmastor_isert (etc/modprobe.d)"
 rdmastor_iser_target
 echo "# modprobe -R ib_isert: $(modprobe -R ib_isert)"
-iser_target_create 1 1 256M
+iser_target_create_tcli 1 1 256M
 targetcli ls /iscsi | sed 's/^/# /'
 lsmod | grep -E '^(rdmastor_isert|ib_isert|iscsi_target_mod|rdmastor_transport|rnic_mgr) ' | sed 's/^/# /'
 

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Helpers for iSER guest tests: an LIO target exported with targetcli
-# over iSER, and the stock open-iscsi + ib_iser initiator logging in to
-# it. Source after lib.sh: . scripts/guest/iser.sh
+# Helpers for iSER guest tests: an LIO target made through configfs (or
+# targetcli) and exported over iSER, and the stock open-iscsi + ib_iser
+# initiator logging in to it. Source after lib.sh: . scripts/guest/iser.sh
 #
 # Targets are iqn.2026-11.org.rdmastor:tN; each LUN is a RAM disk
 # (rd_mcp) named tN-lM; the portal is $ISER_IP:3260 with iSER enabled.
@@ -23,9 +23,78 @@ rdmastor_iser_target() {
 	install -m 644 "$RDMASTOR_TREE/etc/modprobe.d/rdmastor-iser.conf" /etc/modprobe.d/
 }
 
-# iser_target_create N LUNS SIZE: target N with LUNS RAM-disk LUNs of SIZE,
-# open to any initiator (no ACLs, no CHAP: test guests only), iSER portal.
+# LIO is configured through configfs directly, as rtslib (targetcli's
+# library) does: under emulation one targetcli command takes about 6 s
+# (Python and rtslib starting, the whole configuration read back), a
+# two-LUN target a minute. targetcli itself, the stock tool, is what
+# deb_install and iser_target's first target use (iser_target_create_tcli).
+LIO=/sys/kernel/config/target
+
+# lio_ready: configfs mounted, LIO's core and its iSCSI fabric loaded.
+lio_ready() {
+	# configfs (and its mount point) comes with LIO's core module
+	modprobe target_core_mod && modprobe iscsi_target_mod || return 1
+	mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
+	mkdir -p "$LIO/iscsi"
+}
+
+# lio_backstore PLUGIN NAME CONTROL: a storage object NAME of PLUGIN
+# (rd_mcp, fileio, iblock) in an HBA of its own, configured by the
+# comma-separated CONTROL string and enabled; prints its configfs path.
+lio_backstore() {
+	local plugin=$1 name=$2 control=$3 i=0 so
+	while [ -e "$LIO/core/${plugin}_$i" ]; do i=$((i + 1)); done
+	so=$LIO/core/${plugin}_$i/$name
+	mkdir -p "$so" && echo "$control" > "$so/control" || return 1
+	case "$plugin" in
+	fileio|iblock) echo "${control#*=}" | cut -d, -f1 > "$so/udev_path" || return 1 ;;
+	esac
+	cat /proc/sys/kernel/random/uuid > "$so/wwn/vpd_unit_serial" &&
+		echo 1 > "$so/enable" && echo "$so"
+}
+
+# lio_tpg N: configfs path of target N's portal group 1.
+lio_tpg() { echo "$LIO/iscsi/$ISER_IQN:t$1/tpgt_1"; }
+
+# lio_lun N STORAGE-OBJECT-PATH: export it as target N's next LUN.
+lio_lun() {
+	local tpg l=0
+	tpg=$(lio_tpg "$1")
+	while [ -e "$tpg/lun/lun_$l" ]; do l=$((l + 1)); done
+	mkdir "$tpg/lun/lun_$l" && ln -s "$2" "$tpg/lun/lun_$l/$(basename "$2")"
+}
+
+# lio_target N: target N, open to any initiator (no ACLs, no CHAP: test
+# guests only), its portal on $ISER_IP:3260 serving iSER, not enabled
+# (lio_enable N, once its LUNs are in).
+lio_target() {
+	local tpg a
+	tpg=$(lio_tpg "$1")
+	lio_ready && mkdir -p "$tpg" || return 1
+	for a in authentication=0 demo_mode_write_protect=0 generate_node_acls=1 \
+		cache_dynamic_acls=1; do
+		echo "${a#*=}" > "$tpg/attrib/${a%%=*}" || return 1
+	done
+	# writing iser makes LIO request "ib_isert": etc/modprobe.d routes it
+	mkdir "$tpg/np/$ISER_IP:3260" && echo 1 > "$tpg/np/$ISER_IP:3260/iser"
+}
+lio_enable() { echo 1 > "$(lio_tpg "$1")/enable"; }
+
+# iser_target_create N LUNS SIZE: target N with LUNS RAM-disk LUNs of SIZE
+# (bytes, or with a K, M or G suffix) named tN-lM.
 iser_target_create() {
+	local n=$1 luns=$2 bytes l so
+	bytes=$(numfmt --from=iec "$3") || return 1
+	lio_target "$n" || return 1
+	for l in $(seq 0 $((luns - 1))); do
+		so=$(lio_backstore rd_mcp "t$n-l$l" "rd_pages=$((bytes / 4096))") &&
+			lio_lun "$n" "$so" || return 1
+	done
+	lio_enable "$n"
+}
+
+# iser_target_create_tcli N LUNS SIZE: the same through targetcli.
+iser_target_create_tcli() {
 	local n=$1 luns=$2 size=$3 iqn=$ISER_IQN:t$1 tpg l
 	tpg=/iscsi/$iqn/tpg1
 	targetcli /iscsi create "$iqn" >/dev/null || return 1
@@ -42,9 +111,67 @@ iser_target_create() {
 		targetcli "$tpg/portals/$ISER_IP:3260" enable_iser true >/dev/null
 }
 
-# iser_target_clear: remove every target and backstore.
-iser_target_clear() {
+# lio_targets_remove: remove every iSCSI target (its sessions end), and
+# keep the storage objects.
+lio_targets_remove() {
+	local tpg d
+	for tpg in "$LIO"/iscsi/iqn.*/tpgt_*; do
+		[ -d "$tpg" ] || continue
+		echo 0 > "$tpg/enable"
+		for d in "$tpg"/lun/lun_*; do
+			[ -d "$d" ] || continue
+			find "$d" -maxdepth 1 -type l -delete && rmdir "$d" || return 1
+		done
+		for d in "$tpg"/np/*; do
+			[ -d "$d" ] && { rmdir "$d" || return 1; }
+		done
+		rmdir "$tpg" && rmdir "$(dirname "$tpg")" || return 1
+	done
+}
+
+# iser_target_clear_tcli: the same through targetcli.
+iser_target_clear_tcli() {
 	targetcli clearconfig confirm=True >/dev/null
+}
+
+# iser_target_clear: remove every target and storage object.
+iser_target_clear() {
+	local d
+	[ -d "$LIO/iscsi" ] || return 0
+	lio_targets_remove || return 1
+	for d in "$LIO"/core/*_[0-9]*/*/; do
+		[ -e "$d/enable" ] && { rmdir "$d" || return 1; }
+	done
+	for d in "$LIO"/core/*_[0-9]*; do
+		[ -d "$d" ] && { rmdir "$d" || return 1; }
+	done
+	return 0
+}
+
+# iser_target_restart SECONDS: a target restart as the initiator sees it:
+# every target removed (sessions end, the portals close) and, SECONDS
+# later, made again with the same LUNs on the same storage objects, so
+# data written before the restart is still there after it.
+iser_target_restart() {
+	local tpg n lun so saved=/tmp/lio-restart
+	: > "$saved"
+	for tpg in "$LIO"/iscsi/iqn.*/tpgt_*; do
+		[ -d "$tpg" ] || continue
+		n=$(basename "$(dirname "$tpg")"); n=${n##*:t}
+		for lun in $(ls -d "$tpg"/lun/lun_* 2>/dev/null | sort -V); do
+			so=$(readlink -f "$(find "$lun" -maxdepth 1 -type l | head -n1)")
+			echo "$n $so" >> "$saved"
+		done
+		echo "$n" >> "$saved"
+	done
+	lio_targets_remove || return 1
+	sleep "$1"
+	while read -r n so; do
+		[ -d "$(lio_tpg "$n")" ] || lio_target "$n" || return 1
+		if [ -n "$so" ]; then lio_lun "$n" "$so" || return 1
+		else lio_enable "$n" || return 1
+		fi
+	done < "$saved"
 }
 
 # iscsid_start: the initiator daemon (iscsiadm talks to it).
@@ -55,7 +182,9 @@ iscsid_start() {
 	modprobe ib_iser
 	modprobe sd_mod	# no udev in a guest to load it for the LUNs
 	pgrep -x iscsid >/dev/null || iscsid
-	wait_for 10 iscsiadm -m session -P0 >/dev/null 2>&1 || true
+	# ready once it listens for iscsiadm (its abstract socket);
+	# `iscsiadm -m session` fails whenever there is no session, ready or not
+	wait_for 10 sh -c "ss -xl | grep -q ISCSIADM_ABSTRACT_NAMESPACE" || true
 }
 
 # iser_login N: discover and log in to target N over iSER.
@@ -103,14 +232,13 @@ iser_rdma_left() {
 # iser_slow_lun_create N: add to target N a LUN on a 64 MiB device-mapper
 # delay device ("slow", no delay until scripts/guest/iser-hooks slow-on).
 iser_slow_lun_create() {
-	local iqn=$ISER_IQN:t$1
-	local loop
+	local loop so
 	modprobe dm_delay && modprobe loop && truncate -s 64M /tmp/slow.img &&
 		loop=$(losetup -f --show /tmp/slow.img) && echo "$loop" > /tmp/slow.loop &&
 		dmsetup create --noudevsync slow --table "0 $(blockdev --getsz "$loop") delay $loop 0 0" &&
 		dmsetup mknodes slow &&
-		targetcli /backstores/block create slow /dev/mapper/slow >/dev/null &&
-		targetcli "/iscsi/$iqn/tpg1/luns" create /backstores/block/slow >/dev/null
+		so=$(lio_backstore iblock slow udev_path=/dev/mapper/slow) &&
+		lio_lun "$1" "$so"
 }
 
 # hook CMD: run CMD on the target guest (scripts/guest/hookd there);

@@ -96,7 +96,7 @@ head -c 3000000 /dev/urandom > /tmp/keep && cp /tmp/keep /mnt/nfs/keep
 # iSER through the stock tools: targetcli and iscsiadm, nothing loaded by hand
 iser_io() {	# iser_io WHO: a target, a login, verified fio, logout
 	local dev
-	check "$1: targetcli: a target with enable_iser" iser_target_create 1 1 64M || return 1
+	check "$1: targetcli: a target with enable_iser" iser_target_create_tcli 1 1 64M || return 1
 	mkdir -p /etc/iscsi /run/lock/iscsi
 	echo "InitiatorName=iqn.2026-11.org.rdmastor:initiator" > /etc/iscsi/initiatorname.iscsi
 	pgrep -x iscsid >/dev/null || iscsid
@@ -112,7 +112,7 @@ check "targetcli's enable_iser loaded rdmastor_isert, not ib_isert" \
 check "iscsid's ib_iser loaded rdmastor_iser, not ib_iser" \
 	sh -c "grep -q '^rdmastor_iser ' /proc/modules && ! grep -q '^ib_iser ' /proc/modules"
 check "rdmastor: iscsiadm --logout" iser_logout 1
-check "rdmastor: targetcli clearconfig" iser_target_clear
+check "rdmastor: targetcli clearconfig" iser_target_clear_tcli
 pkill -x iscsid
 wait_for 10 sh -c '! pgrep -x iscsid'
 
@@ -155,7 +155,7 @@ iser_io stock
 check "stock: targetcli's enable_iser loaded ib_isert" loaded ib_isert
 check "stock: iscsid loaded ib_iser" loaded ib_iser
 check "stock: logout" iser_logout 1
-iser_target_clear
+iser_target_clear_tcli
 pkill -x iscsid
 rpc.nfsd 0
 check "still no module of rdmastor" sh -c "! grep -q '^rdmastor_\|^rnic_mgr ' /proc/modules"

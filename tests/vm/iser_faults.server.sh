@@ -12,12 +12,15 @@
 check "soft-RoCE on the virtio NIC" scripts/guest/rxe-setup pair 1
 check "rdmastor installed" rdmastor_install
 check "modprobe configuration installed" rdmastor_iser_target
-# LUN 0 is a file, not a RAM disk: its data must outlive a target restart
-check "target: a 128 MiB file LUN over iSER" iser_target_create 1 0 0 &&
-	truncate -s 128M /tmp/lun0.img &&
-	targetcli /backstores/fileio create lun0 /tmp/lun0.img >/dev/null &&
-	targetcli "/iscsi/$ISER_IQN:t1/tpg1/luns" create /backstores/fileio/lun0 >/dev/null ||
-	bail "no target"
+# LUN 0 is a file: its data must outlive a target restart (which keeps the
+# storage objects, as a restarted target keeps its disks)
+lun0() {
+	local so
+	truncate -s 128M /tmp/lun0.img && lio_target 1 &&
+		so=$(lio_backstore fileio lun0 fd_dev_name=/tmp/lun0.img,fd_dev_size=134217728) &&
+		lio_lun 1 "$so" && lio_enable 1
+}
+check "target: a 128 MiB file LUN over iSER" lun0 || bail "no target"
 check "and a slow LUN (dm-delay)" iser_slow_lun_create 1 || bail "no slow LUN"
 scripts/guest/hookd "$ISER_IP" 7000 scripts/guest/iser-hooks & hookd=$!
 check "hookd listens" wait_for 10 sh -c "ss -ltn | grep -q ':7000 '"

@@ -136,9 +136,7 @@ fio_restart() {
 	local pid
 	iser_fio restart "$D0" --rw=randrw --bs=16k --iodepth=16 --size=32M --io_size=96M & pid=$!
 	sleep 4
-	targetcli saveconfig /tmp/lio.json >/dev/null &&
-		targetcli clearconfig confirm=True >/dev/null && sleep 3 &&
-		targetcli restoreconfig /tmp/lio.json >/dev/null
+	iser_target_restart 3
 	wait $pid
 }
 check "target restarted during fio: the run completes, verified" fio_restart

@@ -39,12 +39,11 @@ qps_gone() { [ "$(iser_rdma_left qp)" = 0 ]; }
 # iSER answer must be LIO-over-TCP's: status, residual flags and count,
 # and exactly the data bytes (no byte beyond them in the buffer).
 # Both log in with InitialR2T=No (unsolicited Data-Out, where DataSN is).
-TPG1=/iscsi/$ISER_IQN:t1/tpg1
-targetcli "$TPG1" set parameter InitialR2T=No >/dev/null
+echo No > "$(lio_tpg 1)/param/InitialR2T"
 echo conform > $P/run
 cat $P/report > /tmp/conform.iser
 python3 tests/tools/iscsi_tcp_conform.py "$ISER_IP" 3260 "$ISER_IQN:t1" > /tmp/conform.tcp 2>&1
-targetcli "$TPG1" set parameter InitialR2T=Yes >/dev/null
+echo Yes > "$(lio_tpg 1)/param/InitialR2T"
 diag "target said: $(dmesg | grep -E 'rdmastor_isert: protocol error|DataSN' | tail -4)"
 diag "iSER: $(cat $P/result)"
 diag "$(paste -d'|' /tmp/conform.iser /tmp/conform.tcp | sed 's/|/   TCP: /')"

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # rdmastor's iSER target under LIO, with the stock open-iscsi + ib_iser
-# initiator in the same guest (rxe0 loopback): targetcli's enable_iser
+# initiator in the same guest (rxe0 loopback): LIO's iSER portal
 # loads rdmastor_isert, not ib_isert; discovery and login; verified fio
 # (4 KiB random read/write, 1 MiB sequential) on two sessions and three
 # LUNs at once; ext4 on a LUN with a file workload; logout and re-login

@@ -56,7 +56,10 @@ fio_fault() {	# fio_fault HOOK MIN: a verifying run with HOOK fired 3 s in, MIN 
 	local pid=$! r0 dog
 	r0=$(xstat reconnects)
 	# if the run is stuck, show why while it still is
-	( sleep 150; echo "# watchdog: fio still running after 150 s"; grep "xprt:" /proc/self/mountstats
+	# (its sleep dies with it: a sleep left behind held the body's output
+	# open, and the guest's end waited for it)
+	( trap 'kill $s 2>/dev/null; exit 0' TERM; sleep 150 & s=$!; wait $s
+	  echo "# watchdog: fio still running after 150 s"; grep "xprt:" /proc/self/mountstats
 	  echo w > /proc/sysrq-trigger; dmesg | tail -80 ) &
 	dog=$!
 	sleep 3

@@ -58,6 +58,9 @@ client_suite() {
 	for vers in 3 4.0 4.1 4.2; do
 		opts=
 		[ "$vers" = 3 ] && opts=lock
+		# the delegation check polls for a file the server makes: a
+		# cached negative lookup hid it for up to acdirmax (60 s)
+		[ "$vers" = 4.2 ] && opts=lookupcache=positive
 		check "$who: mount NFSv$vers from rdmastor's server" nfs_mount $vers $opts || continue
 		check "$who NFSv$vers: 4 KiB random read/write, O_DIRECT, verified" \
 			fio_verify r4k --size=1m --bs=4k --rw=randrw --direct=1 --ioengine=libaio --iodepth=8
@@ -148,7 +151,7 @@ nfsd_restart() {
 	fio_wait
 }
 if check "rdmastor: mount NFSv4.2 (hard)" nfs_mount 4.2 hard; then
-	check "rdmastor NFSv4.2: 160 MiB file, writer held to 32 MiB of memory, verified" small_memory
+	check "rdmastor NFSv4.2: 64 MiB file, writer held to 16 MiB of memory, verified" small_memory
 	rm -f $MNT/big*
 	check "own link down (100% loss) 8 s during fio: completes, verified" own_link_down
 	check "nfsd restarted during fio: completes, verified" nfsd_restart
