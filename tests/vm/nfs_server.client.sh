@@ -3,9 +3,9 @@
 # Client half of the rdmastor NFS server test: the stock Linux client
 # (stock rpcrdma, its inline sizes cut to 1 KiB so that many calls are
 # long calls and many replies go by Reply chunk) and then rdmastor's
-# client mount rdmastor's server in the other guest. Each: every NFS
-# version verifies data (4 KiB random O_DIRECT, 1 MiB sequential
-# buffered); NFSv3 with NLM locking and a 100-entry ACL; NFSv4.2 with
+# client mount rdmastor's server in the other guest. Each NFS version
+# (the stock client: 3, 4.0, 4.1, 4.2; rdmastor's: 3 and 4.2) verifies
+# data (4 KiB random O_DIRECT, 1 MiB sequential buffered); NFSv3 with NLM locking and a 100-entry ACL; NFSv4.2 with
 # 512 B..256 KiB random and 1 MiB O_DIRECT reads, many creates/renames/
 # removes (stock) or a source tree unpacked and compared (rdmastor), a
 # 4000-byte symlink, v4 locks and a delegation recalled over the
@@ -52,10 +52,11 @@ deleg_recall() {	# deleg_recall FILE: a read delegation of deleg/FILE recalled b
 	return $rc
 }
 
-# client_suite WHO DELEG-FILE: what each client does against the server
+# client_suite WHO DELEG-FILE VERSIONS: what each client does against the
+# server, for each NFS version of VERSIONS
 client_suite() {
 	local who=$1 vers opts
-	for vers in 3 4.0 4.1 4.2; do
+	for vers in $3; do
 		opts=
 		[ "$vers" = 3 ] && opts=lock
 		# the delegation check polls for a file the server makes: a
@@ -98,13 +99,15 @@ check "rpc.statd" sh -c "mkdir -p /run/rpcbind /var/lib/nfs/sm /var/lib/nfs/sm.b
 check "stock rpcrdma loaded" modprobe rpcrdma
 check "stock client: 1 KiB inline both ways" \
 	sysctl -qw sunrpc.rdma_max_inline_read=1024 sunrpc.rdma_max_inline_write=1024
-client_suite stock file2
+client_suite stock file2 "3 4.0 4.1 4.2"
 check "stock rpcrdma unloads" wait_for 30 modprobe -r rpcrdma
 
 # rdmastor's client
 check "rdmastor installed" rdmastor_install
 check "modprobe configuration installed" rdmastor_nfs_client
-client_suite rdmastor file3
+# NFSv4.0 and 4.1 through rdmastor's client are nfs_client's (against the
+# stock server); here, with both ends ours, the oldest and the newest
+client_suite rdmastor file3 "3 4.2"
 
 # ---- IPv6: nfsd's "rdma" entry listens on both families ----
 NFS_PROTO=rdma6
