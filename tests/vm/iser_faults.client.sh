@@ -54,7 +54,7 @@ D0=$(iser_disk 1 0) D1=$(iser_disk 1 1)
 
 check "LUN reset (sg_reset -d) is answered" sg_reset -d "$D0"
 check "LUN 0 verifies after the reset" \
-	iser_fio after-reset "$D0" --rw=randrw --bs=4k --iodepth=8 --size=16M --io_size=16M
+	iser_fio after-reset "$D0" --rw=randrw --bs=4k --iodepth=8 --size=4M --io_size=4M
 
 # abort: the slow LUN holds reads for 10 s; with a 3 s SCSI timeout
 # libiscsi pings the target at the first timeout and aborts at the second
@@ -102,7 +102,7 @@ for i in 1 2 3; do
 	check "aborted immediate-data WRITE $i: its receive buffer comes back" abort_write "$i"
 done
 check "the slow LUN verifies afterwards" \
-	iser_fio after-abort "$D1" --rw=randrw --bs=4k --iodepth=4 --size=8M --io_size=8M
+	iser_fio after-abort "$D1" --rw=randrw --bs=4k --iodepth=4 --size=4M --io_size=4M
 
 # An initiator gone silent (the link down for 50 s, longer than LIO's
 # NOP-In interval and response timeout, 15 + 30 s, and than the RC
@@ -130,7 +130,7 @@ logged_in() { iscsiadm -m session -P 1 2>/dev/null | grep -q 'Session State: LOG
 check "the initiator is back (new login)" wait_for 90 logged_in
 echo 30 > /proc/sys/kernel/hung_task_timeout_secs
 check "and verifies data" iser_fio after-silence "$(iser_disk 1 0)" --rw=randrw --bs=4k \
-	--iodepth=8 --size=16M --io_size=16M
+	--iodepth=8 --size=4M --io_size=4M
 check "log out" iser_logout 1
 
 # The same link failure under rdmastor's initiator (rdmastor_iser): the

@@ -146,7 +146,7 @@ D0=$(iser_disk 1 0) D1=$(iser_disk 1 1)
 # --- task management
 check "LUN reset (sg_reset -d) is answered" sg_reset -d "$D0"
 check "LUN 0 verifies after the reset" \
-	iser_fio after-reset "$D0" --rw=randrw --bs=4k --iodepth=8 --size=16M --io_size=16M
+	iser_fio after-reset "$D0" --rw=randrw --bs=4k --iodepth=8 --size=4M --io_size=4M
 slow() {
 	local loop ms=$1
 	loop=$(cat /tmp/slow.loop)
@@ -167,7 +167,7 @@ wait $dd
 ok "$([ "$(proto_errors)" = "$e0" ]; echo $?)" "the abort's response was no protocol error"
 echo 30 > "/sys/block/$(basename "$D1")/device/timeout"
 check "the slow LUN verifies afterwards" \
-	iser_fio after-abort "$D1" --rw=randrw --bs=4k --iodepth=4 --size=8M --io_size=8M
+	iser_fio after-abort "$D1" --rw=randrw --bs=4k --iodepth=4 --size=4M --io_size=4M
 diag "$(cat $INI)"
 
 check "log out" iser_logout 1

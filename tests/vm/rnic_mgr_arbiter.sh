@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# vm-group: rnic_mgr (one guest boot: scripts/check)
 #
 # rnic_mgr's arbiter in the kernel, driven by the test consumer module
 # (tests/kmod/rnic_test_consumer.c): work conservation, fairness, weights,

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# vm-group: rnic_mgr (one guest boot: scripts/check)
 #
 # rnic_mgr loads and unloads with an rxe device absent and present, and
 # follows rxe devices added and removed while it is loaded.

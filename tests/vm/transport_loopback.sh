@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# vm-group: transport (one guest boot: scripts/check)
 #
 # The transport engine in one guest (client and server over rxe0's
 # loopback), through the rtp test protocol: data verified end to end for

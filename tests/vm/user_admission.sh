@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# vm-group: user (one guest boot: scripts/check)
 #
 # The admission experiment, shortened to a functional test: unmodified
 # perftest pairs (ib_write_bw, server and client in this guest over

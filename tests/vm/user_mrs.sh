@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# vm-group: user (one guest boot: scripts/check)
 #
 # User memory registrations under rnic_mgr (rnic_mgr/user.c): an
 # unmodified verbs program (build/tools/umr, plain libibverbs) is charged

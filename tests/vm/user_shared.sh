@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# vm-group: user (one guest boot: scripts/check)
 #
 # Kernel and user consumers share one budget (rxe0 loopback, one guest):
 # seed 000's tenant experiment (scripts/guest/tenants.sh) shortened to a
