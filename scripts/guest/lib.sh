@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Helpers for test bodies that run inside a guest: TAP output, polling,
 # and loading rdmastor's modules. Source it: . scripts/guest/lib.sh
@@ -8,15 +9,23 @@
 tap_n=0
 tap_failed=0
 
-# ok COND DESCRIPTION: record a result; COND is an exit status (0 = pass).
+# ok COND DESCRIPTION [DETAIL]: record a result; COND is an exit status
+# (0 = pass). DETAIL says what a failure saw ("got X, want Y"); the first
+# failure of a body goes to RDMASTOR_OUT/first-failure, which the harness
+# puts on the test's summary line.
 ok() {
 	tap_n=$((tap_n + 1))
 	if [ "$1" -eq 0 ]; then
 		echo "ok $tap_n - $2"
-	else
-		echo "not ok $tap_n - $2"
-		tap_failed=$((tap_failed + 1))
+		return 0
 	fi
+	echo "not ok $tap_n - $2"
+	[ -n "${3:-}" ] && echo "# $3"
+	tap_failed=$((tap_failed + 1))
+	if [ -n "${RDMASTOR_OUT:-}" ] && [ ! -s "$RDMASTOR_OUT/first-failure" ]; then
+		echo "not ok $tap_n - $2${3:+: $3}" | head -c 400 > "$RDMASTOR_OUT/first-failure" 2>/dev/null
+	fi
+	return 1
 }
 
 # check DESCRIPTION CMD...: run CMD, echoing it, and record its result.
@@ -26,8 +35,109 @@ check() {
 	echo "# \$ $*"
 	"$@"
 	rc=$?
-	ok "$rc" "$desc"
+	ok "$rc" "$desc" "got exit $rc from '$*', want 0"
 	return "$rc"
+}
+
+# check_not DESCRIPTION CMD...: CMD must fail.
+check_not() {
+	local desc=$1 rc
+	shift
+	echo "# \$ ! $*"
+	"$@"
+	rc=$?
+	if [ "$rc" != 0 ]; then
+		ok 0 "$desc"
+	else
+		ok 1 "$desc" "got exit 0 from '$*', want a failure"
+	fi
+}
+
+# check_within SECONDS DESCRIPTION CMD...: poll CMD (every 0.2 s) until it
+# succeeds; fail if it has not within SECONDS.
+check_within() {
+	local secs=$1 desc=$2 t0=$SECONDS
+	shift 2
+	if wait_for "$secs" "$@"; then
+		ok 0 "$desc"
+	else
+		ok 1 "$desc" "got no success of '$*' within $secs s (waited $((SECONDS - t0)) s), want one"
+	fi
+}
+
+# expect_eq DESCRIPTION GOT WANT: GOT is WANT (compared as strings).
+expect_eq() {
+	if [ "$2" = "$3" ]; then
+		ok 0 "$1"
+	else
+		ok 1 "$1" "got '$2', want '$3'"
+	fi
+}
+
+# expect_ne DESCRIPTION GOT UNWANTED: GOT is anything but UNWANTED.
+expect_ne() {
+	if [ "$2" != "$3" ]; then
+		ok 0 "$1"
+	else
+		ok 1 "$1" "got '$2', want anything else"
+	fi
+}
+
+# _expect_cmp OP DESCRIPTION GOT BOUND: integer comparison; GOT that is
+# not an integer fails.
+_expect_cmp() {
+	local op=$1 desc=$2 got=$3 bound=$4 word pass=1
+	if [[ "$got" =~ ^-?[0-9]+$ ]]; then
+		case "$op" in
+		-le) (( got <= bound )) && pass=0 ;;
+		-lt) (( got < bound )) && pass=0 ;;
+		-ge) (( got >= bound )) && pass=0 ;;
+		-gt) (( got > bound )) && pass=0 ;;
+		esac
+	fi
+	case "$op" in
+	-le) word="at most" ;; -lt) word="less than" ;;
+	-ge) word="at least" ;; -gt) word="more than" ;;
+	esac
+	if [ "$pass" = 0 ]; then
+		ok 0 "$desc"
+	else
+		ok 1 "$desc" "got '$got', want $word $bound"
+	fi
+}
+
+# expect_le / expect_lt / expect_ge / expect_gt DESCRIPTION GOT BOUND
+expect_le() { _expect_cmp -le "$@"; }
+expect_lt() { _expect_cmp -lt "$@"; }
+expect_ge() { _expect_cmp -ge "$@"; }
+expect_gt() { _expect_cmp -gt "$@"; }
+
+# expect_match DESCRIPTION TEXT REGEX: TEXT has a line matching the
+# extended REGEX. expect_nomatch: no line does.
+expect_match() {
+	if grep -qE -- "$3" <<< "$2"; then
+		ok 0 "$1"
+	else
+		ok 1 "$1" "got '$(_expect_short "$2")', want a line matching /$3/"
+	fi
+}
+expect_nomatch() {
+	local line
+	line=$(grep -E -m1 -- "$3" <<< "$2")
+	if [ -z "$line" ]; then
+		ok 0 "$1"
+	else
+		ok 1 "$1" "got '$(_expect_short "$line")', want no line matching /$3/"
+	fi
+}
+
+# _expect_short TEXT: TEXT on one line, at most 200 characters.
+_expect_short() {
+	local t
+	t=$(tr '\n' '|' <<< "$1")
+	t=${t%|}
+	[ "${#t}" -gt 200 ] && t="${t:0:200}..."
+	echo "$t"
 }
 
 # diag MESSAGE: a TAP comment, shown as progress by the harness.
@@ -63,6 +173,7 @@ tap_done() {
 # (the host installed them with scripts/install-modules before booting).
 rdmastor_install() {
 	local ko inst rc=0
+	# shellcheck disable=SC2044	# module paths have no blanks
 	for ko in $(find "$RDMASTOR_TREE" -name '*.ko' -not -path '*/tests/*' -not -path '*/build/*'); do
 		inst=$(modinfo -n "$(basename "$ko" .ko)" 2>/dev/null)
 		if ! cmp -s "$ko" "$inst"; then
@@ -90,6 +201,7 @@ trace_pairs_start() {
 # (call after teardown, before the modules unload).
 trace_pairs_check() {
 	local rc
+	# shellcheck disable=SC2034	# read by iser.sh's teardown
 	trace_pairs_on=
 	scripts/guest/trace-pairs check > /tmp/trace-pairs.out 2>&1
 	rc=$?

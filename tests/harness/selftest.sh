@@ -6,7 +6,7 @@
 # the bodies of a group run in one guest, reset between them.
 set -u
 tree=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$tree"
+cd "$tree" || exit 1
 . scripts/guest/lib.sh
 run() {
 	scripts/vm-run --quiet "$@" > /tmp/rdmastor-selftest.out 2>&1
@@ -15,23 +15,29 @@ run() {
 }
 
 run --name selftest_warn tests/harness/guest/warn_on_load.sh
-ok "$( [ "$rc" = 2 ]; echo $?)" "a module that WARNs fails the run with exit 2 (got $rc)"
-ok "$(grep -q 'FAIL: kernel WARNING in guest' /tmp/rdmastor-selftest.out; echo $?)" "the harness says a kernel WARNING was the reason"
-ok "$(grep -q 'rdmastor_warn_on_load: deliberate warning' /tmp/rdmastor-selftest.out; echo $?)" "the harness prints the WARNING's log lines"
+expect_eq "a module that WARNs fails the run with exit 2" "$rc" 2
+expect_match "the harness says a kernel WARNING was the reason" "$(cat /tmp/rdmastor-selftest.out)" 'FAIL: kernel WARNING in guest'
+expect_match "the harness prints the WARNING's log lines" "$(cat /tmp/rdmastor-selftest.out)" 'rdmastor_warn_on_load: deliberate warning'
 
 # a group of two: the first fails and leaves things behind (a process
 # holding its output open past the timeout, a NIC, a link); the second
 # must find none of them, and each has its own status
 run --name selftest_fail --timeout 300 --group tests/harness/guest/fail.sh tests/harness/guest/fresh.sh
-ok "$( [ "$rc" = 1 ]; echo $?)" "a failing body fails the run with exit 1 (got $rc)"
-ok "$(grep -q 'body exited 1' /tmp/rdmastor-selftest.out; echo $?)" "the harness says the body failed"
+expect_eq "a failing body fails the run with exit 1" "$rc" 1
+expect_match "the harness says the body failed" "$(cat /tmp/rdmastor-selftest.out)" 'body exited 1'
+expect_match "and names its first failed check with what it got and wanted" \
+	"$(cat /tmp/rdmastor-selftest.out)" "body exited 1 at \"not ok 1 - one and one make three: got '2', want '3'\""
+expect_eq "vm-run leaves that reason for scripts/check" "$(cat build/vm/selftest_fail/reason 2>/dev/null)" \
+	"single: body exited 1 at \"not ok 1 - one and one make three: got '2', want '3'\""
 results=$(cat build/vm/selftest_fail/single/results 2>/dev/null)
 echo "$results" | sed 's/^/# results: /'
-ok "$(echo "$results" | awk '$1 ~ /fail.sh$/ && $2 == 1 { f = 1 } $1 ~ /fresh.sh$/ && $2 == 0 { g = 1 } END { exit !(f && g) }'; echo $?)" \
-	"a group: each body's status (the first failed, the second, in a reset guest, passed)"
+expect_match "a group: the first body failed, at its first failed check" "$results" \
+	"fail\.sh 1 [0-9]+ not ok 1 - one and one make three: got '2', want '3'$"
+expect_match "a group: the second, in a reset guest, passed" "$results" 'fresh\.sh 0 [0-9]+ ?$'
 
 run --name selftest_hang --timeout 40 tests/harness/guest/hang.sh
-ok "$( [ "$rc" = 3 ]; echo $?)" "a hung body fails the run with exit 3 (got $rc)"
-ok "$(grep -q 'timeout after 40s' /tmp/rdmastor-selftest.out; echo $?)" "the harness says it timed out"
+expect_eq "a hung body fails the run with exit 3" "$rc" 3
+expect_match "the harness says it timed out" "$(cat /tmp/rdmastor-selftest.out)" 'timeout after 40s'
+
 
 tap_done
