@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # iSER part of `make demo` (one guest): a RAM-backed LUN exported through
 # LIO with targetcli over rdmastor's iSER target, open-iscsi logging in

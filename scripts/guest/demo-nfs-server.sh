@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Server guest of `make demo`: the kernel NFS server (nfsd) serving a
 # tmpfs over RDMA through rdmastor's server transport, rdmastor_svcrdma,

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # The end of `make demo`: why rdmastor exists, in a minute. Tenants of one
 # RDMA NIC (scripts/guest/tenants.sh): a greedy program that caches every

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Client guest of `make demo`: soft-RoCE, rdmastor's modules and what
 # rnic_mgr sees of the RDMA devices; then an NFSv4.2 mount of the server

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Helpers for iSER guest tests: an LIO target made through configfs (or
 # targetcli) and exported over iSER, and the stock open-iscsi + ib_iser

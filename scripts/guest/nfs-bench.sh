@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Helpers for the NFS benchmarks (tests/bench/nfs*.sh): one fio job and
 # what it cost. Source after lib.sh and nfs-client.sh.
@@ -11,6 +12,7 @@
 # mrs_load,cpu_us_io (the guest's busy CPU per I/O). $RUNTIME seconds a
 # job, after a 2 s ramp; each job has its file bench.BS (bench_files).
 
+# shellcheck disable=SC2034	# the CSV header, read by the bodies that source this
 BENCH_COLUMNS="round,stack,job,iops,bw_kib,lat_mean_us,lat_p99_us,mrs_idle,mrs_load,cpu_us_io"
 
 mrs_now() { rdma resource show mr 2>/dev/null | grep -c rxe0; }

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Helpers for NFS client test bodies: mount the server guest's export
 # over RDMA and tell the server when we are done. Source after lib.sh.

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # The NFS/RDMA server the NFS tests and benchmarks run against: the
 # kernel NFS server with the stock svcrdma (NFS_SERVER=stock, the
@@ -66,8 +67,10 @@ nfs_hooks() {
 			rm -f $EXPORT/deleg-ready
 			diag "hook: local write to deleg/$f, delegated to the client"
 			cat /proc/fs/nfsd/clients/*/info /proc/fs/nfsd/clients/*/states > $EXPORT/deleg-states 2>&1
-			echo server > "$EXPORT/deleg/$f"
-			echo $? > $EXPORT/deleg-done
+			# whether the local write went through; renamed into
+			# place, so that the client never reads it half-written
+			if echo server > "$EXPORT/deleg/$f"; then st=0; else st=1; fi
+			echo "$st" > $EXPORT/deleg-done.tmp && mv $EXPORT/deleg-done.tmp $EXPORT/deleg-done
 		fi
 		if [ -e $EXPORT/link-down ]; then
 			rm -f $EXPORT/link-down

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Helpers for the admission experiment (tests/vm/user_admission.sh and
 # tests/bench/user_level.sh): unmodified ib_write_bw pairs, server and

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Seed 000's system experiment (Documentation/evaluation.rst): tenants
 # of one RDMA device under a budget smaller than their combined

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # How long an administrator's `dpkg -i` of rdmastor's packages takes when
 # DKMS compiles the modules inside a TCG guest (the alternative to
@@ -18,8 +19,9 @@ for r in $(seq "${1:-3}"); do
 		> "/tmp/install-$r.log" 2>&1
 	ok $? "round $r: dpkg -i" || { tail -30 "/tmp/install-$r.log"; tap_done; }
 	t1=$(date +%s.%N)
-	n=$(ls "/lib/modules/$kver/updates/dkms/" | grep -c "rnic_mgr\|rdmastor_")
-	ok "$([ "$n" = 6 ]; echo $?)" "round $r: six modules installed ($n)"
+	n=$(find "/lib/modules/$kver/updates/dkms/" \( -name 'rnic_mgr*' -o -name 'rdmastor_*' \) | wc -l)
+	expect_eq "round $r: six modules installed" "$n" 6
+
 	dpkg --purge rdmastor-utils rdmastor-dkms > "/tmp/purge-$r.log" 2>&1
 	ok $? "round $r: dpkg --purge"
 	t2=$(date +%s.%N)

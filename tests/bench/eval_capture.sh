@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Guest body of `make bench B=eval-capture` (Documentation/evaluation.rst):
 # translation-use traces (scripts/guest/capture-trace) of real workloads
@@ -51,9 +52,9 @@ check "capture iser" capture iser fio_on "$TN_LUN"
 check "capture ucache" capture ucache build/tools/ucoop rxe0 inflight 30 50 $SECS
 check "capture uxfer" capture uxfer build/tools/ucoop rxe0 xfer 4194304 262144 2
 regcost() {
-	local pages rep line
+	local pages line
 	echo "pages,reg_ns,dereg_ns" > $O/regcost.csv
-	for rep in 1 2 3; do
+	for _ in 1 2 3; do
 		for pages in 1 4 16 64 256; do
 			line=$(build/tools/umr rxe0 loop:500:$pages) || return 1
 			echo "$pages,$(echo "$line" | sed -n 's/.* reg_ns=\([0-9]*\) dereg_ns=\([0-9]*\).*/\1,\2/p')" \

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # iSER benchmark (one guest): the same fio jobs through rdmastor's iSER
 # target (rdmastor_isert) and the stock one (ib_isert) under LIO, with
@@ -71,7 +72,7 @@ for round in $(seq "$ROUNDS"); do
 		done
 	done
 done
-ok "$([ "$(wc -l < "$CSV")" -gt 1 ]; echo $?)" "results in iser.csv ($(($(wc -l < "$CSV") - 1)) rows)"
+expect_gt "results in iser.csv (lines, with the header)" "$(wc -l < "$CSV")" 1
 iser_logout 1
 iser_target_clear
 tap_done

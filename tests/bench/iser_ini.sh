@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # iSER initiator benchmark in one guest (rxe loopback), issue 17: the
 # fio jobs of the iSER target benchmark on one RAM LUN under LIO, through
@@ -82,7 +83,7 @@ for round in $(seq "$ROUNDS"); do
 	done
 	order="${order#* } ${order%% *}"
 done
-ok "$([ "$(wc -l < "$CSV")" -gt 1 ]; echo $?)" "results in iser-ini.csv ($(($(wc -l < "$CSV") - 1)) rows)"
+expect_gt "results in iser-ini.csv (lines, with the header)" "$(wc -l < "$CSV")" 1
 iser_logout 1
 iser_target_clear
 tap_done

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # NFS benchmark, client half: the same fio jobs through rdmastor's
 # RPC-over-RDMA client and through the stock rpcrdma client, against the
@@ -43,7 +44,7 @@ for round in $(seq "$ROUNDS"); do
 		umount $MNT
 	done
 done
-ok "$([ "$(wc -l < "$CSV")" -gt 1 ]; echo $?)" "results in nfs.csv ($(($(wc -l < "$CSV") - 1)) rows)"
+expect_gt "results in nfs.csv (lines, with the header)" "$(wc -l < "$CSV")" 1
 modprobe -r rdmastor_rpcrdma rpcrdma 2>/dev/null
 [ "$tap_failed" = 0 ] && result=pass
 trap - EXIT

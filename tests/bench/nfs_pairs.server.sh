@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Server half of the NFS pairings benchmark: nfsd over the stock svcrdma
 # or rdmastor_svcrdma, as the client asks. The client leaves "switch"

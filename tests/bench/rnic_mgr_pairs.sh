@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Guest body of the rnic_mgr benchmark: the cost of an acquire/release
 # pair in the kernel, through the test consumer's "pairs" pattern.
@@ -33,8 +34,9 @@ for round in 1 2 3; do
 		ns=$(col $name pair_ns)
 		errors=$(col $name errors)
 		echo "stop $name" > $CTL
-		ok "$([ "$errors" = 0 ] && [ "$ns" -gt 0 ]; echo $?)" \
-			"round $round, $threads thread(s): $ns ns per pair"
+		expect_eq "round $round, $threads thread(s): errors" "$errors" 0
+		expect_gt "round $round, $threads thread(s): ns per pair" "$ns" 0
+
 		echo "$threads,$round,$ns" >> "$CSV"
 	done
 done

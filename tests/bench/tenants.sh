@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Guest body of `make bench B=tenants` (Documentation/evaluation.rst,
 # seed 000): five tenants of rxe0 under a budget smaller than their

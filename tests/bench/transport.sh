@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Guest body of the transport benchmark (one guest, rxe0 loopback):
 #  1. rtp throughput for credits 1..32 across sizes 4 KiB..1 MiB
@@ -24,8 +25,7 @@ echo "credits,size,MBps,iops" > $OUT/sweep.csv
 for size in 4096 16384 65536 262144 1048576; do
 	for credits in 1 2 4 8 16 32; do
 		$R run -o write -s $size -c $credits -t $SECS -i remote $IP > /tmp/out 2>&1
-		ok "$([ "$(field errors)" = 0 ]; echo $?)" \
-			"sweep: $size bytes, $credits credits: $(field MBps) MB/s"
+		expect_eq "sweep: $size bytes, $credits credits: $(field MBps) MB/s, errors" "$(field errors)" 0
 		echo "$credits,$size,$(field MBps),$(( $(field ops) * 1000000 / $(field usec) ))" >> $OUT/sweep.csv
 	done
 done
@@ -49,8 +49,7 @@ for round in 1 2 3; do
 			$R run -o $op -s $size -c 32 -t $SECS -i remote $IP > /tmp/out 2>&1
 			echo "$op,$size,$round,rdmastor,$(field MBps)" >> $OUT/versus.csv
 			bw=$(stock $op $size)
-			ok "$([ "${bw:-0}" -gt 0 ]; echo $?)" \
-				"round $round, $op $size: rdmastor $(field MBps), ib_${op}_bw ${bw:-?} MB/s"
+			expect_gt "round $round, $op $size: rdmastor $(field MBps), ib_${op}_bw MB/s" "${bw:-0}" 0
 			echo "$op,$size,$round,ib_${op}_bw,${bw:-0}" >> $OUT/versus.csv
 		done
 	done
@@ -60,8 +59,9 @@ echo "size,map_ns,local_inv_ns" > $OUT/cost.csv
 for size in 4096 65536 1048576; do
 	$R run -o write -s $size -c 1 -t $SECS -i local $IP > /tmp/out 2>&1
 	echo "$size,$(field map_ns_per_io),$(field local_inv_ns_per_io)" >> $OUT/cost.csv
-	ok "$([ "$(field errors)" = 0 ]; echo $?)" \
-		"cost at $size: map $(field map_ns_per_io) ns, local invalidate $(field local_inv_ns_per_io) ns"
+	expect_eq "cost at $size: map $(field map_ns_per_io) ns, local invalidate $(field local_inv_ns_per_io) ns; errors" \
+		"$(field errors)" 0
+
 done
 check "server stops" $R server-stop
 check "unload rtp" rmmod rtp

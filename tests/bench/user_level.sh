@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Guest body of `make bench B=user-level` (Documentation/user-level.rst):
 #  regcost    ibv_reg_mr/ibv_dereg_mr cost by size, charged by rnic_mgr

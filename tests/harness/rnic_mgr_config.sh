@@ -8,7 +8,7 @@
 # applies, `check` changes nothing, and the shipped example file parses.
 set -u
 tree=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$tree"
+cd "$tree" || exit 1
 . scripts/guest/lib.sh
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
@@ -30,7 +30,7 @@ fresh() {	# fresh: devices mlx5_0, mlx5_1, rxe0 and four parameters, at defaults
 }
 val() { cat "$t/$1"; }
 is() {	# is FILE VALUE DESCRIPTION
-	ok "$([ "$(val "$1")" = "$2" ]; echo $?)" "$3 ($1 = $(val "$1"), want $2)"
+	expect_eq "$3 ($1)" "$(val "$1")" "$2"
 }
 
 cat > "$RNIC_MGR_CONF" <<'EOF'
@@ -61,8 +61,8 @@ is params/revoke_deadline_ms 500 "parameters apply with any device"
 
 fresh
 out=$("$cfg" apply nosuch 2>&1)
-ok "$([ $? = 1 ] && grep -q "does not manage device nosuch" <<< "$out"; echo $?)" \
-	"apply DEVICE of a device rnic_mgr does not have: status 1, said ($out)"
+expect_eq "apply DEVICE of a device rnic_mgr does not have: status 1" $? 1
+expect_match "and it says so" "$out" "does not manage device nosuch"
 
 cat > "$RNIC_MGR_CONF" <<'EOF'
 param nosuch 1
@@ -77,26 +77,32 @@ fresh
 rm "$t/devices/mlx5_1/key_budget" && mkdir "$t/devices/mlx5_1/key_budget"	# a write that fails
 out=$("$cfg" apply 2>&1)
 rc=$?
-ok "$([ "$rc" = 1 ]; echo $?)" "a wrong file: status 1 (got $rc)"
+expect_eq "a wrong file: status 1" "$rc" 1
 for want in "has no parameter 'nosuch'" ":2: expected 'param NAME VALUE'" \
 	":3: entries needs a number" ":4: unknown budget 'sizes'" \
 	":5: unknown keyword 'frobnicate'" "mlx5_1 key_budget = 77 refused"; do
-	ok "$(grep -qF "$want" <<< "$out"; echo $?)" "reported: $want"
+	if grep -qF -- "$want" <<< "$out"; then
+		ok 0 "reported: $want"
+	else
+		ok 1 "reported: $want" "got '$(_expect_short "$out")', want it to contain '$want'"
+	fi
 done
 is devices/mlx5_0/budget 1000 "the good lines still apply"
 is devices/rxe0/budget 262144 "a bad value changes nothing"
 
 fresh
 out=$("$cfg" check 2>&1)
-ok "$([ $? = 1 ] && grep -q "unknown keyword" <<< "$out"; echo $?)" "check reports a wrong file"
+expect_eq "check reports a wrong file: status 1" $? 1
+expect_match "check reports a wrong file" "$out" "unknown keyword"
 is devices/mlx5_0/budget 262144 "check changes nothing"
 
 RNIC_MGR_CONF=etc/rdmastor/rnic_mgr.conf "$cfg" check >/dev/null 2>&1
 ok $? "the shipped /etc/rdmastor/rnic_mgr.conf parses"
 mkdir "$t/dir.conf"
 out=$(RNIC_MGR_CONF=$t/dir.conf "$cfg" check 2>&1)
-ok "$([ $? = 1 ] && grep -q "cannot read" <<< "$out"; echo $?)" \
-	"a file that cannot be read is an error, not an empty file ($out)"
+expect_eq "a file that cannot be read is an error: status 1" $? 1
+expect_match "not an empty file" "$out" "cannot read"
+
 RNIC_MGR_CONF=$t/none "$cfg" apply 2>/dev/null
 ok $? "no file: nothing to do, status 0"
 tap_done

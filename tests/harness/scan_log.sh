@@ -11,8 +11,9 @@ expect() {	# expect FIXTURE RC REASON
 	local out rc
 	out=$("$scan" "$fx/$1.log")
 	rc=$?
-	ok "$([ "$rc" = "$2" ] && { [ -z "$3" ] || grep -q "FAIL: $3 in guest" <<< "$out"; }; echo $?)" \
-		"scan-log $1.log: exit $2${3:+, $3} (got $rc)"
+	expect_eq "scan-log $1.log: exit $2" "$rc" "$2"
+	[ -z "$3" ] || expect_match "scan-log $1.log: $3" "$out" "FAIL: $3 in guest"
+
 	[ "$rc" = "$2" ] || diag "$out"
 }
 expect clean 0 ""

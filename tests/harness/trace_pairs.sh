@@ -7,7 +7,7 @@
 # connection at all.
 set -u
 tree=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$tree"
+cd "$tree" || exit 1
 . scripts/guest/lib.sh
 fx=tests/harness/fixtures
 
@@ -15,8 +15,9 @@ expect() {	# expect FIXTURE RC TEXT
 	local out rc
 	out=$(scripts/guest/trace-pairs pair "$fx/$1.txt")
 	rc=$?
-	ok "$([ "$rc" = "$2" ] && grep -q "$3" <<< "$out"; echo $?)" \
-		"trace-pairs $1: exit $2, says '$3' (got $rc: $(tr '\n' ' ' <<< "$out"))"
+	expect_eq "trace-pairs $1: exit $2" "$rc" "$2"
+	expect_match "trace-pairs $1: says '$3'" "$out" "$3"
+
 }
 expect trace-paired 0 "20/20 connections, 47/47 MRs, 10/10 consumers"
 expect trace-mr-leak 1 "never died: mr conn=1 mr=22"

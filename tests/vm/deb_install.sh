@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # rdmastor installed from its Debian packages and used only through the
 # stock tools, as an administrator would (Documentation/admin.rst), in
@@ -39,9 +40,9 @@ check "no module tree but DKMS's" sh -c "! ls /lib/modules/$kver/updates/rdmasto
 for m in $MODS; do
 	ko=$(modinfo -n "$m" 2>/dev/null)
 	tree_ko=$(find "$RDMASTOR_TREE" -name "$m.ko" -not -path '*/tests/*' -not -path '*/build/*' | head -n1)
-	ok "$([[ "$ko" == */updates/dkms/$m.ko* ]] &&
-		[ "$(modinfo -F srcversion "$ko")" = "$(modinfo -F srcversion "$tree_ko")" ]; echo $?)" \
-		"modprobe finds $m built by DKMS from this tree ($ko)"
+	expect_match "modprobe finds $m built by DKMS" "$ko" "/updates/dkms/$m\.ko"
+	expect_eq "and it is built from this tree ($m's srcversion)" \
+		"$(modinfo -F srcversion "$ko")" "$(modinfo -F srcversion "$tree_ko")"
 done
 
 # Boot-time budgets: the administrator writes the file, udev does the rest
@@ -125,12 +126,13 @@ check "the purge named the NFS modules still in use" \
 	grep -q "still in use, left loaded:.*rdmastor_svcrdma.*rdmastor_rpcrdma" /tmp/purge.log
 check "the mount still works: its file reads back intact" cmp /tmp/keep /mnt/nfs/keep
 for p in rdmastor-utils rdmastor-dkms; do
-	ok "$(! pkg_installed $p; echo $?)" "$p is gone"
+	check_not "$p is gone" pkg_installed $p
 done
 left=$(ls -d /etc/modprobe.d/rdmastor-* /etc/rdmastor /usr/src/rdmastor-* /var/lib/dkms/rdmastor \
 	/lib/udev/rules.d/*rdmastor* /usr/sbin/rnic-top /usr/sbin/rnic-mgr-config \
 	/lib/modules/*/updates/dkms/rnic_mgr.ko* /lib/modules/*/updates/dkms/rdmastor_* 2>/dev/null)
-ok "$([ -z "$left" ]; echo $?)" "nothing of rdmastor is left on disk${left:+ (left: $(echo $left))}"
+expect_eq "nothing of rdmastor is left on disk" "$(echo $left)" ""
+
 check "modprobe knows no rdmastor module" sh -c "! modinfo rnic_mgr >/dev/null 2>&1"
 check "svcrdma resolves to the stock rpcrdma again" [ "$(modprobe -R svcrdma 2>/dev/null)" = rpcrdma ]
 check "ib_iser is the stock module again" sh -c "! modprobe -n -v ib_iser 2>&1 | grep -q rdmastor"

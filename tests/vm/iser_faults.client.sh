@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Initiator guest of iser_faults (stock open-iscsi + ib_iser) against
 # rdmastor's iSER target in the other guest:
@@ -124,8 +125,7 @@ for _ in $(seq 30); do
 	sleep 1
 done
 diag "silent initiator: target QPs $silent"
-ok "$(case "$silent" in "gone after"*) echo 0 ;; *) echo 1 ;; esac)" \
-	"the target tore down the silent session"
+expect_match "the target tore down the silent session" "$silent" '^gone after'
 logged_in() { iscsiadm -m session -P 1 2>/dev/null | grep -q 'Session State: LOGGED_IN'; }
 check "the initiator is back (new login)" wait_for 90 logged_in
 echo 30 > /proc/sys/kernel/hung_task_timeout_secs
@@ -140,7 +140,8 @@ check "log out" iser_logout 1
 check "the stock initiator unloads" wait_for 30 rmmod ib_iser
 check "initiator routing installed" rdmastor_iser_initiator
 check "log in with rdmastor_iser" iser_login 1 || bail "no login"
-ok "$(lsmod | grep -q '^rdmastor_iser '; echo $?)" "rdmastor_iser serves the session"
+expect_match "rdmastor_iser serves the session" "$(lsmod)" '^rdmastor_iser '
+
 wait_for 20 iser_disk 1 0 || bail "no LUN"
 D0=$(iser_disk 1 0)
 # Every packet of ours 1 s late during a verifying fio run: longer than
@@ -169,7 +170,7 @@ check "rdmastor_iser: every packet 1 s late for 10 s during fio: verified, no co
 check "rdmastor_iser: link down 8 s during fio: the run completes, verified" fio_fault link-down
 check "rdmastor_iser: target restarted during fio: the run completes, verified" fio_fault restart-target
 check "log out" iser_logout 1
-hook done
+hook "done"
 check "no QP left on the initiator side" wait_for 30 iser_none_left qp
 check "rdmastor_iser unloads" rmmod rdmastor_iser
 tap_done

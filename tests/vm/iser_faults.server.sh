@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # vm-run: --timeout 1500
 #
 # Target guest of iser_faults: LIO with rdmastor_isert exporting a RAM

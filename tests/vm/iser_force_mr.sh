@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # rdmastor's iSER target in forced-MR mode (what iWARP needs, forced on
 # rxe): every RDMA READ sink is registered for that READ only, charged
@@ -31,8 +32,8 @@ check "the session is in MR mode" [ "$(cstat mode)" = mr ]
 check "4 KiB and 256 KiB writes, verified" \
 	iser_fio w4k "$D" --rw=randwrite --bsrange=4k-256k --iodepth=16 --size=64M --io_size=64M
 diag "$(cat $STATS)"
-ok "$(cgt regs 0 && [ "$(cstat regs)" = "$(cstat local_inv)" ]; echo $?)" \
-	"every READ sink was registered and invalidated ($(cstat regs) = $(cstat local_inv))"
+expect_gt "READ sinks were registered" "$(cstat regs)" 0
+expect_eq "every READ sink was invalidated (local_inv = regs)" "$(cstat local_inv)" "$(cstat regs)"
 check "the session is an rnic_mgr consumer" grep -q "^iser-target" $SYS/table
 budget0=$(cat $SYS/budget)
 iser_fio share "$D" --rw=randwrite --bs=64k --iodepth=32 --size=64M \
@@ -72,8 +73,9 @@ parked0=$(cstat reads_parked)
 echo 100 > $BUSY
 check "16 deep WRITEs, 100 of them refused an MR at first: completes, verified" \
 	iser_fio busy "$D" --rw=randwrite --bsrange=16k-256k --iodepth=16 --size=32M --io_size=32M
-ok "$([ "$(cat $BUSY)" = 0 ] && [ $(($(cstat reads_parked) - parked0)) -ge 100 ]; echo $?)" \
-	"each refused READ waited (reads_parked $parked0 -> $(cstat reads_parked))"
+expect_eq "no refused READ left" "$(cat $BUSY)" 0
+expect_ge "each refused READ waited (reads_parked since $parked0)" $(($(cstat reads_parked) - parked0)) 100
+
 echo 0 > $BUSY
 check "no READ is left waiting" wait_for 5 cle reads_waiting 0
 diag "$(cat $STATS)"

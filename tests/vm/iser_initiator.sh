@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # rdmastor's iSER initiator (rdmastor_iser) with open-iscsi, in one guest
 # (rxe0 loopback), against LIO with rdmastor's target and then with the
@@ -14,8 +15,8 @@ check "soft-RoCE" scripts/guest/rxe-setup single
 check "rdmastor installed" rdmastor_install
 check "modprobe configuration installed" rdmastor_iser_target
 check "initiator routing installed" rdmastor_iser_initiator
-ok "$(modprobe -n -v ib_iser 2>&1 | grep -q 'ignore-install rdmastor_iser'; echo $?)" \
-	"the module iscsid loads (ib_iser) resolves to rdmastor_iser"
+expect_match "the module iscsid loads (ib_iser) resolves to rdmastor_iser" \
+	"$(modprobe -n -v ib_iser 2>&1)" 'ignore-install rdmastor_iser'
 
 # ini_mrs: MRs rdmastor's initiator holds now, from rnic_mgr's consumers
 ini_mrs() {
@@ -47,13 +48,13 @@ one_target_kind() {
 	check "$kind: target 1: two 64 MiB LUNs" iser_target_create 1 2 64M || return 1
 	check "$kind: target 2: one 64 MiB LUN" iser_target_create 2 1 64M || return 1
 	check "$kind: iscsid runs" iscsid_start
-	ok "$(lsmod | grep -q '^rdmastor_iser ' && ! lsmod | grep -q '^ib_iser '; echo $?)" \
-		"$kind: iscsid's ib_iser loaded rdmastor_iser"
+	expect_match "$kind: iscsid's ib_iser loaded rdmastor_iser" "$(lsmod)" '^rdmastor_iser '
+	expect_nomatch "$kind: and not ib_iser" "$(lsmod)" '^ib_iser '
 	check "$kind: discover and log in to target 1" iser_login 1 || return 1
 	check "$kind: log in to target 2 (a second session)" iser_login 2 || return 1
 	wait_for 20 iser_disk 1 1 && wait_for 20 iser_disk 2 0 || { ok 1 "$kind: LUNs appear"; return 1; }
 	D10=$(iser_disk 1 0) D11=$(iser_disk 1 1) D20=$(iser_disk 2 0)
-	ok "$([ "$(ini_host_names)" = iscsi_iser ]; echo $?)" "$kind: the SCSI host is iscsi_iser"
+	expect_eq "$kind: the SCSI host is iscsi_iser" "$(ini_host_names)" iscsi_iser
 	check "$kind: 4 KiB random read/write, depth 16, verified" \
 		iser_fio "rand4k-$kind" "$D10" --rw=randrw --bs=4k --iodepth=16 --size=32M --io_size=48M
 	# a 64 KiB I/O is charged a small MR, not a 1 MiB one: before the
@@ -61,8 +62,8 @@ one_target_kind() {
 	# for 64 KiB of data each); now every MR so far is a small one
 	check "$kind: 64 KiB random read/write, depth 4, verified" \
 		iser_fio "rand64k-$kind" "$D10" --rw=randrw --bs=64k --iodepth=4 --size=32M --io_size=8M
-	ok "$([ "$(ini_entry_peak)" -le $((16 * $(ini_peak))) ]; echo $?)" \
-		"$kind: 4 KiB and 64 KiB I/O held small MRs only (peak $(ini_entry_peak) entries in $(ini_peak) MRs)"
+	expect_le "$kind: 4 KiB and 64 KiB I/O held small MRs only (peak entries, at most 16 for each of $(ini_peak) MRs)" \
+		"$(ini_entry_peak)" $((16 * $(ini_peak)))
 	check "$kind: 1 MiB sequential write then read, verified" \
 		iser_fio "seq1m-$kind" "$D10" --rw=write --bs=1M --iodepth=4 --size=64M
 	check "$kind: odd sizes 512 B..256 KiB, verified" \
@@ -74,8 +75,8 @@ one_target_kind() {
 	wait $r1; r1=$?
 	wait $r2; r2=$?
 	ok "$((r0 | r1 | r2))" "$kind: three LUNs on two sessions at once, verified"
-	ok "$([ "$(ini_peak)" -gt 0 ] && [ "$(ini_peak)" -le 128 ]; echo $?)" \
-		"$kind: the sessions' MRs were charged to rnic_mgr (peak $(ini_peak) per session)"
+	expect_gt "$kind: the sessions' MRs were charged to rnic_mgr (peak per session)" "$(ini_peak)" 0
+	expect_le "$kind: at most 128 MRs per session" "$(ini_peak)" 128
 	check "$kind: an idle session gives back its MRs (within 10 s)" \
 		wait_for 10 ini_no_mrs
 	check "$kind: mkfs.ext4 on t1 LUN 1" mkfs.ext4 -q -F "$D11"
@@ -86,17 +87,16 @@ one_target_kind() {
 	check "$kind: fsck finds the filesystem clean" fsck.ext4 -f -n "$D11"
 	sha=$(sha256sum "$D10" | cut -d' ' -f1)
 	check "$kind: log out of both" eval "iser_logout 1 && iser_logout 2"
-	ok "$(! iscsiadm -m session >/dev/null 2>&1; echo $?)" "$kind: no session left"
+	check_not "$kind: no session left" iscsiadm -m session
 	check "$kind: log in to target 1 again" iser_login 1 || return 1
 	wait_for 20 iser_disk 1 1 || { ok 1 "$kind: the LUNs come back"; return 1; }
 	D10=$(iser_disk 1 0) D11=$(iser_disk 1 1)
 	check "$kind: LUN 0 reads back what it held" [ "$(sha256sum "$D10" | cut -d' ' -f1)" = "$sha" ]
 	check "$kind: the filesystem mounts again" mount "$D11" /mnt/iser || return 1
-	ok "$(cd /mnt/iser && sha256sum -c --quiet /tmp/iser-sums >/dev/null; echo $?)" \
-		"$kind: and its files are intact"
+	check "$kind: and its files are intact" \
+		sh -c 'cd /mnt/iser && sha256sum -c --quiet /tmp/iser-sums'
 	umount /mnt/iser
-	ok "$(! dmesg | grep -q 'detected conn error'; echo $?)" \
-		"$kind: no connection error in the sessions' life"
+	expect_nomatch "$kind: no connection error in the sessions' life" "$(dmesg)" 'detected conn error'
 	check "$kind: log out" iser_logout 1
 	check "$kind: remove the targets" iser_target_clear
 }
@@ -106,7 +106,8 @@ check "rdmastor_isert unloads" rmmod rdmastor_isert
 check "LIO's iSER requests go to the stock ib_isert again" iser_stock_target
 dmesg -C
 one_target_kind stock
-ok "$(lsmod | grep -q '^ib_isert '; echo $?)" "stock: that was the stock ib_isert"
+expect_match "stock: that was the stock ib_isert" "$(lsmod)" '^ib_isert '
+
 for k in qp cq mr; do
 	check "no $k left (within 30 s)" wait_for 30 iser_none_left $k
 done

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # vm-run: --cmdline slub_debug=FZP
 #
 # Malformed iSER from a test initiator (tests/kmod/iser_evil.c) against
@@ -48,19 +49,19 @@ diag "target said: $(dmesg | grep -E 'rdmastor_isert: protocol error|DataSN' | t
 diag "iSER: $(cat $P/result)"
 diag "$(paste -d'|' /tmp/conform.iser /tmp/conform.tcp | sed 's/|/   TCP: /')"
 ncases=$(grep -c '^    ("' tests/tools/iscsi_tcp_conform.py)
-ok "$([ "$(cat $P/result)" = "conform $ncases" ] && [ "$(wc -l < /tmp/conform.tcp)" = "$ncases" ]; echo $?)" \
-	"conform: all $ncases cases ran over iSER and over TCP"
+expect_eq "conform: all $ncases cases ran over iSER" "$(cat $P/result)" "conform $ncases"
+expect_eq "conform: and over TCP" "$(wc -l < /tmp/conform.tcp)" "$ncases"
 # An ABORT TASK right behind its command races it: either may win, so
 # both sides must give one of the RFC 7143 outcomes (aborted: Function
 # complete and no status; too late: the status, then Function complete
 # or Task does not exist), not the same one.
-abort_ok() { grep -qxE "abort-race (tmf=0 cmd=[01]|tmf=1 cmd=1)" "$1"; }
+abort_re='^abort-race (tmf=0 cmd=[01]|tmf=1 cmd=1)$'
 while read -r name rest; do
 	[ -n "$name" ] || continue
 	tcp=$(grep "^$name " /tmp/conform.tcp)
 	if [ "$name" = abort-race ]; then
-		ok "$(abort_ok /tmp/conform.iser && abort_ok /tmp/conform.tcp; echo $?)" \
-			"conform: abort-race answered over iSER ($rest) and TCP (${tcp#* })"
+		expect_match "conform: abort-race answered over iSER" "$(grep '^abort-race' /tmp/conform.iser)" "$abort_re"
+		expect_match "conform: abort-race answered over TCP" "$(grep '^abort-race' /tmp/conform.tcp)" "$abort_re"
 		continue
 	fi
 	check "conform: $name over iSER as over TCP ($rest)" [ "$name $rest" = "$tcp" ]
@@ -71,8 +72,8 @@ check "the target lets go of the conform session" wait_for 30 qps_gone
 # command tag of such an answer must not leak (none is taken).
 echo nopttt > $P/run
 tcp=$(python3 tests/tools/iscsi_tcp_conform.py "$ISER_IP" 3260 "$ISER_IQN:t1" nopttt 2>&1)
-ok "$([ "$(cat $P/result)" = dropped ] && [ "$tcp" = dropped ]; echo $?)" \
-	"nopttt: an answer to no ping ends the connection over iSER ($(cat $P/result)) as over TCP ($tcp)"
+expect_eq "nopttt: an answer to no ping ends the connection over iSER" "$(cat $P/result)" dropped
+expect_eq "nopttt: as over TCP" "$tcp" dropped
 check "the target lets go of that session" wait_for 30 qps_gone
 # A READ carrying immediate data ran twice in LIO; now a Reject, and the
 # connection stays (the ping after it is answered).
@@ -91,9 +92,8 @@ check "the target lets go of that session" wait_for 30 qps_gone
 dmesg -C
 echo tagflood > $P/run
 diag "tagflood: $(cat $P/result)"
-ok "$(dmesg | grep -q 'no command tags left'; echo $?)" "tagflood: the session ran out of command tags"
-ok "$(case "$(cat $P/result)" in *dropped) echo 0 ;; *) echo 1 ;; esac)" \
-	"tagflood: the target dropped the connection"
+expect_match "tagflood: the session ran out of command tags" "$(dmesg)" 'no command tags left'
+expect_match "tagflood: the target dropped the connection" "$(cat $P/result)" 'dropped$'
 # The parked commands never run: teardown waited for them forever.
 check "the target lets go of the flooded session and its parked commands" wait_for 60 qps_gone
 # Login PDUs after a rejected one: LIO frees its login buffers and the
@@ -101,8 +101,8 @@ check "the target lets go of the flooded session and its parked commands" wait_f
 # be copied into them, and its login work re-armed (use after free).
 echo loginflood > $P/run
 diag "loginflood: $(cat $P/result)"
-ok "$(case "$(cat $P/result)" in *dropped) echo 0 ;; *) echo 1 ;; esac)" \
-	"loginflood: a login request the target is not waiting for ends the connection"
+expect_match "loginflood: a login request the target is not waiting for ends the connection" \
+	"$(cat $P/result)" 'dropped$'
 check "the target lets go of it" wait_for 30 qps_gone
 check "a good login still works" evil login "reply 0x23"
 diag "$(dmesg | grep rdmastor_isert | tail -10 | paste -sd'|')"
@@ -112,8 +112,10 @@ diag "$(dmesg | grep rdmastor_isert | tail -10 | paste -sd'|')"
 idle_up() { echo idleup > $P/run && cat $P/result | sed 's/^up //'; }
 echo idle > $P/run
 diag "idle flood: $(cat $P/result); $(idle_up) up"
-ok "$(n=$(idle_up); [ "$n" -ge 1 ] && [ "$n" -le 16 ]; echo $?)" \
-	"at most 16 connections wait for login (older idle ones dropped for newer)"
+n=$(idle_up)
+expect_ge "idle flood: connections waiting for login" "$n" 1
+expect_le "at most 16 connections wait for login (older idle ones dropped for newer)" "$n" 16
+
 check "iscsid runs" iscsid_start
 check "the stock initiator logs in while they are up" iser_login 1 || bail "no login"
 wait_for 20 iser_disk 1 0 || bail "no LUN"

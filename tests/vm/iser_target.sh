@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # rdmastor's iSER target under LIO, with the stock open-iscsi + ib_iser
 # initiator in the same guest (rxe0 loopback): LIO's iSER portal
@@ -13,15 +14,15 @@
 check "soft-RoCE" scripts/guest/rxe-setup single
 check "rdmastor installed" rdmastor_install
 check "modprobe configuration installed" rdmastor_iser_target
-ok "$(modprobe -R ib_isert | grep -qx rdmastor_isert; echo $?)" \
-	"the name LIO asks for (ib_isert) resolves to rdmastor_isert"
+expect_match "the name LIO asks for (ib_isert) resolves to rdmastor_isert" \
+	"$(modprobe -R ib_isert)" '^rdmastor_isert$'
 
 check "target 1: two 64 MiB RAM-disk LUNs, iSER portal" iser_target_create 1 2 64M ||
 	bail "no target"
 check "target 2: one 64 MiB RAM-disk LUN" iser_target_create 2 1 64M || bail "no target"
 trace_pairs_start
-ok "$(lsmod | grep -q '^rdmastor_isert ' && ! lsmod | grep -q '^ib_isert '; echo $?)" \
-	"enable_iser loaded rdmastor_isert, not ib_isert"
+expect_match "enable_iser loaded rdmastor_isert" "$(lsmod)" '^rdmastor_isert '
+expect_nomatch "and not ib_isert" "$(lsmod)" '^ib_isert '
 diag "$(dmesg | grep rdmastor_isert | tail -2 | paste -sd' ')"
 
 check "iscsid runs" iscsid_start
@@ -30,7 +31,7 @@ check "log in to target 2 (a second session)" iser_login 2 || bail "no login"
 wait_for 20 iser_disk 1 1 && wait_for 20 iser_disk 2 0 || bail "the LUNs did not appear"
 D10=$(iser_disk 1 0) D11=$(iser_disk 1 1) D20=$(iser_disk 2 0)
 diag "LUNs: $D10 $D11 $D20; $(iscsiadm -m session 2>&1 | paste -sd' ')"
-ok "$(iscsiadm -m session | grep -c '^iser:' | grep -qx 2; echo $?)" "two iSER sessions"
+expect_eq "two iSER sessions" "$(iscsiadm -m session | grep -c '^iser:')" 2
 
 check "4 KiB random read/write, depth 16, verified (t1 LUN 0)" \
 	iser_fio rand4k "$D10" --rw=randrw --bs=4k --iodepth=16 --size=32M --io_size=48M
@@ -59,20 +60,20 @@ sha_t1=$(sha256sum "$D10" | cut -d' ' -f1)
 # answer must find the ping by its TTT (else LIO calls it a protocol
 # error and the connection is dropped and made again).
 sleep 20
-ok "$(! dmesg | grep -q 'Unable to locate TTT'; echo $?)" \
-	"the initiator's NOP-Out answers find the target's NOP-In pings"
-ok "$(! dmesg | grep -q 'detected conn error'; echo $?)" \
-	"no connection error in the sessions' life"
+expect_nomatch "the initiator's NOP-Out answers find the target's NOP-In pings" \
+	"$(dmesg)" 'Unable to locate TTT'
+expect_nomatch "no connection error in the sessions' life" "$(dmesg)" 'detected conn error'
 check "log out of target 1" iser_logout 1
 check "log out of target 2" iser_logout 2
-ok "$(! iscsiadm -m session >/dev/null 2>&1; echo $?)" "no session left"
+check_not "no session left" iscsiadm -m session
 check "log in to target 1 again" iser_login 1 || bail "no re-login"
 wait_for 20 iser_disk 1 1 || bail "the LUNs did not come back"
 D10=$(iser_disk 1 0) D11=$(iser_disk 1 1)
 check "LUN 0 reads back what it held before the logout" [ "$(sha256sum "$D10" | cut -d' ' -f1)" = "$sha_t1" ]
 check "the filesystem on LUN 1 mounts again" mount "$D11" /mnt/iser || bail "no filesystem"
-ok "$(cd /mnt/iser && sha256sum -c --quiet /tmp/iser-sums >/dev/null; echo $?)" \
-	"and its 200 files are intact"
+check "and its 200 files are intact" \
+	sh -c 'cd /mnt/iser && sha256sum -c --quiet /tmp/iser-sums'
+
 umount /mnt/iser
 check "log out" iser_logout 1
 

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # The rdmastor NFS client against the stock Linux NFS server in a second
 # guest: the modprobe configuration routes proto=rdma to rdmastor, every
@@ -32,7 +33,7 @@ for vers in 3 4.0 4.1 4.2; do
 	if [ "$vers" = 3 ]; then
 		# nothing was loaded by hand: mount's own module request did it
 		check "the mount loaded rdmastor_rpcrdma" grep -q "^rdmastor_rpcrdma " /proc/modules
-		ok "$(grep -q "^rpcrdma " /proc/modules; [ $? = 1 ]; echo $?)" "the stock rpcrdma is not loaded"
+		expect_nomatch "the stock rpcrdma is not loaded" "$(cat /proc/modules)" '^rpcrdma '
 	fi
 	diag "$(grep " $MNT " /proc/mounts)"
 	check "NFSv$vers: 4 KiB random read/write, O_DIRECT, verified" \
@@ -53,12 +54,14 @@ for vers in 3 4.0 4.1 4.2; do
 		check "NFSv$vers: a 4000-byte symlink (Read chunk, Reply chunk)" long_link
 		check "NFSv$vers: 64 MiB file, writer held to 16 MiB of memory, verified" small_memory
 		diag "calls: inline $(xstat inline_calls), read chunk $(xstat read_chunks), long $(xstat long_calls); replies: inline $(xstat inline_replies), write chunk $(xstat write_chunks), reply chunk $(xstat reply_chunks)"
-		ok "$([ "$(xstat read_chunks)" -gt 0 ] && [ "$(xstat write_chunks)" -gt 0 ] && [ "$(xstat reply_chunks)" -gt 0 ]; echo $?)" \
-			"Read, Write and Reply chunks all carried data"
+		expect_gt "Read chunks carried data" "$(xstat read_chunks)" 0
+		expect_gt "Write chunks carried data" "$(xstat write_chunks)" 0
+		expect_gt "Reply chunks carried data" "$(xstat reply_chunks)" 0
 		check "every registration ended invalid (regs $(xstat regs) = remote $(xstat remote_inv) + local $(xstat local_inv) + freed $(xstat freed_unknown); abandoned RPCs $(xstat abandoned))" [ "$(xstat regs)" = "$(( $(xstat remote_inv) + $(xstat local_inv) + $(xstat freed_unknown) ))" ]
 		check "no bad reply from the stock server" [ "$(xstat bad_replies)" = 0 ]
-		ok "$([ "$(xstat sends)" -gt 100 ] && [ $(( $(xstat sends_signaled) * 8 )) -le "$(xstat sends)" ]; echo $?)" \
-			"few Sends ask for a completion ($(xstat sends_signaled) of $(xstat sends))"
+		expect_gt "more than 100 Sends" "$(xstat sends)" 100
+		expect_le "few Sends ask for a completion (signaled Sends, at most 1 in 8 of $(xstat sends))" \
+			"$(xstat sends_signaled)" $(( $(xstat sends) / 8 ))
 		check "the mount's QP shows in rdma resource ($(rdma_left qp))" [ "$(rdma_left qp)" -ge 1 ]
 		diag "$(rdma resource show qp; rdma resource show cq; rdma resource show mr | head -3)"
 	fi
@@ -70,16 +73,16 @@ done
 NFS_PROTO=rdma6
 if check "mount NFSv4.2 over IPv6 (proto=rdma6)" nfs_mount 4.2; then
 	diag "$(grep " $MNT " /proc/mounts)"
-	ok "$(grep " $MNT " /proc/mounts | grep -q "proto=rdma6,.*addr=$SERVER6"; echo $?)" \
-		"the mount is proto=rdma6 to $SERVER6"
-	ok "$(rdma resource show cm_id | grep -q "dst-addr $SERVER6:20049"; echo $?)" \
-		"its connection runs to [$SERVER6]:20049"
+	expect_match "the mount is proto=rdma6 to $SERVER6" "$(grep " $MNT " /proc/mounts)" "proto=rdma6,.*addr=$SERVER6"
+	expect_match "its connection runs to [$SERVER6]:20049" "$(rdma resource show cm_id)" "dst-addr $SERVER6:20049"
 	check "IPv6: 4 KiB random read/write, O_DIRECT, verified" \
 		fio_verify r4k --size=1m --bs=4k --rw=randrw --direct=1 --ioengine=libaio --iodepth=8
 	check "IPv6: 1 MiB sequential, O_DIRECT, verified" \
 		fio_verify s1m --size=4m --bs=1m --rw=write --direct=1 --ioengine=psync
-	ok "$([ "$(xstat read_chunks)" -gt 0 ] && [ "$(xstat write_chunks)" -gt 0 ] && [ "$(xstat bad_replies)" = 0 ]; echo $?)" \
-		"IPv6: data went by Read and Write chunks, no bad reply"
+	expect_gt "IPv6: data went by Read chunks" "$(xstat read_chunks)" 0
+	expect_gt "IPv6: and by Write chunks" "$(xstat write_chunks)" 0
+	expect_eq "IPv6: no bad reply" "$(xstat bad_replies)" 0
+
 	check "rnic_mgr lists the mount as nfs-$SERVER6" \
 		grep -q "^nfs-$SERVER6\\." /sys/kernel/rnic_mgr/devices/rxe0/table
 	rm -f $MNT/r4k* $MNT/s1m*

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Server half of the rdmastor NFS client test (scripts/guest/nfs-server.sh).
 . scripts/guest/lib.sh

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Server half of the rdmastor NFS fault test (scripts/guest/nfs-server.sh),
 # with the hooks the client triggers: delegation recall, link down, nfsd

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Malformed replies: a test server (tests/kmod/rpcrdma_evil.ko, rxe
 # loopback in one guest) answers the rdmastor NFS client's calls with
@@ -40,7 +41,7 @@ done
 check "rdmaerr: the mount fails" attempt rdmaerr
 check "rdmaerr: the RPC fails with the server's RDMA_ERROR" grep -q "RDMA_ERROR ERR_CHUNK" /tmp/k
 check "good: the mount fails (the server is not NFS)" attempt good
-ok "$(! grep -q "bad reply" /tmp/k; echo $?)" "good: a well-formed reply is not a protocol error"
+expect_nomatch "good: a well-formed reply is not a protocol error" "$(cat /tmp/k)" "bad reply"
 diag "replies sent by the test server: $(cat $P/replies)"
 
 # rpc_call PROC WANT: one RPC of the test program (procedure 1: room for
@@ -62,8 +63,9 @@ check "big reply, 4 KiB server send size: inline, the call succeeds" rpc_call 1 
 e0=$(cat $P/err_chunk) c0=$(cat $P/chunk_replies)
 echo 1024 > $P/send_size
 check "1 KiB server send size: the client offers a Reply chunk, the call succeeds" rpc_call 1 ok
-ok "$([ "$(cat $P/chunk_replies)" -gt "$c0" ] && [ "$(cat $P/err_chunk)" = "$e0" ]; echo $?)" \
-	"the reply went by Reply chunk, no ERR_CHUNK"
+expect_gt "the reply went by Reply chunk" "$(cat $P/chunk_replies)" "$c0"
+expect_eq "no ERR_CHUNK" "$(cat $P/err_chunk)" "$e0"
+
 echo 4096 > $P/send_size
 echo 1 > $P/no_pdata
 check "no private data (1 KiB default): the call succeeds" rpc_call 1 ok

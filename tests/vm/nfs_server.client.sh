@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Client half of the rdmastor NFS server test: the stock Linux client
 # (stock rpcrdma, its inline sizes cut to 1 KiB so that many calls are

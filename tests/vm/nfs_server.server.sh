@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # vm-run: --timeout 1200
 #
 # Server half of the rdmastor NFS server test: nfsd serving through

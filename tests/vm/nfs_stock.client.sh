@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Client half of the stock NFS/RDMA baseline: the stock rpcrdma client
 # mounts the server guest's export over RDMA and runs a verifying fio
@@ -14,8 +15,8 @@ check "server reachable" wait_for 60 ping -c1 -W1 $SERVER
 check "stock rpcrdma client" modprobe rpcrdma
 mkdir -p $MNT
 mount_rdma() {	# mount_rdma VERS
-	local i
-	for i in $(seq 60); do
+	local _
+	for _ in $(seq 60); do
 		timeout 60 mount -t nfs -o vers=$1,proto=rdma,port=20049,nolock \
 			$SERVER:/export $MNT 2>/tmp/mnt.err && return 0
 		sleep 1
@@ -29,6 +30,7 @@ verify() {
 		--output-format=terse > /tmp/fio.out 2>&1 || { cat /tmp/fio.out; return 1; }
 }
 ok_all=0
+# shellcheck disable=SC2043	# one version today; the loop is the place for more
 for vers in 3; do
 	check "mount NFSv$vers over RDMA (stock client)" mount_rdma $vers || { ok_all=1; continue; }
 	diag "$(grep " $MNT " /proc/mounts)"

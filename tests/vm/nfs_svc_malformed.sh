@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # A hostile client against rdmastor's NFS server (rxe loopback in one
 # guest): tests/kmod/svc_evil.ko sends malformed calls. A wrong version

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Client half of the two-guest RDMA test: talks RDMA to the server guest
 # over the private link, with rping (RDMA READ and WRITE of a verified
@@ -8,9 +9,9 @@ check "soft-RoCE on the virtio NIC" scripts/guest/rxe-setup pair 2
 check "server reachable" wait_for 60 ping -c1 -W1 192.0.2.1
 
 rping_client() {
-	local i
+	local _
 	# The server may not be listening yet: retry the connect.
-	for i in $(seq 30); do
+	for _ in $(seq 30); do
 		timeout 120 rping -c -a 192.0.2.1 -C 10 -S 4096 -v > /tmp/rping.out 2>&1 && return 0
 		sleep 1
 	done
@@ -18,11 +19,12 @@ rping_client() {
 	return 1
 }
 check "rping client: 10 verified ping-pongs over RDMA" rping_client
-ok "$(grep -c 'ping data' /tmp/rping.out | grep -qx 10; echo $?)" "rping saw 10 data exchanges"
+expect_eq "rping saw 10 data exchanges" "$(grep -c 'ping data' /tmp/rping.out)" 10
+
 
 send_bw() {
-	local i
-	for i in $(seq 30); do
+	local _
+	for _ in $(seq 30); do
 		timeout 120 ib_send_bw -d rxe0 -s 65536 -n 200 -F 192.0.2.1 > /tmp/bw.out 2>&1 && return 0
 		sleep 1
 	done

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Server half of the two-guest RDMA test: soft-RoCE on the virtio NIC,
 # then serve one rping session and one ib_send_bw run.

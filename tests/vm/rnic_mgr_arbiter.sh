@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # vm-group: rnic_mgr (one guest boot: scripts/check)
 #
 # rnic_mgr's arbiter in the kernel, driven by the test consumer module
@@ -58,7 +59,7 @@ start lone saturate 1 64 64 2 0 0 0 0 0
 held_settles lone $(( BUDGET * 95 / 100 ))
 sample_held 4 lone
 diag "lone consumer holds ${avg[lone]} of $BUDGET"
-ok "$(ge "${avg[lone]}" $(( BUDGET * 95 / 100 )); echo $?)" "a lone consumer gets >= 95% of the budget (${avg[lone]}/$BUDGET)"
+expect_ge "a lone consumer gets >= 95% of the budget of $BUDGET" "${avg[lone]}" $(( BUDGET * 95 / 100 ))
 tc stop lone
 
 # ---- 2. four equal consumers converge to equal shares ----
@@ -69,7 +70,7 @@ J=$(jain "${avg[eq1]}:1" "${avg[eq2]}:1" "${avg[eq3]}:1" "${avg[eq4]}:1")
 diag "equal weights: held ${avg[eq1]} ${avg[eq2]} ${avg[eq3]} ${avg[eq4]}, Jain $J"
 check "four equal consumers: Jain index $J >= 0.99" ge "$J" 0.99
 TOTAL=$(( ${avg[eq1]} + ${avg[eq2]} + ${avg[eq3]} + ${avg[eq4]} ))
-ok "$(ge "$TOTAL" $(( BUDGET * 90 / 100 )); echo $?)" "four equal consumers use the budget ($TOTAL/$BUDGET)"
+expect_ge "four equal consumers use 90% of the budget of $BUDGET" "$TOTAL" $(( BUDGET * 90 / 100 ))
 tc stopall
 
 # ---- 3. weights 1:2:4 ----
@@ -89,13 +90,12 @@ ok "$PROP" "weights 1:2:4 give shares proportional within 5%"
 # rnic-top shows the same consumers, once and refreshing.
 TOP=$(scripts/rnic-top $DEV)
 echo "$TOP" | sed 's/^/# /'
-ok "$(echo "$TOP" | grep -q "^$DEV  entries" && for n in w1 w2 w4; do
-	echo "$TOP" | grep -qE "^$n\.[0-9]+ +[124] " || exit 1; done; echo $?)" \
-	"rnic-top prints the device summary and a line per consumer"
-ok "$(scripts/rnic-top -w 0.2 -n 3 | grep -c "^rnic-top: every" | grep -qx 3; echo $?)" \
-	"rnic-top -w refreshes"
-ok "$(scripts/rnic-top nosuchdev 2>&1 | grep -q "no device nosuchdev"; echo $?)" \
-	"rnic-top names a device it does not know"
+expect_match "rnic-top prints the device summary" "$TOP" "^$DEV  entries"
+for n in w1 w2 w4; do
+	expect_match "rnic-top prints a line for consumer $n" "$TOP" "^$n\.[0-9]+ +[124] "
+done
+expect_eq "rnic-top -w refreshes (3 screens)" "$(scripts/rnic-top -w 0.2 -n 3 | grep -c "^rnic-top: every")" 3
+expect_match "rnic-top names a device it does not know" "$(scripts/rnic-top nosuchdev 2>&1)" "no device nosuchdev"
 tc stopall
 
 # ---- 4. a greedy consumer gives a newcomer its fair share in time ----
@@ -107,8 +107,9 @@ start newcomer probe 1 64 64 1 20 $FAIR 100 300 0
 check "the newcomer's 20 probes finish" wait_for 60 bash -c "[ \"\$(awk '\$1 == \"newcomer\" { print \$7 }' $STATS)\" = 1 ]"
 P50=$(stat_of newcomer p50_us); P99=$(stat_of newcomer p99_us); MAX=$(stat_of newcomer max_us)
 diag "reclaim latency for $FAIR entries from a greedy holder (release delay 20 ms): p50 ${P50} us, p99 ${P99} us, max ${MAX} us over $(stat_of newcomer samples) probes"
-ok "$( [ "$(stat_of newcomer errors)" = 0 ] && [ "$(stat_of newcomer samples)" = 20 ]; echo $?)" "every probe was granted"
-ok "$( [ "$MAX" -le $(( DEADLINE * 1000 )) ]; echo $?)" "the newcomer got its fair share within the ${DEADLINE} ms deadline (max ${MAX} us)"
+expect_eq "every probe was granted (errors)" "$(stat_of newcomer errors)" 0
+expect_eq "every probe was granted (samples)" "$(stat_of newcomer samples)" 20
+expect_le "the newcomer got its fair share within the ${DEADLINE} ms deadline (max us)" "$MAX" $(( DEADLINE * 1000 ))
 check "the greedy consumer was never late"  [ "$(field greedy late_revocations)" = 0 ]
 check "the greedy consumer was asked to shrink ($(field greedy revocations) times)"  [ "$(field greedy revocations)" -ge 20 ]
 tc stopall
@@ -131,8 +132,8 @@ HELD=0
 for i in 1 2 3 4; do HELD=$(( HELD + $(field rnd$i held) + $(field rnd$i key_held) )); done
 check "threads at rest hold nothing"  [ "$HELD" = 0 ]
 tc stopall
-ok "$( [ "$(cat $SYS/free)" = "$(cat $SYS/budget)" ] && [ "$(cat $SYS/granted)" = 0 ]; echo $?)" \
-	"no accounting drift: free $(cat $SYS/free) == budget $(cat $SYS/budget) at rest"
+expect_eq "no accounting drift: free == budget at rest" "$(cat $SYS/free)" "$(cat $SYS/budget)"
+expect_eq "no accounting drift: nothing granted at rest" "$(cat $SYS/granted)" 0
 check "no key drift at rest"  [ "$(cat $SYS/key_free)" = "$(cat $SYS/key_budget)" ]
 # ---- 6. budget changes under load ----
 check "budget back up" sh -c "echo $BUDGET > $SYS/budget"
@@ -144,15 +145,17 @@ diag "held after lowering: $(field load held)"
 check "raise it again" sh -c "echo $BUDGET > $SYS/budget"
 check "the consumer grows back" held_settles load $(( BUDGET * 90 / 100 ))
 start pinned saturate 1 4000 64 1 0 0 0 0 0
-ok "$(echo 3000 > $SYS/budget 2>/dev/null; [ $? != 0 ]; echo $?)" "a budget below the guaranteed minimums is refused"
-ok "$(dmesg | grep -q 'refused: below the consumers.* guaranteed minimums'; echo $?)" "with a clear message"
-ok "$(modprobe -r rnic_mgr 2>/dev/null; [ $? != 0 ]; echo $?)" "rnic_mgr cannot be unloaded while consumers exist"
+check_not "a budget below the guaranteed minimums is refused" sh -c "echo 3000 > $SYS/budget"
+expect_match "with a clear message" "$(dmesg)" 'refused: below the consumers.* guaranteed minimums'
+check_not "rnic_mgr cannot be unloaded while consumers exist" modprobe -r rnic_mgr
 cat $SYS/table | sed 's/^/# /'
 
 # ---- 7. device removal with consumers ----
 check "remove rxe0 under load" rdma link delete rxe0
 check "rxe0 leaves rnic_mgr" wait_for 10 test ! -e $SYS
-ok "$(awk 'NR > 1 && $12 != 1 { bad = 1 } END { exit bad }' $STATS; echo $?)" "every consumer was told of the removal"
+expect_nomatch "every consumer was told of the removal (column 12 of every consumer is 1)" \
+	"$(awk 'NR > 1 && $12 != 1' $STATS)" .
+
 check "consumers stop cleanly after removal" tc stopall
 check "unload the test consumer" rmmod rnic_test_consumer
 check "unload rnic_mgr" modprobe -r rnic_mgr

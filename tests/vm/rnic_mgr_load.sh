@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # vm-group: rnic_mgr (one guest boot: scripts/check)
 #
 # rnic_mgr loads and unloads with an rxe device absent and present, and
@@ -10,7 +11,7 @@ sysdev=/sys/kernel/rnic_mgr/devices
 # No RDMA device at all.
 check "load with no RDMA device" modprobe rnic_mgr
 check "sysfs tree exists" test -d $sysdev
-ok "$(ls $sysdev | wc -l | grep -qx 0; echo $?)" "no device listed"
+expect_eq "no device listed" "$(ls $sysdev | wc -l)" 0
 check "unload with no RDMA device" modprobe -r rnic_mgr
 check "sysfs tree gone after unload" test ! -e /sys/kernel/rnic_mgr
 
@@ -90,5 +91,6 @@ check "unload with rxe0 present" modprobe -r rnic_mgr
 check "rxe still works after unload" test -e /sys/class/infiniband/rxe0
 check "load/unload 20 times" bash -c 'for i in $(seq 20); do modprobe rnic_mgr && modprobe -r rnic_mgr || exit 1; done'
 check "rdma_rxe unloads after rnic_mgr" bash -c 'rdma link delete rxe0 && modprobe -r rdma_rxe'
-ok "$(dmesg | grep -c 'rnic_mgr: device rxe0 added' | grep -qv '^0$'; echo $?)" "births logged in dmesg"
+expect_match "births logged in dmesg" "$(dmesg)" 'rnic_mgr: device rxe0 added'
+
 tap_done

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # vm-group: transport (one guest boot: scripts/check)
 #
 # The transport engine under pressure, in one guest (loopback on rxe0):
@@ -59,26 +60,29 @@ diag "after: $after I/Os/s, window $(stat window), MRs $(stat mrs)"
 echo "# throughput (64 KiB writes, I/Os per second): before $before, budget 96: $during, restored: $after"
 wait $load
 cat /tmp/out | paste -sd' ' | sed 's/^/# /'
-ok "$([ "$(field errors)" = 0 ] && [ "$(field verify_errors)" = 0 ] && [ "$(field ops)" -gt 0 ]; echo $?)" \
-	"no error and data verified through the shrink ($(field ops) I/Os)"
+expect_eq "no error through the shrink" "$(field errors)" 0
+expect_eq "data verified through the shrink" "$(field verify_errors)" 0
+expect_gt "I/O done through the shrink" "$(field ops)" 0
 check "the connection saw the shrink request ($(field shrinks))" [ "$(field shrinks)" -ge 1 ]
 # ---- 2. malformed messages from the peer ----
 for mode in short badmagic badtype zerocredits wrongxid wronginv; do
 	$R server-evil $mode
 	$R run -o read -s 16k -c 4 -t 2 -i local $IP > /tmp/out 2>&1
 	echo "# evil reply $mode: $(paste -sd' ' /tmp/out)"
-	ok "$([ "$(field disconnected)" = 1 ] && [ "$(field errors)" -ge 1 ] &&
-		[ "$(field verify_errors)" = 0 ] &&
-		[ "$(field started)" = $(( $(field ops) + $(field errors) )) ] &&
-		{ [ $mode = wronginv ] || [ "$(field proto_errors)" -ge 1 ]; }; echo $?)" \
-		"malformed reply ($mode): the client closes the connection, every I/O accounted for"
+	expect_eq "malformed reply ($mode): the client closes the connection" "$(field disconnected)" 1
+	expect_ge "malformed reply ($mode): I/O failed" "$(field errors)" 1
+	expect_eq "malformed reply ($mode): no data error" "$(field verify_errors)" 0
+	expect_eq "malformed reply ($mode): every I/O accounted for (started = done + failed)" \
+		"$(field started)" $(( $(field ops) + $(field errors) ))
+	[ $mode = wronginv ] ||
+		expect_ge "malformed reply ($mode): a protocol error counted" "$(field proto_errors)" 1
 done
 for mode in short badmagic badtype reply; do
 	before=$(awk '$1 == "proto_errors" { print $2 }' /sys/kernel/debug/rtp/server_stats)
 	$R inject $mode $IP > /tmp/out 2>&1
 	after=$(awk '$1 == "proto_errors" { print $2 }' /sys/kernel/debug/rtp/server_stats)
-	ok "$(grep -q "disconnected 1" /tmp/out && [ "$after" -gt "$before" ]; echo $?)" \
-		"malformed request ($mode): the server counts a protocol error and closes"
+	expect_match "malformed request ($mode): the server closes" "$(cat /tmp/out)" '^disconnected 1$'
+	expect_gt "malformed request ($mode): the server counts a protocol error" "$after" "$before"
 done
 # Credit overrun: the server holds requests, the client ignores credits.
 before=$(awk '$1 == "proto_errors" { print $2 }' /sys/kernel/debug/rtp/server_stats)
@@ -86,11 +90,11 @@ $R server-evil hold
 $R inject overrun $IP > /tmp/out 2>&1
 after=$(awk '$1 == "proto_errors" { print $2 }' /sys/kernel/debug/rtp/server_stats)
 diag "overrun: $(cat /tmp/out) proto_errors $before -> $after; $(dmesg | grep -E 'rtp|rdmastor' | tail -3 | paste -sd' ')"
-ok "$(grep -q "disconnected 1" /tmp/out && [ "$after" -gt "$before" ]; echo $?)" \
-	"credit overrun: the server counts a protocol error and closes"
+expect_match "credit overrun: the server closes" "$(cat /tmp/out)" '^disconnected 1$'
+expect_gt "credit overrun: the server counts a protocol error" "$after" "$before"
 $R run -o read -s 16k -c 4 -t 1 -i remote $IP > /tmp/out 2>&1
-ok "$([ "$(field errors)" = 0 ] && [ "$(field ops)" -gt 0 ]; echo $?)" \
-	"the server still serves well-formed clients ($(field ops) I/Os)"
+expect_eq "the server still serves well-formed clients: no error" "$(field errors)" 0
+expect_gt "the server still serves well-formed clients: I/O done" "$(field ops)" 0
 check "every server connection is gone" wait_for 10 sh -c \
 	"grep -qx 'active 0' /sys/kernel/debug/rtp/server_stats"
 
@@ -102,17 +106,20 @@ check "remove rxe0 under load" rdma link delete rxe0
 check "the load ends" wait_for 60 sh -c "! kill -0 $load"
 cat /tmp/out | paste -sd' ' | sed 's/^/# /'
 check "every I/O accounted for: $(field started) started = $(field ops) done + $(field errors) failed" [ "$(field started)" = $(( $(field ops) + $(field errors) )) ]
-ok "$([ "$(field disconnected)" = 1 ] && [ "$(field verify_errors)" = 0 ]; echo $?)" \
-	"the connection went down, no data error"
+expect_eq "the connection went down" "$(field disconnected)" 1
+expect_eq "no data error" "$(field verify_errors)" 0
 check "no MR left" [ -z "$(rdma resource show mr 2>/dev/null)" ]
 check "server stops" $R server-stop
 check "unload rtp" rmmod rtp
 # A writable parameter is bounded: out of range is refused, in range taken.
 MIP=/sys/module/rdmastor_transport/parameters/mr_idle_ms
-ok "$(! echo 0 > $MIP 2>/dev/null && ! echo 3600001 > $MIP 2>/dev/null &&
-	[ "$(cat $MIP)" = 1000 ]; echo $?)" "mr_idle_ms refuses 0 and 3600001"
-ok "$(echo 2000 > $MIP && [ "$(cat $MIP)" = 2000 ] && echo 1000 > $MIP; echo $?)" \
-	"mr_idle_ms takes 2000"
+check_not "mr_idle_ms refuses 0" sh -c "echo 0 > $MIP"
+check_not "mr_idle_ms refuses 3600001" sh -c "echo 3600001 > $MIP"
+expect_eq "mr_idle_ms is still 1000" "$(cat $MIP)" 1000
+echo 2000 > $MIP
+expect_eq "mr_idle_ms takes 2000" "$(cat $MIP)" 2000
+echo 1000 > $MIP
+
 check "unload the transport" modprobe -r rdmastor_transport
 check "unload rnic_mgr" modprobe -r rnic_mgr
 tap_done

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # vm-group: transport (one guest boot: scripts/check)
 #
 # The transport engine in one guest (client and server over rxe0's
@@ -20,9 +21,10 @@ rtp_run() {
 		return
 	fi
 	sed 's/^/# /' /tmp/out | paste -sd' '
-	ok "$([ "$(field ops)" -gt 0 ] && [ "$(field errors)" = 0 ] &&
-		[ "$(field verify_errors)" = 0 ] && [ "$(field proto_errors)" = 0 ]; echo $?)" \
-		"$desc: $(field ops) I/Os, no error, data verified"
+	expect_gt "$desc: I/O done" "$(field ops)" 0
+	expect_eq "$desc: no error" "$(field errors)" 0
+	expect_eq "$desc: data verified" "$(field verify_errors)" 0
+	expect_eq "$desc: no protocol error" "$(field proto_errors)" 0
 }
 mrs() { rdma resource show mr 2>/dev/null | grep -c . || true; }
 
@@ -35,10 +37,11 @@ check "server listens" $R server 7471 32
 check "no MR exists before any I/O ($(mrs))" [ "$(mrs)" = 0 ]
 rtp_run "RDMA WRITE 64 KiB, remote invalidation" -o write -s 64k -c 8 -t 2 -i remote -w 2500
 check "every I/O started was accounted for ($(field started))" [ "$(field started)" = $(( $(field ops) + $(field errors) )) ]
-ok "$([ "$(field mrs_peak)" -gt 0 ] && [ "$(field mrs_idle)" = 0 ]; echo $?)" \
-	"an idle connection gives back its MRs ($(field mrs_peak) under load, $(field mrs_idle) idle)"
-ok "$([ "$(field remote_inv)" = "$(field ops)" ] && [ "$(field local_inv)" = 0 ]; echo $?)" \
-	"every I/O was invalidated by the server's Send-with-Invalidate ($(field remote_inv))"
+expect_gt "the load held MRs" "$(field mrs_peak)" 0
+expect_eq "an idle connection gives back its MRs" "$(field mrs_idle)" 0
+expect_eq "every I/O was invalidated by the server's Send-with-Invalidate (remote_inv = ops)" \
+	"$(field remote_inv)" "$(field ops)"
+expect_eq "and none locally" "$(field local_inv)" 0
 check "one registration per I/O ($(field regs))" [ "$(field regs)" = "$(field ops)" ]
 # An idle connection, open, after load: no MR in rdma resource.
 $R run -o write -s 64k -c 8 -t 1 -i local -w 8000 $IP > /tmp/out 2>&1 &
@@ -46,12 +49,12 @@ idle_run=$!
 ST=/sys/kernel/debug/rtp/client_stats
 check "the connection goes idle and frees its MRs" wait_for 7 sh -c \
 	"grep -qx 'running 1' $ST && grep -qx 'outstanding 0' $ST && grep -qx 'mrs 0' $ST && ! grep -qx 'mrs_peak 0' $ST"
-ok "$([ "$(mrs)" = 0 ] && grep -qx 'running 1' $ST; echo $?)" \
-	"rdma resource shows no MR while the idle connection is open ($(mrs))"
+expect_eq "rdma resource shows no MR while the idle connection is open" "$(mrs)" 0
+expect_match "the idle connection is still open" "$(cat $ST)" '^running 1$'
 wait $idle_run
 rtp_run "RDMA WRITE 64 KiB, local invalidation" -o write -s 64k -c 8 -t 2 -i local
-ok "$([ "$(field local_inv)" = "$(field ops)" ] && [ "$(field remote_inv)" = 0 ]; echo $?)" \
-	"every I/O was invalidated locally ($(field local_inv))"
+expect_eq "every I/O was invalidated locally (local_inv = ops)" "$(field local_inv)" "$(field ops)"
+expect_eq "and none remotely" "$(field remote_inv)" 0
 rtp_run "RDMA READ 64 KiB, remote invalidation" -o read -s 64k -c 8 -t 2 -i remote
 rtp_run "RDMA READ 4 KiB, local invalidation" -o read -s 4k -c 4 -t 2 -i local
 rtp_run "RDMA WRITE 1 MiB" -o write -s 1m -c 4 -t 2 -i remote
@@ -77,8 +80,9 @@ check "trace-cmd shows a connection's life and an I/O's steps" every_seen \
 	rst_conn_create rst_conn_up rnic_consumer_register rst_mr_alloc rst_mr_get \
 	rst_mr_map rst_wc_send rst_wc_receive rst_wc_li rst_mr_local_inv rst_mr_put \
 	rst_conn_down rst_mr_free rst_conn_destroy rnic_consumer_unregister
-ok "$(grep ' rst_wc_' /tmp/example.txt | grep -vqE 'cq\.id=[0-9]+ cid=[0-9]+ status=(SUCCESS|WR_FLUSH_ERR)'; [ $? = 1 ]; echo $?)" \
-	"all $(grep -c ' rst_wc_' /tmp/example.txt) completions name their CQ and completion id; none failed (flushes at teardown)"
+expect_gt "completions traced" "$(grep -c ' rst_wc_' /tmp/example.txt)" 0
+expect_nomatch "all completions name their CQ and completion id; none failed (flushes at teardown)" \
+	"$(grep ' rst_wc_' /tmp/example.txt | grep -vE 'cq\.id=[0-9]+ cid=[0-9]+ status=(SUCCESS|WR_FLUSH_ERR)')" .
 
 for inv in remote local; do
 	$R stale -s 16k -i $inv $IP > /tmp/out 2>&1
@@ -87,10 +91,12 @@ for inv in remote local; do
 done
 $R server-stats > /tmp/sstats
 sed 's/^/# /' /tmp/sstats | paste -sd' '
-ok "$(awk '$1 == "stale_attempts" { a = $2 } $1 == "stale_failed" { f = $2 }
-	END { exit !(a == 2 && f == 2) }' /tmp/sstats; echo $?)" "the server saw both stale writes fail"
-ok "$(awk '$1 == "verify_errors" || $1 == "proto_errors" { s += $2 } END { exit s != 0 }' /tmp/sstats; echo $?)" \
-	"the server saw no data or protocol error"
+sstat() { awk -v k="$1" '$1 == k { print $2 }' /tmp/sstats; }
+expect_eq "the server saw two stale writes" "$(sstat stale_attempts)" 2
+expect_eq "the server saw both stale writes fail" "$(sstat stale_failed)" 2
+expect_eq "the server saw no data error" "$(sstat verify_errors)" 0
+expect_eq "the server saw no protocol error" "$(sstat proto_errors)" 0
+
 check "no MR left after the connections closed ($(mrs))" [ "$(mrs)" = 0 ]
 check "server stops" $R server-stop
 check "unload rtp" rmmod rtp

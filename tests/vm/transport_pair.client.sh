@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Client half of the two-guest transport test: rtp over a real (virtual)
 # link between two guests, data verified, both invalidation modes, then
@@ -16,8 +17,8 @@ check "load rtp" insmod "$(rdmastor_testmod rtp)"
 
 # The server may not be listening yet: retry the first run.
 first_run() {
-	local i
-	for i in $(seq 60); do
+	local _
+	for _ in $(seq 60); do
 		$R run -o write -s 64k -c 16 -t 3 -i remote $SERVER > /tmp/out 2>&1 && return 0
 		sleep 1
 	done

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Server half of the two-guest transport test: the rtp server on the
 # virtio NIC's rxe0; serves until the client's last check (a stale key)
@@ -16,10 +17,12 @@ check "the client's runs and its stale-key check arrive" wait_for 400 sh -c \
 	"[ \"\$(awk '\$1 == \"stale_failed\" { print \$2 }' $S)\" -ge 1 ]"
 check "every connection is gone" wait_for 30 sh -c "grep -qx 'active 0' $S"
 paste -sd' ' $S | sed 's/^/# /'
-ok "$([ "$(sval verify_errors)" = 0 ] && [ "$(sval proto_errors)" = 0 ] &&
-	[ "$(sval io_errors)" = 0 ]; echo $?)" "no data, protocol or I/O error on the server"
-ok "$([ "$(sval writes)" -gt 0 ] && [ "$(sval reads)" -gt 0 ]; echo $?)" \
-	"served RDMA WRITEs and READs ($(sval writes), $(sval reads))"
+expect_eq "no data error on the server" "$(sval verify_errors)" 0
+expect_eq "no protocol error on the server" "$(sval proto_errors)" 0
+expect_eq "no I/O error on the server" "$(sval io_errors)" 0
+expect_gt "served RDMA WRITEs" "$(sval writes)" 0
+expect_gt "served RDMA READs" "$(sval reads)" 0
+
 check "server stops" scripts/rtp server-stop
 check "unload rtp" rmmod rtp
 check "unload the transport" modprobe -r rdmastor_transport

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # vm-group: user (one guest boot: scripts/check)
 #
 # The admission experiment, shortened to a functional test: unmodified

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # vm-group: user (one guest boot: scripts/check)
 #
 # User memory registrations under rnic_mgr (rnic_mgr/user.c): an
@@ -86,7 +87,8 @@ out=$($UMR $DEV reg:900)
 rc=$?
 diag "B: $out"
 check "B is refused with ENOMEM once A ignores the revocation" [ $rc = 2 ]
-ok "$(echo "$out" | grep -q 'fail ENOMEM'; echo $?)" "the errno is ENOMEM"
+expect_match "the errno is ENOMEM" "$out" 'fail ENOMEM'
+
 ms=$(echo "$out" | sed -n 's/.*ms=\([0-9]*\).*/\1/p')
 check "B waited user_wait_ms first (${ms} ms)" [ "${ms:-0}" -ge 1400 ]
 check "A was asked to shrink" [ "$(ufield $UPID revocations)" -ge 1 ]

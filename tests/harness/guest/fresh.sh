@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # Guest body for the harness self-test: the second of a group, after
 # tests/harness/guest/fail.sh; it must find the guest as on a fresh boot.
 . scripts/guest/lib.sh

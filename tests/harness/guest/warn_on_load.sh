@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # Guest body for the harness self-test: load a module that WARNs. The
 # body itself "passes"; only the harness can see that the kernel did not.
 . scripts/guest/lib.sh
