@@ -11,7 +11,7 @@ BUILD := build
 # W=1 always: a warning is a bug here. -Werror so nobody misses one.
 KMAKE = $(MAKE) -C $(KDIR) M=$(CURDIR) W=1 KCFLAGS=-Werror
 
-.PHONY: all modules librnic tools eval install deps check unit vm-check lint demo bench fuzz deb clean help
+.PHONY: all modules librnic tools eval install uninstall modlayer deps check unit vm-check lint demo bench fuzz deb clean help
 
 all: modules librnic tools eval
 
@@ -34,10 +34,21 @@ modules:
 	@test -n "$(KVER)" || { echo "no kernel found: run 'make deps'"; exit 1; }
 	$(KMAKE) modules
 
-# Guests see the host's root: installing for the guest kernel is how
-# they modprobe rdmastor (scripts/install-modules).
-install: modules librnic tools eval
+# The modules into this host's /lib/modules/KVER/updates/rdmastor, for
+# whoever wants them there (scripts/install-modules); make uninstall
+# takes them out. The tests never do this: guests get the tree's modules
+# from build/vm/modlayer (make modlayer).
+install: modules
 	@scripts/install-modules
+
+uninstall:
+	@scripts/install-modules --uninstall
+
+# What guests boot with: the tree's modules and their index as a layer
+# over the host's root (scripts/vm/build-modlayer). The host's
+# /lib/modules is never written.
+modlayer: modules librnic tools eval
+	@scripts/vm/build-modlayer "$(KVER)" $(BUILD)/vm/modlayer
 
 # verbs programs the guest tests run (build/tools)
 tools: librnic
@@ -56,7 +67,7 @@ unit:
 	@$(MAKE) -s -C tests/unit
 
 check: deps
-	@$(MAKE) install
+	@$(MAKE) modlayer
 	@$(MAKE) unit
 	@scripts/check
 
@@ -64,11 +75,11 @@ lint: deps
 	@scripts/lint
 
 demo: deps
-	@$(MAKE) install
+	@$(MAKE) modlayer
 	@scripts/demo
 
 bench: deps
-	@$(MAKE) install
+	@$(MAKE) modlayer
 	@scripts/bench
 
 # Longer fuzzing than make check's (FUZZ_SECONDS per target, default 300).

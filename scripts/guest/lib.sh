@@ -170,14 +170,14 @@ tap_done() {
 }
 
 # rdmastor_install: check that modprobe will find this tree's modules
-# (the host installed them with scripts/install-modules before booting).
+# (the harness put them in the guest's module layer, make modlayer).
 rdmastor_install() {
 	local ko inst rc=0
 	# shellcheck disable=SC2044	# module paths have no blanks
 	for ko in $(find "$RDMASTOR_TREE" -name '*.ko' -not -path '*/tests/*' -not -path '*/build/*'); do
 		inst=$(modinfo -n "$(basename "$ko" .ko)" 2>/dev/null)
 		if ! cmp -s "$ko" "$inst"; then
-			echo "# $(basename "$ko") is not installed or stale: run make install"
+			echo "# $(basename "$ko") is not in the module layer or stale: run make modlayer"
 			rc=1
 		fi
 	done

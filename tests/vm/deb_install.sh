@@ -4,9 +4,11 @@
 # rdmastor installed from its Debian packages and used only through the
 # stock tools, as an administrator would (Documentation/admin.rst), in
 # one guest (rxe0 loopback). tests/vm/deb_install.host has installed
-# build/deb's rdmastor-dkms and rdmastor-utils on the host with apt-get
-# (DKMS built the modules for this kernel there); this guest sees that
-# root, hides what `make install` put there for the other tests, and:
+# build/deb's rdmastor-dkms and rdmastor-utils with apt-get into an
+# overlay of the host's root (DKMS built the modules for this kernel
+# there, natively); this guest boots with that overlay's changes as its
+# top layer (vm-run --layer), so it sees a host with rdmastor installed
+# and nothing of the tree's own modules, and:
 #   - modprobe finds DKMS's modules, built from this tree;
 #   - udev applies /etc/rdmastor/rnic_mgr.conf when rxe0 appears, again
 #     after a device reset and when rnic_mgr is reloaded;
@@ -18,6 +20,7 @@
 #     iSER modules, names the NFS ones in use, loses no data, removes
 #     the routing, the configuration and the modules from disk;
 #   - then the same commands reach the stock modules.
+# vm-run: --layer build/deb-test/root/upper
 . scripts/guest/lib.sh
 . scripts/guest/iser.sh
 . scripts/guest/nfs-server.sh
@@ -34,7 +37,7 @@ is_val() { [ "$(sysval "$1")" = "$2" ]; }
 diag "host: DKMS built the modules in $(cat "$state/dkms-seconds" 2>/dev/null) s"
 check "rdmastor-dkms is installed" pkg_installed rdmastor-dkms || bail "no packages"
 check "rdmastor-utils is installed" pkg_installed rdmastor-utils
-# the host part moved make install's copy (updates/rdmastor) aside: a
+# the guest has no module layer of the tree's (build/vm/modlayer): a
 # real host has only what the packages installed
 check "no module tree but DKMS's" sh -c "! ls /lib/modules/$kver/updates/rdmastor 2>/dev/null | grep -q ."
 for m in $MODS; do
