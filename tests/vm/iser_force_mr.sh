@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
+# vm-group: iser (one guest boot: scripts/check)
 #
 # rdmastor's iSER target in forced-MR mode (what iWARP needs, forced on
 # rxe): every RDMA READ sink is registered for that READ only, charged

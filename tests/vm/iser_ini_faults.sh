@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
+# vm-group: iser (one guest boot: scripts/check)
 #
 # rdmastor's iSER initiator against a target that fails or misbehaves,
 # in one guest (rxe loopback, LIO with rdmastor_isert, whose debugfs

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
+# vm-group: iser (one guest boot: scripts/check)
 #
 # rdmastor's iSER initiator (rdmastor_iser) with open-iscsi, in one guest
 # (rxe0 loopback), against LIO with rdmastor's target and then with the

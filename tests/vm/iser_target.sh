@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
+# vm-group: iser (one guest boot: scripts/check)
 #
 # rdmastor's iSER target under LIO, with the stock open-iscsi + ib_iser
 # initiator in the same guest (rxe0 loopback): LIO's iSER portal

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
+# vm-group: nfs (one guest boot: scripts/check)
 #
 # One host both serving and mounting NFS over RDMA through rdmastor (rxe0
 # loopback in one guest): nfsd's "rdma" listener loads rdmastor_svcrdma

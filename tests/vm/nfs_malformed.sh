@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
+# vm-group: nfs (one guest boot: scripts/check)
 #
 # Malformed replies: a test server (tests/kmod/rpcrdma_evil.ko, rxe
 # loopback in one guest) answers the rdmastor NFS client's calls with

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
+# vm-group: nfs (one guest boot: scripts/check)
 #
 # rdmastor's NFS server in forced-MR mode (what iWARP needs, forced on
 # rxe), with the stock NFS client in the same guest: every RDMA READ of

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
+# vm-group: nfs (one guest boot: scripts/check)
 #
 # A hostile client against rdmastor's NFS server (rxe loopback in one
 # guest): tests/kmod/svc_evil.ko sends malformed calls. A wrong version
