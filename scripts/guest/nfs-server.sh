@@ -10,8 +10,14 @@
 # and call nfs_server_main.
 EXPORT=/export
 
+# nfsd_threads: start nfsd's threads and its RDMA listener. grace-over
+# appears in the export once nfsd's grace period (10 s, nfsd_start) has
+# surely ended: clients wait for it, not a fixed time, before they ask
+# for a delegation (none is handed out during the grace period).
 nfsd_threads() {
-	rpc.nfsd 8 && echo "rdma 20049" > /proc/fs/nfsd/portlist
+	rm -f $EXPORT/grace-over
+	rpc.nfsd 8 && echo "rdma 20049" > /proc/fs/nfsd/portlist &&
+		{ ( sleep 12; touch $EXPORT/grace-over ) & }
 }
 
 # server_stack KIND INLINE: nfsd restarted over that RDMA server

@@ -30,7 +30,8 @@ check "mount NFSv4.2 over rdmastor (hard)" nfs_mount 4.2 hard,lookupcache=positi
 
 # ---- delegation recall over the backchannel ----
 deleg() {	# the server created deleg/file ("original")
-	sleep 15	# nfsd hands out no delegation during its grace period (10 s)
+	# nfsd hands out no delegation during its grace period
+	wait_for 60 test -e $MNT/grace-over || return 1
 	exec 3< $MNT/deleg/file		# a read open: the server may delegate it
 	read -r line <&3
 	[ "$line" = original ]

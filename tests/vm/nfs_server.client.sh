@@ -38,7 +38,8 @@ locks() {	# an exclusive lock excludes a second taker until it is released
 }
 deleg_recall() {	# deleg_recall FILE: a read delegation of deleg/FILE recalled by a server write
 	local line
-	sleep 12	# nfsd hands out no delegation during its grace period (10 s)
+	# nfsd hands out no delegation during its grace period
+	wait_for 60 test -e $MNT/grace-over || return 1
 	exec 3< $MNT/deleg/$1
 	read -r line <&3
 	[ "$line" = original ] || { exec 3<&-; return 1; }
