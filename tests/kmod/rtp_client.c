@@ -592,8 +592,13 @@ static int rtpc_inject(const char *ip, u16 port, const char *mode)
 		goto out;
 wait:
 	err = 0;
-	/* up to 20 s: under emulation the server may be slow to see it */
-	for (i = 0; i < 400 && !READ_ONCE(r->r_down); i++)
+	/*
+	 * Up to 60 s: under emulation the server may be slow to see it (64
+	 * messages into a held ring, each retried while the receiver is not
+	 * ready). 20 s was once too short in six runs of transport_faults'
+	 * credit overrun: a bound on the emulator's speed, not on ours.
+	 */
+	for (i = 0; i < 1200 && !READ_ONCE(r->r_down); i++)
 		msleep(50);
 	spin_lock_irq(&r->r_lock);
 	down = r->r_down;
