@@ -154,8 +154,20 @@ D0=$(iser_disk 1 0)
 # has drained: removing it drops what it holds, a real loss), so the
 # session must ride it out without a connection error.
 conn_errors() { dmesg | grep -c 'detected conn error'; }
+# rxe's retry counters: soft-RoCE (Debian's 6.1) runs again, after a
+# retry rewinds its send queue, the REG_MRs it had already run behind an
+# unacknowledged Send, and fails the second on a valid MR ("not free",
+# and the QP is in error). A failure here should say whether that was it.
+rxe_retries() {
+	local d=/sys/class/infiniband/rxe0/ports/1/hw_counters f out=
+	for f in rcvd_rnr_err rcvd_seq_err completer_retry_err retry_exceeded_err duplicate_request; do
+		out="$out $f $(cat $d/$f 2>/dev/null)"
+	done
+	echo "${out# }; REG_MR refused: $(dmesg | grep -c 'rxe_reg_fast_mr: .* not free')"
+}
 late_acks() {
 	local e0 rc
+	diag "rxe before: $(rxe_retries)"
 	e0=$(conn_errors)
 	tc qdisc add dev eth0 root netem delay 1000ms limit 100000 || return 1
 	iser_fio late-acks "$D0" --rw=randrw --bs=16k --iodepth=16 --size=64M \
@@ -163,6 +175,7 @@ late_acks() {
 	sleep 3
 	tc qdisc del dev eth0 root
 	diag "connection errors before $e0, after $(conn_errors)"
+	diag "rxe after: $(rxe_retries)"
 	[ "$rc" = 0 ] && [ "$(conn_errors)" -eq "$e0" ]
 }
 check "rdmastor_iser: every packet 1 s late for 10 s during fio: verified, no connection error" \
