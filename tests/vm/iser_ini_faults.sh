@@ -159,7 +159,9 @@ slow() {
 # the slow LUN holds reads for 10 s; with a 3 s SCSI timeout libiscsi
 # pings the target at the first timeout and aborts at the second
 echo 3 > "/sys/block/$(basename "$D1")/device/timeout"
-e0=$(proto_errors)
+# (a0 is read inside the eval below, where shellcheck cannot see it)
+# shellcheck disable=SC2034
+a0=$(dmesg | grep -c ABORT_TASK) e0=$(proto_errors)
 check "the target delays the slow LUN" slow 10000
 dd if="$D1" of=/dev/null bs=64k count=1 iflag=direct 2>/dev/null & dd=$!
 check "the initiator aborts the stuck READ (ABORT TASK at the target)" \
