@@ -8,6 +8,7 @@
 
 tap_n=0
 tap_failed=0
+tap_last=${EPOCHREALTIME:-0}
 
 # ok COND DESCRIPTION [DETAIL]: record a result; COND is an exit status
 # (0 = pass). DETAIL says what a failure saw ("got X, want Y"); the first
@@ -15,6 +16,7 @@ tap_failed=0
 # puts on the test's summary line.
 ok() {
 	tap_n=$((tap_n + 1))
+	tap_time "$2"
 	if [ "$1" -eq 0 ]; then
 		echo "ok $tap_n - $2"
 		return 0
@@ -26,6 +28,19 @@ ok() {
 		echo "not ok $tap_n - $2${3:+: $3}" | head -c 400 > "$RDMASTOR_OUT/first-failure" 2>/dev/null
 	fi
 	return 1
+}
+
+# tap_time DESCRIPTION: how long the check just ended took (since the
+# previous one ended), kept in $RDMASTOR_OUT/check-times for scripts/check's
+# list of the slowest checks
+tap_time() {
+	local now=${EPOCHREALTIME:-0} us
+	us=$(( ${now/./} - ${tap_last/./} ))
+	tap_last=$now
+	[ -n "${RDMASTOR_OUT:-}" ] || return 0
+	printf '%d.%d %s#%s %s\n' $((us / 1000000)) $((us / 100000 % 10)) \
+		"${RDMASTOR_BODY:-body}" "$tap_n" "$1" \
+		>> "$RDMASTOR_OUT/check-times" 2>/dev/null
 }
 
 # check DESCRIPTION CMD...: run CMD, echoing it, and record its result.
