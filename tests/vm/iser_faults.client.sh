@@ -30,8 +30,8 @@ D0=$(iser_disk 1 0) D1=$(iser_disk 1 1)
 diag "LUNs $D0 $D1"
 
 # fio_fault WHAT: a verifying fio run on LUN 0 with WHAT happening 4 s in
-# (96 MiB: about 25 s of I/O here, so the fault lands mid-run on a host
-# several times quicker too)
+# (96 MiB: about 25 s of I/O here; the run must still be going once the
+# fault has begun, or the check fails)
 fio_fault() {
 	local pid rc
 	iser_fio "fault-$1" "$D0" --rw=randrw --bs=16k --iodepth=16 --size=64M \
@@ -39,11 +39,14 @@ fio_fault() {
 	sleep 4
 	case "$1" in
 	link-down)
-		tc qdisc add dev eth0 root netem loss 100% && sleep 8 &&
-			tc qdisc del dev eth0 root ;;
+		tc qdisc add dev eth0 root netem loss 100% && sleep 1 ;;
 	restart-target)
 		hook restart-target ;;
 	esac
+	# the fault must land mid-run: the run is still going once it began
+	kill -0 $pid 2>/dev/null || rc=1
+	[ "$1" = link-down ] && sleep 7 && tc qdisc del dev eth0 root
+	[ "${rc:-0}" = 1 ] && { echo "# the run ended before the fault landed"; wait $pid; return 1; }
 	wait $pid; rc=$?
 	diag "$(dmesg | grep -iE 'connection.*(error|fail)|recover|iser' | tail -4 | paste -sd'|')"
 	return $rc

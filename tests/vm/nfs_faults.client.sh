@@ -51,8 +51,10 @@ check "the client sees the server's write" wait_for 30 sh -c "[ \"\$(cat $MNT/de
 exec 3<&-
 
 # ---- faults during verifying fio runs ----
-fio_fault() {	# fio_fault HOOK MIN: a verifying run with HOOK fired 3 s in, MIN reconnects
-	timeout 400 fio --name=fault --directory=$MNT --size=16m --bs=64k --rw=randwrite \
+fio_fault() {	# fio_fault HOOK MIN: a verifying run with HOOK fired 2 s in, MIN reconnects
+	# (48 MiB: about 15 s of I/O here; 16 MiB had ended before the
+	# server's link went down once the guests' wire lost its 40 ms)
+	timeout 400 fio --name=fault --directory=$MNT --size=48m --bs=64k --rw=randwrite \
 		--direct=1 --ioengine=libaio --iodepth=8 --verify=crc32c \
 		--do_verify=1 --output-format=terse > /tmp/fio.out 2>&1 &
 	local pid=$! r0 dog
@@ -64,8 +66,11 @@ fio_fault() {	# fio_fault HOOK MIN: a verifying run with HOOK fired 3 s in, MIN 
 	  echo "# watchdog: fio still running after 150 s"; grep "xprt:" /proc/self/mountstats
 	  echo w > /proc/sysrq-trigger; dmesg | tail -80 ) &
 	dog=$!
-	sleep 3
+	sleep 2
 	touch "$MNT/$1"
+	# the fault must land mid-run: the run is still going once it began
+	sleep 2
+	kill -0 $pid 2>/dev/null || { kill $dog; echo "# the run ended before the fault landed"; return 1; }
 	wait $pid || { kill $dog; tail -5 /tmp/fio.out; dmesg | tail -25; grep "xprt:" /proc/self/mountstats; return 1; }
 	kill $dog 2>/dev/null
 	diag "reconnects $r0 -> $(xstat reconnects)"

@@ -137,22 +137,30 @@ fi
 
 # ---- rdmastor's client: a large file, and faults during verifying runs ----
 fio_bg() {	# a verifying run in the background ($fio_pid)
-	timeout 400 fio --name=fault --directory=$MNT --size=16m --bs=64k --rw=randwrite \
+	timeout 400 fio --name=fault --directory=$MNT --size=48m --bs=64k --rw=randwrite \
 		--direct=1 --ioengine=libaio --iodepth=8 --verify=crc32c \
 		--do_verify=1 --output-format=terse > /tmp/fio.out 2>&1 &
 	fio_pid=$!
 }
+fio_running() {	# the fault must land mid-run
+	kill -0 $fio_pid 2>/dev/null || { echo "# the run ended before the fault landed"; return 1; }
+}
 fio_wait() { wait $fio_pid || { tail -5 /tmp/fio.out; dmesg | tail -20; return 1; }; rm -f $MNT/fault*; }
 own_link_down() {
 	fio_bg
-	sleep 3
-	tc qdisc add dev eth0 root netem loss 100% && sleep 8 && tc qdisc del dev eth0 root
+	sleep 2
+	tc qdisc add dev eth0 root netem loss 100% || return 1
+	fio_running || { tc qdisc del dev eth0 root; return 1; }
+	sleep 8
+	tc qdisc del dev eth0 root
 	fio_wait
 }
 nfsd_restart() {
 	fio_bg
-	sleep 3
+	sleep 2
 	touch $MNT/restart-nfsd
+	sleep 2
+	fio_running || return 1
 	fio_wait
 }
 if check "rdmastor: mount NFSv4.2 (hard)" nfs_mount 4.2 hard; then
@@ -168,7 +176,11 @@ soft_outage() {	# the client gives up on RPCs with data in flight, and reconnect
 	timeout 120 dd if=/dev/zero of=$SOFT/lost bs=64k count=4096 oflag=direct status=none 2>/dev/null &
 	local pid=$!
 	sleep 2
-	tc qdisc add dev eth0 root netem loss 100% && sleep 8 && tc qdisc del dev eth0 root
+	tc qdisc add dev eth0 root netem loss 100% || return 1
+	# the loss must land mid-run
+	kill -0 $pid 2>/dev/null || { echo "# the writer ended before the loss"; tc qdisc del dev eth0 root; return 1; }
+	sleep 8
+	tc qdisc del dev eth0 root
 	wait $pid
 	[ $? != 124 ]
 }
