@@ -268,6 +268,16 @@ iser_check_gone() {
 
 iser_none_left() { [ "$(iser_rdma_left "$1")" = 0 ]; }
 
+# iser_conn_errors: each iSCSI connection error in the kernel log, on
+# one line with the three kernel lines before it (timestamps dropped,
+# '|' between them), the cause first: a check that fails on one says
+# why in CI's summary, where the guest's log is not shown
+iser_conn_errors() {
+	dmesg | sed 's/^\[[^]]*\] *//' | awk '
+		/detected conn error/ { print p3 " | " p2 " | " p1 " | " $0 }
+		{ p3 = p2; p2 = p1; p1 = $0 }'
+}
+
 # rdmastor_iser_initiator: make iscsid's "ib_iser" load rdmastor_iser.
 rdmastor_iser_initiator() {
 	install -m 644 "$RDMASTOR_TREE/etc/modprobe.d/rdmastor-iser-initiator.conf" /etc/modprobe.d/

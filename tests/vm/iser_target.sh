@@ -63,7 +63,7 @@ sha_t1=$(sha256sum "$D10" | cut -d' ' -f1)
 sleep 20
 expect_nomatch "the initiator's NOP-Out answers find the target's NOP-In pings" \
 	"$(dmesg)" 'Unable to locate TTT'
-expect_nomatch "no connection error in the sessions' life" "$(dmesg)" 'detected conn error'
+expect_nomatch "no connection error in the sessions' life" "$(iser_conn_errors)" 'detected conn error'
 check "log out of target 1" iser_logout 1
 check "log out of target 2" iser_logout 2
 check_not "no session left" iscsiadm -m session
