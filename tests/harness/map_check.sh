@@ -1,0 +1,33 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# scripts/map-check (run by make lint): the tree's design.rst passes, and
+# a copy missing one module or one trace system fails and names it.
+set -u
+tree=$(cd "$(dirname "$0")/../.." && pwd)
+. "$tree/scripts/guest/lib.sh"
+doc=$tree/Documentation/design.rst
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+out=$("$tree/scripts/map-check" 2>&1)
+expect_eq "design.rst's map names every module and trace system" "$?" 0
+[ -z "$out" ] || diag "$out"
+
+# drop_from_map NAME: design.rst with ``NAME`` gone from its map
+drop_from_map() {
+	awk -v n="\`\`$1\`\`" '/^Components$/ { on = 1 } /^Tracing$/ { on = 0 }
+		on { gsub(n, "") } { print }' "$doc" > "$tmp/design.rst"
+}
+drop_from_map rtp
+out=$("$tree/scripts/map-check" "$tmp/design.rst" 2>&1)
+expect_eq "a map without the test module rtp fails" "$?" 1
+expect_match "and names it" "$out" 'module rtp is not in'
+drop_from_map ini
+out=$("$tree/scripts/map-check" "$tmp/design.rst" 2>&1)
+expect_eq "a map without the trace system ini fails" "$?" 1
+expect_match "and names it" "$out" 'trace ini is not in'
+echo "no such section" > "$tmp/design.rst"
+out=$("$tree/scripts/map-check" "$tmp/design.rst" 2>&1)
+expect_eq "a page with no Components section fails" "$?" 1
+tap_done
