@@ -185,17 +185,24 @@ tap_done() {
 }
 
 # rdmastor_install: check that modprobe will find this tree's modules
-# (the harness put them in the guest's module layer, make modlayer).
+# (the harness put them in the guest's module layer, make modlayer):
+# vm-run compared each with the layer's copy on the host (modlayer-check
+# in the results), and here modprobe must resolve each name to that copy.
 rdmastor_install() {
-	local ko inst rc=0
-	# shellcheck disable=SC2044	# module paths have no blanks
-	for ko in $(find "$RDMASTOR_TREE" -name '*.ko' -not -path '*/tests/*' -not -path '*/build/*'); do
-		inst=$(modinfo -n "$(basename "$ko" .ko)" 2>/dev/null)
-		if ! cmp -s "$ko" "$inst"; then
-			echo "# $(basename "$ko") is not in the module layer or stale: run make modlayer"
+	local st m inst rc=0 n=0
+	while read -r st m; do
+		n=$((n + 1))
+		inst=$(modinfo -n "$m" 2>/dev/null)
+		if [ "$st" != same ]; then
+			echo "# $m: the module layer's copy is stale: run make modlayer"
+			rc=1
+		elif [ "$inst" != "/lib/modules/$(uname -r)/updates/rdmastor/$m.ko" ] &&
+			[ "$inst" != "/usr/lib/modules/$(uname -r)/updates/rdmastor/$m.ko" ]; then
+			echo "# $m: modprobe finds '$inst', not the module layer's copy"
 			rc=1
 		fi
-	done
+	done < "$RDMASTOR_OUT/modlayer-check"
+	[ "$n" -gt 0 ] || { echo "# no module of this tree in the layer: run make modlayer"; rc=1; }
 	return "$rc"
 }
 
