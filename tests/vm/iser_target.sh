@@ -59,8 +59,22 @@ sha_t1=$(sha256sum "$D10" | cut -d' ' -f1)
 
 # LIO pings each connection every nopin_timeout (15 s): the initiator's
 # answer must find the ping by its TTT (else LIO calls it a protocol
-# error and the connection is dropped and made again).
-sleep 20
+# error and the connection is dropped and made again). An answer is a
+# NOP-Out with the reserved ITT 0xffffffff (an initiator's own ping has
+# a task's ITT): seen by rdmastor_isert's ist_pdu_recv, in a trace
+# instance of this check's own.
+nop_trace=/sys/kernel/tracing/instances/nopin
+nopin_answered() { grep -q 'ist_pdu_recv:.* opcode=0x00 itt=0xffffffff' "$nop_trace/trace"; }
+nop_watch() {
+	mkdir "$nop_trace" &&
+		echo 'itt == 0xffffffff' > "$nop_trace/events/ist/ist_pdu_recv/filter" &&
+		echo 1 > "$nop_trace/events/ist/ist_pdu_recv/enable"
+}
+check "trace the initiator's answers to NOP-In pings" nop_watch
+check "the initiator answered a NOP-In ping (within 40 s)" wait_for 40 nopin_answered
+diag "$(grep -m1 'ist_pdu_recv:' "$nop_trace/trace" | sed 's/^ *//')"
+echo 0 > "$nop_trace/events/ist/ist_pdu_recv/enable"
+rmdir "$nop_trace"
 expect_nomatch "the initiator's NOP-Out answers find the target's NOP-In pings" \
 	"$(dmesg)" 'Unable to locate TTT'
 expect_nomatch "no connection error in the sessions' life" "$(iser_conn_errors)" 'detected conn error'
