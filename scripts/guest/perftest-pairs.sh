@@ -10,21 +10,23 @@ ADM_SIZE=65536
 ADM_MRFAIL="allocate MR\|create MR\|create mr"
 ADM_SYS=/sys/kernel/rnic_mgr/devices/$DEV
 
-# adm_pair NAME PORT SECS: one pair, each side running SECS seconds.
+# adm_pair NAME PORT SECS: one pair, each side running SECS seconds
+# (SECS "nN": N iterations instead, however long they take).
 # The client retries while the server is not listening yet, but not
 # after a refused registration: that is the outcome being measured.
 # Leaves in $ADM/NAME: .s and .c (outputs), .pids (server, clients),
 # .st (exit statuses), .t (start and end, seconds).
 adm_pair() {
-	local name=$1 port=$2 secs=$3 i st srv t0
-	ib_write_bw -d $DEV -p "$port" -s $ADM_SIZE -D "$secs" > $ADM/$name.s 2>&1 &
+	local name=$1 port=$2 i st srv t0 run=(-D "$3")
+	[ "${3#n}" != "$3" ] && run=(-n "${3#n}")
+	ib_write_bw -d $DEV -p "$port" -s $ADM_SIZE "${run[@]}" > $ADM/$name.s 2>&1 &
 	srv=$!
 	echo $srv > $ADM/$name.pids
 	t0=$(date +%s.%N)
 	for i in $(seq 120); do
 		# a server refused its registration: nobody will answer
 		kill -0 $srv 2>/dev/null || break
-		ib_write_bw -d $DEV -p "$port" -s $ADM_SIZE -D "$secs" 192.0.2.1 \
+		ib_write_bw -d $DEV -p "$port" -s $ADM_SIZE "${run[@]}" 192.0.2.1 \
 			> $ADM/$name.c 2>&1 &
 		echo $! >> $ADM/$name.pids
 		wait $!
