@@ -11,7 +11,7 @@ BUILD := build
 # W=1 always: a warning is a bug here. -Werror so nobody misses one.
 KMAKE = $(MAKE) -C $(KDIR) M=$(CURDIR) W=1 KCFLAGS=-Werror
 
-.PHONY: all modules librnic tools eval install uninstall modlayer deps check unit vm-check lint demo bench fuzz deb clean help
+.PHONY: all modules librnic tools eval install uninstall modlayer deps check unit vm-check lint docs demo bench fuzz deb clean help
 
 all: modules librnic tools eval
 
@@ -19,7 +19,8 @@ help:
 	@echo "make          build every module against the installed Debian kernel, and librnic"
 	@echo "make check    install dependencies, run unit and in-guest tests"
 	@echo "make demo     boot a guest with soft-RoCE and show what rdmastor sees"
-	@echo "make lint     checkpatch, sparse (C=2) and a W=1 build"
+	@echo "make lint     checkpatch, sparse (C=2), a W=1 build, shellcheck, the docs"
+	@echo "make docs     the documentation book (Sphinx) in build/docs"
 	@echo "make bench    benchmarks (not part of check)"
 	@echo "make fuzz     run the wire-decoder fuzzers longer"
 	@echo "make deb      Debian packages (DKMS modules, tools) in build/deb"
@@ -77,6 +78,11 @@ lint: deps
 demo: deps
 	@$(MAKE) modlayer
 	@scripts/demo
+
+# The documentation book: Documentation/index.rst and what its toctree
+# names, as HTML in build/docs. -W: a warning fails (make lint runs it).
+docs:
+	@sphinx-build -W -q -b html Documentation $(BUILD)/docs
 
 bench: deps
 	@$(MAKE) modlayer
