@@ -9,7 +9,11 @@ KDIR ?= /lib/modules/$(KVER)/build
 BUILD := build
 
 # W=1 always: a warning is a bug here. -Werror so nobody misses one.
-KMAKE = $(MAKE) -C $(KDIR) M=$(CURDIR) W=1 KCFLAGS=-Werror
+KMAKE = $(MAKE) -C $(KDIR) M=$(CURDIR) W=1 KCFLAGS=-Werror RDMASTOR_DEBUG=$(RDMASTOR_DEBUG)
+
+# What only tests use (fault switches, tests/kmod; see Kbuild) is built
+# for make check, bench and demo, never for make, make install or DKMS.
+check bench demo: export RDMASTOR_DEBUG = y
 
 .PHONY: all modules librnic tools eval install uninstall modlayer deps check unit vm-check lint docs demo bench fuzz deb clean help
 

@@ -76,10 +76,12 @@ struct ist_conn {
 	bool down;			/* ->disconnected ran: nothing in flight */
 	bool send_w_inv;		/* Send-with-Invalidate the initiator's keys */
 	bool use_mr;			/* register RDMA READ sinks (forced-MR mode) */
-	/* for the hostile-target switches only (racy, test use) */
+#ifdef RDMASTOR_DEBUG
+	/* for the hostile-target switches only (racy, test use: fault.c) */
 	u32 recent_stag;		/* the last command's key */
 	u32 last_read_stag;		/* the last READ's key and address */
 	u64 last_read_va;
+#endif
 	enum ist_phase phase;
 	wait_queue_head_t wq;		/* down, control completions */
 	struct completion login_req;	/* one per login request received */
@@ -121,7 +123,9 @@ struct ist_cmd {
 	struct ist_conn *ic;
 	struct iscsit_cmd *cmd;
 	bool has_read, has_write;
-	bool stale_write;		/* IST_FAULT_STALE_WRITE chose it */
+#ifdef RDMASTOR_DEBUG
+	bool stale_write;		/* fault_stale_write chose it (fault.c) */
+#endif
 	u32 read_stag, write_stag;
 	u64 read_va, write_va;
 	unsigned long flags;
@@ -149,20 +153,48 @@ void ist_free_np(struct iscsi_np *np);
 void ist_wait_conn(struct iscsit_conn *conn);
 void ist_free_conn(struct iscsit_conn *conn);
 
-/* stats.c */
-/* Hostile-target switches for initiator tests (stats.c, debugfs) */
-enum ist_fault {
-	IST_FAULT_WRONG_INV,	/* invalidate another command's key */
-	IST_FAULT_DUP_RSP,	/* send a SCSI Response twice */
-	IST_FAULT_BOGUS_ITT,	/* and one for a tag never sent */
-	IST_FAULT_STALE_WRITE,	/* READ data to the last READ's old key */
-	IST_FAULTS
+/*
+ * fault.c: fault and hostile-target switches for tests, in debug builds
+ * only (RDMASTOR_DEBUG: make check and make bench build so). A product
+ * build has these stubs instead: no switch, no copy of a response, no
+ * branch (each stub is constant, so the compiler drops the code).
+ */
+struct dentry;
+
+#ifdef RDMASTOR_DEBUG
+/* a PDU kept to be sent again by the switches */
+struct ist_fault_copy {
+	u32 len;			/* 0: none kept */
+	u8 buf[256];
 };
 
+void ist_fault_init(struct dentry *dir);
 bool ist_fault_rx_hold(void);
-bool ist_fault(enum ist_fault f);
 bool ist_fault_silent(void);
-void ist_fault_stale_failed(void);
+void ist_fault_note_stag(struct ist_conn *ic, u32 stag);
+u32 ist_fault_wrong_inv(struct ist_conn *ic, u32 key);
+void ist_fault_stale_write(struct ist_cmd *icmd, u64 *va, u32 *stag);
+void ist_fault_send_failed(struct ist_cmd *icmd);
+void ist_fault_copy_save(struct ist_fault_copy *c, const void *msg, u32 len);
+void ist_fault_copies(struct ist_conn *ic, const struct ist_fault_copy *c);
+#else
+struct ist_fault_copy {
+};
+
+static inline void ist_fault_init(struct dentry *dir) { }
+static inline bool ist_fault_rx_hold(void) { return false; }
+static inline bool ist_fault_silent(void) { return false; }
+static inline void ist_fault_note_stag(struct ist_conn *ic, u32 stag) { }
+static inline u32 ist_fault_wrong_inv(struct ist_conn *ic, u32 key) { return key; }
+static inline void ist_fault_stale_write(struct ist_cmd *icmd, u64 *va, u32 *stag) { }
+static inline void ist_fault_send_failed(struct ist_cmd *icmd) { }
+static inline void ist_fault_copy_save(struct ist_fault_copy *c, const void *msg,
+				       u32 len) { }
+static inline void ist_fault_copies(struct ist_conn *ic,
+				    const struct ist_fault_copy *c) { }
+#endif
+
+/* stats.c */
 void ist_stats_add(struct ist_conn *ic);
 void ist_stats_del(struct ist_conn *ic);
 void ist_stats_init(void);

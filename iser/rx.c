@@ -96,8 +96,8 @@ static int ist_rx_scsi_cmd(struct ist_conn *ic, struct iscsit_conn *conn,
 	icmd->has_write = p->has_write;
 	icmd->write_stag = p->write_stag;
 	icmd->write_va = p->write_va;
-	if (p->has_read || p->has_write)
-		WRITE_ONCE(ic->recent_stag, p->has_read ? p->read_stag : p->write_stag);
+	if (p->has_read || p->has_write)	/* for a hostile-target test */
+		ist_fault_note_stag(ic, p->has_read ? p->read_stag : p->write_stag);
 
 	rc = iscsit_setup_scsi_cmd(conn, cmd, (unsigned char *)hdr);
 	if (rc < 0)

@@ -6,18 +6,8 @@
  * MR counters (forced-MR mode), and the receive buffers held for
  * immediate data used in place (rx_held).
  *
- * /sys/kernel/debug/rdmastor_isert/fail_rx_hold (tests): the next N
- * commands whose data is all immediate find no receive buffer to hold,
- * as when half the ring is held already.
- *
- * Hostile-target switches, for the initiator's tests (each takes a
- * count: the next N times): fault_wrong_inv (a response invalidates the
- * key of the command received last, if that is another one), fault_dup_rsp (a SCSI Response is sent
- * twice), fault_bogus_itt (and once more for a tag never sent),
- * fault_stale_write (READ data goes to the previous READ's key, which
- * the initiator has invalidated: stale_write_failed counts the ones
- * the initiator's NIC refused); fault_silent (while non-zero, no PDU
- * of the full feature phase is sent: a target that stops answering).
+ * The fault and hostile-target switches beside it are fault.c's (debug
+ * builds only).
  */
 #include <linux/module.h>
 #include <linux/debugfs.h>
@@ -28,57 +18,6 @@
 static LIST_HEAD(ist_conns);
 static DEFINE_SPINLOCK(ist_conns_lock);
 static struct dentry *ist_dir;
-static atomic_t ist_fail_rx_hold = ATOMIC_INIT(0);
-static atomic_t ist_faults[IST_FAULTS];
-static atomic_t ist_silent = ATOMIC_INIT(0);
-static atomic_t ist_stale_failed = ATOMIC_INIT(0);
-static const char * const ist_fault_names[IST_FAULTS] = {
-	[IST_FAULT_WRONG_INV] = "fault_wrong_inv",
-	[IST_FAULT_DUP_RSP] = "fault_dup_rsp",
-	[IST_FAULT_BOGUS_ITT] = "fault_bogus_itt",
-	[IST_FAULT_STALE_WRITE] = "fault_stale_write",
-};
-
-/**
- * ist_fault - hostile-target switch: misbehave this time?
- * @f: which way
- *
- * Return: true once for each count written to its debugfs file.
- * Context: any.
- */
-bool ist_fault(enum ist_fault f)
-{
-	return atomic_add_unless(&ist_faults[f], -1, 0);
-}
-
-/**
- * ist_fault_silent - hostile-target switch: send nothing now?
- *
- * Return: true while debugfs fault_silent is non-zero.
- */
-bool ist_fault_silent(void)
-{
-	return atomic_read(&ist_silent) != 0;
-}
-
-/**
- * ist_fault_stale_failed - a stale-key RDMA WRITE was refused
- */
-void ist_fault_stale_failed(void)
-{
-	atomic_inc(&ist_stale_failed);
-}
-
-/**
- * ist_fault_rx_hold - fault switch: should this command find no buffer to hold?
- *
- * Return: true once for each count written to fail_rx_hold.
- * Context: any.
- */
-bool ist_fault_rx_hold(void)
-{
-	return atomic_add_unless(&ist_fail_rx_hold, -1, 0);
-}
 
 /**
  * ist_stats_add - list a connection in debugfs conns
@@ -129,15 +68,9 @@ DEFINE_SHOW_ATTRIBUTE(ist_conns);
  */
 void ist_stats_init(void)
 {
-	int f;
-
 	ist_dir = debugfs_create_dir("rdmastor_isert", NULL);
 	debugfs_create_file("conns", 0444, ist_dir, NULL, &ist_conns_fops);
-	debugfs_create_atomic_t("fail_rx_hold", 0600, ist_dir, &ist_fail_rx_hold);
-	for (f = 0; f < IST_FAULTS; f++)
-		debugfs_create_atomic_t(ist_fault_names[f], 0600, ist_dir, &ist_faults[f]);
-	debugfs_create_atomic_t("fault_silent", 0600, ist_dir, &ist_silent);
-	debugfs_create_atomic_t("stale_write_failed", 0400, ist_dir, &ist_stale_failed);
+	ist_fault_init(ist_dir);
 }
 
 /**

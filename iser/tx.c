@@ -98,7 +98,7 @@ static u8 *ist_tx_data(struct rst_tx *tx)
  */
 static u32 ist_inv_rkey(struct ist_cmd *icmd, bool may_fault)
 {
-	u32 key = 0, other;
+	u32 key = 0;
 
 	if (!icmd->ic->send_w_inv)
 		return 0;
@@ -106,14 +106,9 @@ static u32 ist_inv_rkey(struct ist_cmd *icmd, bool may_fault)
 		key = icmd->read_stag;
 	else if (icmd->has_write)
 		key = icmd->write_stag;
-	/*
-	 * Hostile-target test: the key of the command received last, when
-	 * that is another one (it came after this one, so it is likely
-	 * still in flight and its key alive).
-	 */
-	other = READ_ONCE(icmd->ic->recent_stag);
-	if (may_fault && key && other && other != key && ist_fault(IST_FAULT_WRONG_INV))
-		key = other;
+	/* hostile-target test: maybe another command's key */
+	if (may_fault && key)
+		key = ist_fault_wrong_inv(icmd->ic, key);
 	return key;
 }
 
@@ -262,9 +257,8 @@ static void ist_send_done(void *arg, int status)
 
 	trace_ist_send_done(icmd, 0, status);
 	ist_untrim(icmd);	/* the engine is done with the READ data */
-	if (status && icmd->stale_write)
-		ist_fault_stale_failed();
 	if (status) {
+		ist_fault_send_failed(icmd);
 		ist_cmd_put(icmd, true);
 		return;
 	}
@@ -295,47 +289,13 @@ static void ist_send_done(void *arg, int status)
 	}
 }
 
-/* Hostile-target test switches: how much of a response to copy */
-#define IST_FAULT_COPY_MAX	256
-
-/*
- * Hostile-target test switches: send @msg (a SCSI Response of @len
- * bytes, copied before the original was posted) again, as it is or for
- * a tag never sent.
- */
-static void ist_fault_copies(struct ist_conn *ic, const u8 *msg, u32 len)
-{
-	int f;
-
-	if ((msg[ISER_HDR_LEN] & ISCSI_OPCODE_MASK) != ISCSI_OP_SCSI_CMD_RSP)
-		return;
-	for (f = IST_FAULT_DUP_RSP; f <= IST_FAULT_BOGUS_ITT; f++) {
-		struct rst_tx *copy;
-		u8 *cb;
-
-		if (!ist_fault(f))
-			continue;
-		copy = rst_tx_tryget(ic->rc);
-		if (IS_ERR(copy))
-			continue;
-		cb = rst_tx_buf(copy);
-		memcpy(cb, msg, len);
-		if (f == IST_FAULT_BOGUS_ITT) {
-			/* libiscsi's task index is the tag's low 12 bits: 0xfff is none */
-			cb[ISER_HDR_LEN + 18] |= 0x0f;
-			cb[ISER_HDR_LEN + 19] = 0xff;
-		}
-		rst_tx_post(ic->rc, copy, len, NULL, false, 0);
-	}
-}
-
 /* Post a PDU built in @tx; the command is released when it completes. */
 static int ist_post(struct ist_cmd *icmd, struct rst_tx *tx, u32 dlen)
 {
 	struct ist_conn *ic = icmd->ic;
 	u32 inv = ist_inv_rkey(icmd, true);
 	u32 len = ISER_HEADERS_LEN + dlen;
-	u8 copy[IST_FAULT_COPY_MAX];
+	struct ist_fault_copy copy;
 
 	ist_clamp_maxcmdsn(ic, rst_tx_buf(tx) + ISER_HDR_LEN);
 	if (ist_fault_silent()) {
@@ -344,13 +304,12 @@ static int ist_post(struct ist_cmd *icmd, struct rst_tx *tx, u32 dlen)
 		ist_send_done(icmd, 0);
 		return 0;
 	}
-	if (len <= sizeof(copy))
-		memcpy(copy, rst_tx_buf(tx), len);
+	/* hostile-target tests: to be sent again once posted */
+	ist_fault_copy_save(&copy, rst_tx_buf(tx), len);
 	rst_tx_on_done(tx, ist_send_done, icmd);
 	/* on failure the callback has released the command */
 	rst_tx_post(ic->rc, tx, len, NULL, inv != 0, inv);
-	if (len <= sizeof(copy))
-		ist_fault_copies(ic, copy, len);
+	ist_fault_copies(ic, &copy);
 	return 0;
 }
 
@@ -434,7 +393,7 @@ int ist_queue_data_in(struct iscsit_conn *conn, struct iscsit_cmd *cmd)
 	struct ist_cmd *icmd = iscsit_priv_cmd(cmd);
 	struct ist_conn *ic = icmd->ic;
 	struct se_cmd *se_cmd = &cmd->se_cmd;
-	u8 copy[IST_FAULT_COPY_MAX];
+	struct ist_fault_copy copy;
 	u32 dlen, inv, nents, stag, len;
 	struct rst_tx *tx;
 	u64 va;
@@ -467,22 +426,14 @@ int ist_queue_data_in(struct iscsit_conn *conn, struct iscsit_cmd *cmd)
 		ist_send_done(icmd, 0);
 		return 0;
 	}
-	/* hostile-target test: to the key of a READ that has completed */
-	if (READ_ONCE(ic->last_read_stag) && ist_fault(IST_FAULT_STALE_WRITE)) {
-		va = READ_ONCE(ic->last_read_va);
-		stag = READ_ONCE(ic->last_read_stag);
-		icmd->stale_write = true;
-	}
-	WRITE_ONCE(ic->last_read_va, icmd->read_va);
-	WRITE_ONCE(ic->last_read_stag, icmd->read_stag);
+	/* hostile-target test: maybe to the key of a READ that has completed */
+	ist_fault_stale_write(icmd, &va, &stag);
 	len = ISER_HEADERS_LEN + dlen;
-	if (len <= sizeof(copy))
-		memcpy(copy, rst_tx_buf(tx), len);
+	ist_fault_copy_save(&copy, rst_tx_buf(tx), len);
 	rst_tx_on_done(tx, ist_send_done, icmd);
 	rst_rw_write_send_async(ic->rc, se_cmd->t_data_sg, nents, va, stag, tx,
 				len, inv != 0);
-	if (len <= sizeof(copy))
-		ist_fault_copies(ic, copy, len);
+	ist_fault_copies(ic, &copy);
 	return 0;
 }
 

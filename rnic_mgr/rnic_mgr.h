@@ -187,8 +187,15 @@ struct rnic_dev *rnic_dev_get_by_name(const char *name);
 void rnic_user_wrap(struct rnic_dev *rd);
 void rnic_user_unwrap(struct rnic_dev *rd);
 
+/* fault.c: fault switches for tests, in debug builds only (RDMASTOR_DEBUG) */
+#ifdef RDMASTOR_DEBUG
 void rnic_fault_init(void);
 void rnic_fault_exit(void);
 bool rnic_fault_consumer_sysfs(void);
+#else
+static inline void rnic_fault_init(void) { }
+static inline void rnic_fault_exit(void) { }
+static inline bool rnic_fault_consumer_sysfs(void) { return false; }
+#endif
 
 #endif /* RNIC_MGR_H */

@@ -196,11 +196,18 @@ extern unsigned int rst_mr_idle_ms;
 extern int rst_ack_timeout;
 int rst_set_ack_timeout(struct rst_conn *c, struct rdma_cm_id *id);
 
-/* fault.c */
+/* fault.c: fault switches for tests, in debug builds only (RDMASTOR_DEBUG) */
+#ifdef RDMASTOR_DEBUG
 void rst_fault_init(void);
 void rst_fault_exit(void);
 bool rst_fault_rw_init(void);
 bool rst_fault_mr_busy(void);
+#else
+static inline void rst_fault_init(void) { }
+static inline void rst_fault_exit(void) { }
+static inline bool rst_fault_rw_init(void) { return false; }
+static inline bool rst_fault_mr_busy(void) { return false; }
+#endif
 
 /**
  * rst_cid_init - a new completion id for a work request of @c
