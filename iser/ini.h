@@ -28,11 +28,18 @@
  *  3. A SCSI Response completes a command once: it must name a command
  *     we sent and have not seen answered (ini_task.it_state), carry a
  *     StatSN newer than every response's seen when the command was sent,
- *     and invalidate no key but the command's. Anything else is a protocol error: connection
- *     failure and open-iscsi's recovery.
+ *     and invalidate no key but the command's. Anything else is a
+ *     protocol error: connection failure and open-iscsi's recovery.
+ *     Asserted: ini_scsi_rsp(), ini_tmf_rsp() and ini_deliver(), where a
+ *     task's it_state changes on a response, hold the back_lock
+ *     (lockdep_assert_held); what the target sent is checked, never
+ *     WARNed on.
  *  4. Every command in flight holds a place in the engine's window
  *     (rst_io_trybegin), released by cleanup_task, and its MR, charged
  *     to the session's rnic_mgr consumer, is put back there too.
+ *     Asserted: ini_cleanup_task() holds the back_lock
+ *     (lockdep_assert_held), as ini_scsi_rsp() does when it reads the
+ *     task's MR.
  *  5. A task management response that ends commands (abort task, LUN
  *     or target reset) reaches libiscsi, which then fails them to the
  *     block layer, only after our LOCAL_INVs of their keys completed.

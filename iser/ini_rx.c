@@ -51,6 +51,7 @@ static void ini_deliver(struct ini_conn *ic, const u8 *bhs, const u8 *data,
 	struct iscsi_hdr *hdr = (struct iscsi_hdr *)bhs;
 	int rc;
 
+	lockdep_assert_held(&ic->iconn->session->back_lock);
 	rc = __iscsi_complete_pdu(ic->iconn, hdr, (char *)data, dlen);
 	if (rc && rc != ISCSI_ERR_NO_SCSI_CMD)
 		ini_verdict_set(v, rc, NULL);
@@ -88,6 +89,7 @@ static void ini_scsi_rsp(struct ini_conn *ic, const struct iser_pdu *p,
 	struct iscsi_task *task;
 	struct ini_task *it;
 
+	lockdep_assert_held(&ic->iconn->session->back_lock);
 	task = iscsi_itt_to_ctask(ic->iconn, (__force itt_t)cpu_to_be32(r->itt));
 	if (!task)
 		return ini_verdict_set(v, ISCSI_ERR_BAD_ITT, "response to no command");
@@ -168,6 +170,7 @@ static void ini_tmf_rsp(struct ini_conn *ic, const struct iser_pdu *p,
 	u8 func = READ_ONCE(ic->tmf_func);
 	int i, ended = 0;
 
+	lockdep_assert_held(&session->back_lock);
 	if (atomic_read(&ic->tmf_pending))
 		return ini_verdict_set(v, ISCSI_ERR_PROTO, "task management answered twice");
 	/* Response 0: function complete; anything else ended nothing */

@@ -302,6 +302,7 @@ void ini_cleanup_task(struct iscsi_task *task)
 {
 	struct ini_task *it = task->dd_data;
 
+	lockdep_assert_held(&task->conn->session->back_lock);
 	if (it->mr) {
 		rst_mr_put_nosleep(it->mr);
 		it->mr = NULL;
