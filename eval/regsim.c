@@ -275,32 +275,32 @@ static void mrrc_dereg(void *ctx, void *const *handles, size_t n)
 		m->cost_us += dereg_cost((uintptr_t)handles[i]);
 }
 
-static const struct rc_ops mrrc_ops = { mrrc_reg, mrrc_dereg };
+static const struct rnic_cache_ops mrrc_ops = { mrrc_reg, mrrc_dereg };
 
 static struct outcome run_mrrc(const struct req *r, size_t n, uint64_t capacity)
 {
 	struct mrrc_ctx m = { 0 };
-	struct rc_seg seg[16];
-	struct rc_cache *c = rc_create(&mrrc_ops, &m, PG, capacity);
+	struct rnic_cache_seg seg[16];
+	struct rnic_cache *c = rnic_cache_create(&mrrc_ops, &m, PG, capacity);
 	struct outcome o = { 0, 0, 0 };
 	size_t i;
 
 	if (!c)
 		exit(1);
 	for (i = 0; i < n; i++) {
-		int k = rc_get(c, r[i].addr, r[i].len, seg, 16);
+		int k = rnic_cache_get(c, r[i].addr, r[i].len, seg, 16);
 
 		if (k < 0) {
-			fprintf(stderr, "regsim: rc_get: %d\n", k);
+			fprintf(stderr, "regsim: rnic_cache_get: %d\n", k);
 			exit(1);
 		}
-		rc_put(c, seg, k);
+		rnic_cache_put(c, seg, k);
 	}
-	o.hits = rc_get_stats(c)->hits;
-	o.regs = rc_get_stats(c)->regs;
+	o.hits = rnic_cache_get_stats(c)->hits;
+	o.regs = rnic_cache_get_stats(c)->regs;
 	/* what is still cached at the end is not counted, as for pin-down */
 	o.cost_us = m.cost_us;
-	rc_destroy(c);
+	rnic_cache_destroy(c);
 	return o;
 }
 

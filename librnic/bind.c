@@ -25,7 +25,7 @@
  * returned.
  */
 int rnic_bind_open(struct rnic_binding *b, const char *ibdev,
-		   struct rc_cache *cache, uint32_t weight)
+		   struct rnic_cache *cache, uint32_t weight)
 {
 	struct rnic_bind req;
 	void *page;

@@ -29,7 +29,7 @@ struct rnic_binding {
 
 /* the functions: kernel-doc at their definitions in bind.c */
 int rnic_bind_open(struct rnic_binding *b, const char *ibdev,
-		   struct rc_cache *cache, uint32_t weight);
+		   struct rnic_cache *cache, uint32_t weight);
 
 int rnic_bind_process(struct rnic_binding *b, int timeout_ms);
 

@@ -16,7 +16,7 @@
  * @cache: its cache
  * @shared: the mapped shared page, or NULL
  */
-void rnic_lib_init(struct rnic_lib *l, struct rc_cache *cache,
+void rnic_lib_init(struct rnic_lib *l, struct rnic_cache *cache,
 		   const struct rnic_shared *shared)
 {
 	memset(l, 0, sizeof(*l));
@@ -74,7 +74,7 @@ static void rnic_lib_resync(struct rnic_lib *l)
 	cap = sh.entitlement;
 	if (sh.target != RNIC_NO_TARGET && sh.target < cap)
 		cap = sh.target;
-	rc_set_capacity(l->cache, cap);	/* evicts down to it */
+	rnic_cache_set_capacity(l->cache, cap);	/* evicts down to it */
 }
 
 /**
@@ -96,16 +96,16 @@ int rnic_lib_refresh(struct rnic_lib *l)
 	if (!l->shared || rnic_shared_read(l->shared, &sh) || sh.seq == l->page_seq)
 		return 0;
 	l->page_seq = sh.seq;
-	if (sh.target != RNIC_NO_TARGET || sh.entitlement <= rc_capacity(l->cache))
+	if (sh.target != RNIC_NO_TARGET || sh.entitlement <= rnic_cache_capacity(l->cache))
 		return 0;
-	rc_set_capacity(l->cache, sh.entitlement);
+	rnic_cache_set_capacity(l->cache, sh.entitlement);
 	l->stats.regrows++;
 	return 1;
 }
 
 static void rnic_lib_revoke(struct rnic_lib *l, const struct rnic_ev *ev)
 {
-	uint64_t asked = ev->revoke.entries, before = rc_cached_pages(l->cache);
+	uint64_t asked = ev->revoke.entries, before = rnic_cache_cached_pages(l->cache);
 	struct rnic_shared sh;
 	uint64_t freed;
 
@@ -124,10 +124,10 @@ static void rnic_lib_revoke(struct rnic_lib *l, const struct rnic_ev *ev)
 	l->stats.revokes++;
 	l->stats.revoke_asked += asked;
 	/* idle cached regions first, all in one batch, now */
-	freed = rc_shrink(l->cache, asked);
+	freed = rnic_cache_shrink(l->cache, asked);
 	l->stats.revoke_freed += freed;
 	/* what is held goes as it is put: the cache may keep no more */
-	rc_set_capacity(l->cache, before > asked ? before - asked : 0);
+	rnic_cache_set_capacity(l->cache, before > asked ? before - asked : 0);
 	if (freed < asked)
 		l->stats.revoke_short++;
 }
@@ -170,11 +170,11 @@ int rnic_lib_events(struct rnic_lib *l, const void *buf, size_t len)
 			break;
 		case RNIC_EV_GROW:
 			l->stats.grows++;
-			rc_set_capacity(l->cache, ev.grow.entitlement);
+			rnic_cache_set_capacity(l->cache, ev.grow.entitlement);
 			break;
 		case RNIC_EV_STALE:
 			l->stats.stale++;
-			l->stats.stale_dropped += rc_invalidate(l->cache, ev.stale.addr,
+			l->stats.stale_dropped += rnic_cache_invalidate(l->cache, ev.stale.addr,
 								ev.stale.len);
 			break;
 		case RNIC_EV_GRANT:

@@ -66,7 +66,7 @@ struct rnic_lib_stats {
  * @stats: counters
  */
 struct rnic_lib {
-	struct rc_cache *cache;
+	struct rnic_cache *cache;
 	const struct rnic_shared *shared;
 	uint32_t expect_seq;
 	uint64_t page_seq;
@@ -74,7 +74,7 @@ struct rnic_lib {
 };
 
 /* the functions: kernel-doc at their definitions in events.c */
-void rnic_lib_init(struct rnic_lib *l, struct rc_cache *cache,
+void rnic_lib_init(struct rnic_lib *l, struct rnic_cache *cache,
 		   const struct rnic_shared *shared);
 
 int rnic_lib_events(struct rnic_lib *l, const void *buf, size_t len);

@@ -35,7 +35,7 @@
 #define RC_FREQUENT_PCT 50
 #define RC_EVICT_PCT 12
 
-struct rc_region {
+struct rnic_cache_region {
 	uintptr_t start, end;		/* page aligned, [start, end) */
 	void *handle;
 	uint32_t refs;
@@ -45,27 +45,27 @@ struct rc_region {
 	uint64_t stamp;			/* last use: the LRU stack's order */
 };
 
-struct rc_cache {
-	struct rc_ops ops;
+struct rnic_cache {
+	struct rnic_cache_ops ops;
 	void *ctx;
 	uintptr_t page;
 	uint64_t capacity;
 	uint64_t cached;		/* pages registered, held or not */
-	struct rc_region **idx;		/* live regions by address */
+	struct rnic_cache_region **idx;		/* live regions by address */
 	uintptr_t *ends;		/* idx[i]->end: searched without chasing idx */
 	size_t n, idx_cap;
 	double r;
 	uint64_t clock;
-	struct rc_stats stats;
+	struct rnic_cache_stats stats;
 };
 
-static uint64_t rc_pages(const struct rc_cache *c, const struct rc_region *g)
+static uint64_t rnic_cache_pages(const struct rnic_cache *c, const struct rnic_cache_region *g)
 {
 	return (g->end - g->start) / c->page;
 }
 
 /* index of the first region whose end lies above @addr */
-static size_t idx_first(const struct rc_cache *c, uintptr_t addr)
+static size_t idx_first(const struct rnic_cache *c, uintptr_t addr)
 {
 	size_t lo = 0, hi = c->n;
 
@@ -80,9 +80,9 @@ static size_t idx_first(const struct rc_cache *c, uintptr_t addr)
 	return lo;
 }
 
-static int idx_reserve(struct rc_cache *c, size_t more)
+static int idx_reserve(struct rnic_cache *c, size_t more)
 {
-	struct rc_region **p;
+	struct rnic_cache_region **p;
 	uintptr_t *e;
 	size_t want = c->idx_cap ? c->idx_cap : 64;
 
@@ -102,7 +102,7 @@ static int idx_reserve(struct rc_cache *c, size_t more)
 	return 0;
 }
 
-static void idx_insert(struct rc_cache *c, size_t at, struct rc_region *g)
+static void idx_insert(struct rnic_cache *c, size_t at, struct rnic_cache_region *g)
 {
 	memmove(&c->idx[at + 1], &c->idx[at], (c->n - at) * sizeof(*c->idx));
 	memmove(&c->ends[at + 1], &c->ends[at], (c->n - at) * sizeof(*c->ends));
@@ -112,7 +112,7 @@ static void idx_insert(struct rc_cache *c, size_t at, struct rc_region *g)
 }
 
 /* drop the regions marked doomed from the index, keeping the order */
-static void idx_sweep(struct rc_cache *c)
+static void idx_sweep(struct rnic_cache *c)
 {
 	size_t i, j = 0;
 
@@ -125,7 +125,7 @@ static void idx_sweep(struct rc_cache *c)
 }
 
 /* deregister @n regions in one call and free them */
-static void dereg_batch(struct rc_cache *c, struct rc_region **gs, size_t n)
+static void dereg_batch(struct rnic_cache *c, struct rnic_cache_region **gs, size_t n)
 {
 	void **handles;
 	size_t i;
@@ -134,7 +134,7 @@ static void dereg_batch(struct rc_cache *c, struct rc_region **gs, size_t n)
 		return;
 	handles = malloc(n * sizeof(*handles));
 	for (i = 0; i < n; i++) {
-		c->cached -= rc_pages(c, gs[i]);
+		c->cached -= rnic_cache_pages(c, gs[i]);
 		if (handles)
 			handles[i] = gs[i]->handle;
 		else	/* no memory for a batch: one at a time */
@@ -154,8 +154,8 @@ static void dereg_batch(struct rc_cache *c, struct rc_region **gs, size_t n)
 
 static int evf_cmp(const void *a, const void *b)
 {
-	const struct rc_region *x = *(struct rc_region * const *)a;
-	const struct rc_region *y = *(struct rc_region * const *)b;
+	const struct rnic_cache_region *x = *(struct rnic_cache_region * const *)a;
+	const struct rnic_cache_region *y = *(struct rnic_cache_region * const *)b;
 
 	if (x->evf != y->evf)
 		return x->evf < y->evf ? -1 : 1;
@@ -164,8 +164,8 @@ static int evf_cmp(const void *a, const void *b)
 
 static int stamp_cmp(const void *a, const void *b)
 {
-	const struct rc_region *x = *(struct rc_region * const *)a;
-	const struct rc_region *y = *(struct rc_region * const *)b;
+	const struct rnic_cache_region *x = *(struct rnic_cache_region * const *)a;
+	const struct rnic_cache_region *y = *(struct rnic_cache_region * const *)b;
 
 	return x->stamp < y->stamp ? 1 : x->stamp > y->stamp ? -1 : 0;
 }
@@ -175,11 +175,11 @@ static int stamp_cmp(const void *a, const void *b)
  * @want, the batch) of idle regions, the resorting section's first, in
  * order of eviction factor. Returns the pages freed.
  */
-static uint64_t rc_evict(struct rc_cache *c, uint64_t need, uint64_t want)
+static uint64_t rnic_cache_evict(struct rnic_cache *c, uint64_t need, uint64_t want)
 {
 	uint64_t frequent = c->capacity * RC_FREQUENT_PCT / 100;
 	uint64_t above, avail, freed = 0;
-	struct rc_region **stack, **cand;
+	struct rnic_cache_region **stack, **cand;
 	size_t n, i;
 	bool all = false;
 
@@ -196,16 +196,16 @@ again:
 	avail = 0;
 	above = 0;
 	for (i = 0; i < c->n; i++) {
-		struct rc_region *g = stack[i];
+		struct rnic_cache_region *g = stack[i];
 		bool resorting = above >= frequent;
 
-		above += rc_pages(c, g);
+		above += rnic_cache_pages(c, g);
 		if (g->refs || (!resorting && !all))
 			continue;
 		if (g->evf == 0)
-			g->evf = c->r + 1.0 / (double)rc_pages(c, g);
+			g->evf = c->r + 1.0 / (double)rnic_cache_pages(c, g);
 		cand[n++] = g;
-		avail += rc_pages(c, g);
+		avail += rnic_cache_pages(c, g);
 	}
 	if (avail < need && !all) {
 		all = true;	/* the frequent section must give too */
@@ -216,7 +216,7 @@ again:
 	qsort(cand, n, sizeof(*cand), evf_cmp);
 	for (i = 0; i < n && freed < want; i++) {
 		cand[i]->doomed = true;
-		freed += rc_pages(c, cand[i]);
+		freed += rnic_cache_pages(c, cand[i]);
 		c->r = cand[i]->evf;
 	}
 	idx_sweep(c);
@@ -229,7 +229,7 @@ out:
 }
 
 /* make room for @pages new pages, if idle regions allow */
-static void rc_make_room(struct rc_cache *c, uint64_t pages)
+static void rnic_cache_make_room(struct rnic_cache *c, uint64_t pages)
 {
 	uint64_t need, batch;
 
@@ -237,13 +237,13 @@ static void rc_make_room(struct rc_cache *c, uint64_t pages)
 		return;
 	need = c->cached + pages - c->capacity;
 	batch = c->capacity * RC_EVICT_PCT / 100;
-	rc_evict(c, need, need + batch);
+	rnic_cache_evict(c, need, need + batch);
 	if (c->cached + pages > c->capacity)
 		c->stats.over++;
 }
 
 /**
- * rc_create - a new, empty cache
+ * rnic_cache_create - a new, empty cache
  * @ops: the registrar
  * @ctx: passed to @ops
  * @page_size: a power of two
@@ -252,10 +252,10 @@ static void rc_make_room(struct rc_cache *c, uint64_t pages)
  *
  * Return: the cache, or NULL without memory.
  */
-struct rc_cache *rc_create(const struct rc_ops *ops, void *ctx,
+struct rnic_cache *rnic_cache_create(const struct rnic_cache_ops *ops, void *ctx,
 			   size_t page_size, uint64_t capacity)
 {
-	struct rc_cache *c;
+	struct rnic_cache *c;
 
 	if (!page_size || (page_size & (page_size - 1)))
 		return NULL;
@@ -270,10 +270,10 @@ struct rc_cache *rc_create(const struct rc_ops *ops, void *ctx,
 }
 
 /**
- * rc_destroy - deregister everything and free the cache
+ * rnic_cache_destroy - deregister everything and free the cache
  * @c: a cache nobody holds regions of
  */
-void rc_destroy(struct rc_cache *c)
+void rnic_cache_destroy(struct rnic_cache *c)
 {
 	if (!c)
 		return;
@@ -284,33 +284,33 @@ void rc_destroy(struct rc_cache *c)
 }
 
 /* a gap of the request: new pages to register before idx[at] */
-struct rc_gap {
+struct rnic_cache_gap {
 	uintptr_t start, end;
 	size_t at;
 };
 
 /**
- * rc_get - registrations covering [@addr, @addr + @len)
+ * rnic_cache_get - registrations covering [@addr, @addr + @len)
  * @c: the cache
  * @addr: first byte
  * @len: bytes, > 0
  * @segs: filled with the pieces, in address order
  * @max_segs: room in @segs
  *
- * Every returned region is held until rc_put(). Pages not cached are
+ * Every returned region is held until rnic_cache_put(). Pages not cached are
  * registered, after evicting idle regions if the capacity requires.
  *
  * Return: the number of segments; -E2BIG if more than @max_segs would
  * be needed, -EINVAL for a zero length or a range that wraps, -ENOMEM,
  * or the registrar's error. Nothing is held on error.
  */
-int rc_get(struct rc_cache *c, uintptr_t addr, size_t len,
-	   struct rc_seg *segs, int max_segs)
+int rnic_cache_get(struct rnic_cache *c, uintptr_t addr, size_t len,
+	   struct rnic_cache_seg *segs, int max_segs)
 {
 	uintptr_t s, e, cur, last = addr + len;
 	size_t i, first, nold = 0, ngap = 0, k;
-	struct rc_gap *gaps = NULL;
-	struct rc_region **fresh = NULL;
+	struct rnic_cache_gap *gaps = NULL;
+	struct rnic_cache_region **fresh = NULL;
 	uint64_t new_pages = 0;
 	int nseg = 0, err = 0;
 
@@ -344,11 +344,11 @@ int rc_get(struct rc_cache *c, uintptr_t addr, size_t len,
 	cur = s;
 	for (i = first; i < first + nold; i++) {
 		if (c->idx[i]->start > cur)
-			gaps[k++] = (struct rc_gap){ cur, c->idx[i]->start, i };
+			gaps[k++] = (struct rnic_cache_gap){ cur, c->idx[i]->start, i };
 		cur = c->idx[i]->end;
 	}
 	if (cur < e)
-		gaps[k++] = (struct rc_gap){ cur, e, first + nold };
+		gaps[k++] = (struct rnic_cache_gap){ cur, e, first + nold };
 	for (k = 0; k < ngap; k++)
 		new_pages += (gaps[k].end - gaps[k].start) / c->page;
 
@@ -356,7 +356,7 @@ int rc_get(struct rc_cache *c, uintptr_t addr, size_t len,
 	for (i = first; i < first + nold; i++)
 		c->idx[i]->refs++;
 	if (ngap) {
-		rc_make_room(c, new_pages);
+		rnic_cache_make_room(c, new_pages);
 		/* eviction moved the index: find the cached part again */
 		first = idx_first(c, s);
 		for (k = 0, cur = s, i = first; i < first + nold; i++) {
@@ -368,7 +368,7 @@ int rc_get(struct rc_cache *c, uintptr_t addr, size_t len,
 			gaps[k].at = first + nold;
 	}
 	for (k = 0; k < ngap; k++) {
-		struct rc_region *g = calloc(1, sizeof(*g));
+		struct rnic_cache_region *g = calloc(1, sizeof(*g));
 
 		if (!g) {
 			err = -ENOMEM;
@@ -381,9 +381,9 @@ int rc_get(struct rc_cache *c, uintptr_t addr, size_t len,
 			free(g);
 			break;
 		}
-		c->cached += rc_pages(c, g);
+		c->cached += rnic_cache_pages(c, g);
 		c->stats.regs++;
-		c->stats.reg_pages += rc_pages(c, g);
+		c->stats.reg_pages += rnic_cache_pages(c, g);
 		fresh[k] = g;
 	}
 	if (err) {
@@ -411,13 +411,13 @@ int rc_get(struct rc_cache *c, uintptr_t addr, size_t len,
 	if (ngap)
 		first = idx_first(c, s);
 	for (i = first; i < c->n && c->idx[i]->start < e; i++) {
-		struct rc_region *g = c->idx[i];
+		struct rnic_cache_region *g = c->idx[i];
 		uintptr_t from = g->start > addr ? g->start : addr;
 		uintptr_t to = g->end < last ? g->end : last;
 
 		g->evf = 0;
 		g->stamp = ++c->clock;
-		segs[nseg++] = (struct rc_seg){ g, g->handle, from, to - from };
+		segs[nseg++] = (struct rnic_cache_seg){ g, g->handle, from, to - from };
 	}
 	err = nseg;
 out:
@@ -427,19 +427,19 @@ out:
 }
 
 /**
- * rc_put - give back what rc_get() returned
+ * rnic_cache_put - give back what rnic_cache_get() returned
  * @c: the cache
  * @segs: the segments
  * @n: how many
  */
-void rc_put(struct rc_cache *c, const struct rc_seg *segs, int n)
+void rnic_cache_put(struct rnic_cache *c, const struct rnic_cache_seg *segs, int n)
 {
-	struct rc_region **gone = NULL;
+	struct rnic_cache_region **gone = NULL;
 	size_t ngone = 0;
 	int i;
 
 	for (i = 0; i < n; i++) {
-		struct rc_region *g = segs[i].region;
+		struct rnic_cache_region *g = segs[i].region;
 
 		if (--g->refs || !g->stale)
 			continue;
@@ -453,11 +453,11 @@ void rc_put(struct rc_cache *c, const struct rc_seg *segs, int n)
 	dereg_batch(c, gone, ngone);
 	free(gone);
 	if (c->cached > c->capacity)
-		rc_evict(c, c->cached - c->capacity, c->cached - c->capacity);
+		rnic_cache_evict(c, c->cached - c->capacity, c->cached - c->capacity);
 }
 
 /**
- * rc_invalidate - memory in [@addr, @addr + @len) changed
+ * rnic_cache_invalidate - memory in [@addr, @addr + @len) changed
  * @c: the cache
  * @addr: first byte
  * @len: bytes
@@ -467,10 +467,10 @@ void rc_put(struct rc_cache *c, const struct rc_seg *segs, int n)
  *
  * Return: the number of regions dropped.
  */
-int rc_invalidate(struct rc_cache *c, uintptr_t addr, size_t len)
+int rnic_cache_invalidate(struct rnic_cache *c, uintptr_t addr, size_t len)
 {
 	uintptr_t s = addr & ~(c->page - 1), e;
-	struct rc_region **gone;
+	struct rnic_cache_region **gone;
 	size_t i, ngone = 0;
 	int dropped = 0;
 
@@ -481,7 +481,7 @@ int rc_invalidate(struct rc_cache *c, uintptr_t addr, size_t len)
 	gone = malloc((c->n - i + 1) * sizeof(*gone));
 	/* each overlapping region leaves the index before anything else */
 	while (i < c->n && c->idx[i]->start < e) {
-		struct rc_region *g = c->idx[i];
+		struct rnic_cache_region *g = c->idx[i];
 
 		memmove(&c->idx[i], &c->idx[i + 1], (c->n - i - 1) * sizeof(*c->idx));
 		memmove(&c->ends[i], &c->ends[i + 1], (c->n - i - 1) * sizeof(*c->ends));
@@ -501,69 +501,69 @@ int rc_invalidate(struct rc_cache *c, uintptr_t addr, size_t len)
 }
 
 /**
- * rc_shrink - free at least @pages pages of idle regions (REVOKE)
+ * rnic_cache_shrink - free at least @pages pages of idle regions (REVOKE)
  * @c: the cache
  * @pages: how many
  *
  * Return: the pages freed (less than asked if too much is held).
  */
-uint64_t rc_shrink(struct rc_cache *c, uint64_t pages)
+uint64_t rnic_cache_shrink(struct rnic_cache *c, uint64_t pages)
 {
-	return rc_evict(c, pages, pages);
+	return rnic_cache_evict(c, pages, pages);
 }
 
 /**
- * rc_set_capacity - a new entitlement; evicts down to it
+ * rnic_cache_set_capacity - a new entitlement; evicts down to it
  * @c: the cache
  * @pages: the new capacity
  */
-void rc_set_capacity(struct rc_cache *c, uint64_t pages)
+void rnic_cache_set_capacity(struct rnic_cache *c, uint64_t pages)
 {
 	c->capacity = pages;
 	if (c->cached > pages)
-		rc_evict(c, c->cached - pages, c->cached - pages);
+		rnic_cache_evict(c, c->cached - pages, c->cached - pages);
 }
 
 /**
- * rc_capacity - the cache's current capacity
+ * rnic_cache_capacity - the cache's current capacity
  * @c: the cache
  *
  * Return: the pages it may keep registered, cached or held.
  */
-uint64_t rc_capacity(const struct rc_cache *c)
+uint64_t rnic_cache_capacity(const struct rnic_cache *c)
 {
 	return c->capacity;
 }
 
 /**
- * rc_ctx - the context the cache was created with
+ * rnic_cache_ctx - the context the cache was created with
  * @c: the cache
  *
- * Return: the @ctx given to rc_create().
+ * Return: the @ctx given to rnic_cache_create().
  */
-void *rc_ctx(const struct rc_cache *c)
+void *rnic_cache_ctx(const struct rnic_cache *c)
 {
 	return c->ctx;
 }
 
 /**
- * rc_cached_pages - pages registered now, held or idle
+ * rnic_cache_cached_pages - pages registered now, held or idle
  * @c: the cache
  *
  * Return: pages.
  */
-uint64_t rc_cached_pages(const struct rc_cache *c)
+uint64_t rnic_cache_cached_pages(const struct rnic_cache *c)
 {
 	return c->cached;
 }
 
 /**
- * rc_get_stats - the counters
+ * rnic_cache_get_stats - the counters
  * @c: the cache
  *
- * Return: a pointer valid until rc_destroy().
+ * Return: a pointer valid until rnic_cache_destroy().
  */
-const struct rc_stats *rc_get_stats(const struct rc_cache *c)
+const struct rnic_cache_stats *rnic_cache_get_stats(const struct rnic_cache *c)
 {
 	return &c->stats;
 }

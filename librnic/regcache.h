@@ -12,9 +12,9 @@
  *     the gaps between them (seed 002's partial overlap: the cached part
  *     is reused, the remainder registered), returned as segments in
  *     address order that cover the request exactly.
- *  2. A region a caller holds (between rc_get() and rc_put()) is never
+ *  2. A region a caller holds (between rnic_cache_get() and rnic_cache_put()) is never
  *     deregistered; everything else may be.
- *  3. A region whose memory was unmapped or changed (rc_invalidate(),
+ *  3. A region whose memory was unmapped or changed (rnic_cache_invalidate(),
  *     driven by the kernel's STALE events) is never returned again: it
  *     leaves the index at once and is deregistered when its last holder
  *     puts it.
@@ -38,34 +38,34 @@
 #include <stdint.h>
 
 /**
- * struct rc_ops - how the cache registers and deregisters memory
+ * struct rnic_cache_ops - how the cache registers and deregisters memory
  * @reg: register [@addr, @addr + @len) (page aligned); store the
  *	registration in *@handle; 0 or a negative errno
  * @dereg: deregister @n registrations at once (a batch)
  */
-struct rc_ops {
+struct rnic_cache_ops {
 	int (*reg)(void *ctx, uintptr_t addr, size_t len, void **handle);
 	void (*dereg)(void *ctx, void *const *handles, size_t n);
 };
 
-struct rc_region;
+struct rnic_cache_region;
 
 /**
- * struct rc_seg - one piece of a request, served by one registration
- * @region: the cached region (pass back to rc_put())
+ * struct rnic_cache_seg - one piece of a request, served by one registration
+ * @region: the cached region (pass back to rnic_cache_put())
  * @handle: its registration (an ibv_mr, say)
  * @addr: first byte of the piece
  * @len: bytes of the piece
  */
-struct rc_seg {
-	struct rc_region *region;
+struct rnic_cache_seg {
+	struct rnic_cache_region *region;
 	void *handle;
 	uintptr_t addr;
 	size_t len;
 };
 
 /**
- * struct rc_stats - counters since rc_create()
+ * struct rnic_cache_stats - counters since rnic_cache_create()
  * @hits: requests served by cached regions only
  * @partial: requests served partly from the cache
  * @misses: requests with nothing cached
@@ -73,42 +73,42 @@ struct rc_seg {
  * @reg_pages: pages they covered
  * @deregs: deregistrations
  * @batches: dereg calls they took
- * @evictions: regions evicted to make room or on rc_shrink()
- * @stale: regions dropped by rc_invalidate()
+ * @evictions: regions evicted to make room or on rnic_cache_shrink()
+ * @stale: regions dropped by rnic_cache_invalidate()
  * @over: requests that took the cache over its capacity (held regions
  *	left nothing to evict)
  */
-struct rc_stats {
+struct rnic_cache_stats {
 	uint64_t hits, partial, misses;
 	uint64_t regs, reg_pages, deregs, batches;
 	uint64_t evictions, stale, over;
 };
 
-struct rc_cache;
+struct rnic_cache;
 
 /* the functions: kernel-doc at their definitions in regcache.c */
-struct rc_cache *rc_create(const struct rc_ops *ops, void *ctx,
+struct rnic_cache *rnic_cache_create(const struct rnic_cache_ops *ops, void *ctx,
 			   size_t page_size, uint64_t capacity);
 
-void rc_destroy(struct rc_cache *c);
+void rnic_cache_destroy(struct rnic_cache *c);
 
-int rc_get(struct rc_cache *c, uintptr_t addr, size_t len,
-	   struct rc_seg *segs, int max_segs);
+int rnic_cache_get(struct rnic_cache *c, uintptr_t addr, size_t len,
+	   struct rnic_cache_seg *segs, int max_segs);
 
-void rc_put(struct rc_cache *c, const struct rc_seg *segs, int n);
+void rnic_cache_put(struct rnic_cache *c, const struct rnic_cache_seg *segs, int n);
 
-int rc_invalidate(struct rc_cache *c, uintptr_t addr, size_t len);
+int rnic_cache_invalidate(struct rnic_cache *c, uintptr_t addr, size_t len);
 
-uint64_t rc_shrink(struct rc_cache *c, uint64_t pages);
+uint64_t rnic_cache_shrink(struct rnic_cache *c, uint64_t pages);
 
-void rc_set_capacity(struct rc_cache *c, uint64_t pages);
+void rnic_cache_set_capacity(struct rnic_cache *c, uint64_t pages);
 
-uint64_t rc_cached_pages(const struct rc_cache *c);
+uint64_t rnic_cache_cached_pages(const struct rnic_cache *c);
 
-uint64_t rc_capacity(const struct rc_cache *c);
+uint64_t rnic_cache_capacity(const struct rnic_cache *c);
 
-void *rc_ctx(const struct rc_cache *c);
+void *rnic_cache_ctx(const struct rnic_cache *c);
 
-const struct rc_stats *rc_get_stats(const struct rc_cache *c);
+const struct rnic_cache_stats *rnic_cache_get_stats(const struct rnic_cache *c);
 
 #endif /* RDMASTOR_REGCACHE_H */

@@ -53,8 +53,8 @@
 struct shim_mr {
 	struct ibv_mr mr;
 	uint64_t magic;
-	struct rc_cache *cache;
-	struct rc_seg seg;
+	struct rnic_cache *cache;
+	struct rnic_cache_seg seg;
 	struct ibv_mr *real;
 	int access;
 };
@@ -62,7 +62,7 @@ struct shim_mr {
 struct shim_cache {
 	struct ibv_pd *pd;
 	int access;
-	struct rc_cache *cache;
+	struct rnic_cache *cache;
 	struct rnic_binding bind;
 	int bound;
 };
@@ -155,7 +155,7 @@ static void *shim_events(void *arg)
 }
 
 /* The cache for (pd, access), made and bound at first use; shim_lock held. */
-static struct rc_cache *shim_cache_of(struct ibv_pd *pd, int access)
+static struct rnic_cache *shim_cache_of(struct ibv_pd *pd, int access)
 {
 	struct shim_cache *sc;
 	struct rnic_shared sh;
@@ -180,7 +180,7 @@ static struct rc_cache *shim_cache_of(struct ibv_pd *pd, int access)
 		return NULL;
 	}
 	if (!rnic_shared_read(sc->bind.shared, &sh))
-		rc_set_capacity(sc->cache, sh.entitlement);
+		rnic_cache_set_capacity(sc->cache, sh.entitlement);
 	sc->bound = 1;
 	sc->pd = pd;
 	sc->access = access;
@@ -210,7 +210,7 @@ static struct ibv_mr *shim_reg(struct ibv_pd *pd, void *addr, size_t length,
 			       int access)
 {
 	struct shim_mr *s;
-	struct rc_cache *c;
+	struct rnic_cache *c;
 	struct ibv_mr *region;
 
 	if (shim_inside || shim_forked)
@@ -221,7 +221,7 @@ static struct ibv_mr *shim_reg(struct ibv_pd *pd, void *addr, size_t length,
 	pthread_mutex_lock(&shim_lock);
 	shim_inside = 1;
 	c = length ? shim_cache_of(pd, access) : NULL;
-	if (!c || rc_get(c, (uintptr_t)addr, length, &s->seg, 1) != 1) {
+	if (!c || rnic_cache_get(c, (uintptr_t)addr, length, &s->seg, 1) != 1) {
 		shim_inside = 0;
 		pthread_mutex_unlock(&shim_lock);
 		free(s);
@@ -258,7 +258,7 @@ static int shim_release(struct shim_mr *s)
 	} else if (!shim_forked) {	/* the parent's regions: not the child's to put */
 		pthread_mutex_lock(&shim_lock);
 		shim_inside = 1;
-		rc_put(s->cache, &s->seg, 1);
+		rnic_cache_put(s->cache, &s->seg, 1);
 		shim_inside = 0;
 		pthread_mutex_unlock(&shim_lock);
 	}

@@ -35,7 +35,7 @@ static void rnic_verbs_dereg(void *ctx, void *const *handles, size_t n)
 		v->dereg(handles[i]);
 }
 
-static const struct rc_ops rnic_verbs_ops = {
+static const struct rnic_cache_ops rnic_verbs_ops = {
 	.reg = rnic_verbs_reg,
 	.dereg = rnic_verbs_dereg,
 };
@@ -46,15 +46,15 @@ static const struct rc_ops rnic_verbs_ops = {
  * @access: IBV_ACCESS_* flags of every registration
  * @capacity_pages: idle pages it may keep (the entitlement, when bound)
  *
- * A segment's handle (struct rc_seg) is its struct ibv_mr *.
+ * A segment's handle (struct rnic_cache_seg) is its struct ibv_mr *.
  *
  * Return: the cache, or NULL (errno set).
  */
-struct rc_cache *rnic_verbs_cache(struct ibv_pd *pd, int access,
+struct rnic_cache *rnic_verbs_cache(struct ibv_pd *pd, int access,
 				  uint64_t capacity_pages)
 {
 	struct rnic_verbs_ctx *v = calloc(1, sizeof(*v));
-	struct rc_cache *c;
+	struct rnic_cache *c;
 
 	if (!v)
 		return NULL;
@@ -62,7 +62,7 @@ struct rc_cache *rnic_verbs_cache(struct ibv_pd *pd, int access,
 	v->access = access;
 	v->reg = ibv_reg_mr;
 	v->dereg = ibv_dereg_mr;
-	c = rc_create(&rnic_verbs_ops, v, (size_t)sysconf(_SC_PAGESIZE),
+	c = rnic_cache_create(&rnic_verbs_ops, v, (size_t)sysconf(_SC_PAGESIZE),
 		      capacity_pages);
 	if (!c)
 		free(v);
@@ -76,12 +76,12 @@ struct rc_cache *rnic_verbs_cache(struct ibv_pd *pd, int access,
  * @dereg: called instead of ibv_dereg_mr()
  *
  * For the LD_PRELOAD shim, whose own ibv_reg_mr() would otherwise be
- * called back. Call before the first rc_get().
+ * called back. Call before the first rnic_cache_get().
  */
-void rnic_verbs_cache_set_real(struct rc_cache *c, rnic_reg_fn reg,
+void rnic_verbs_cache_set_real(struct rnic_cache *c, rnic_reg_fn reg,
 			       rnic_dereg_fn dereg)
 {
-	struct rnic_verbs_ctx *v = rc_ctx(c);
+	struct rnic_verbs_ctx *v = rnic_cache_ctx(c);
 
 	v->reg = reg;
 	v->dereg = dereg;
@@ -91,10 +91,10 @@ void rnic_verbs_cache_set_real(struct rc_cache *c, rnic_reg_fn reg,
  * rnic_verbs_cache_destroy - deregister everything cached and free it
  * @c: a cache from rnic_verbs_cache()
  */
-void rnic_verbs_cache_destroy(struct rc_cache *c)
+void rnic_verbs_cache_destroy(struct rnic_cache *c)
 {
-	void *ctx = rc_ctx(c);
+	void *ctx = rnic_cache_ctx(c);
 
-	rc_destroy(c);
+	rnic_cache_destroy(c);
 	free(ctx);
 }

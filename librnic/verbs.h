@@ -15,12 +15,12 @@ typedef struct ibv_mr *(*rnic_reg_fn)(struct ibv_pd *pd, void *addr,
 typedef int (*rnic_dereg_fn)(struct ibv_mr *mr);
 
 /* the functions: kernel-doc at their definitions in verbs.c */
-struct rc_cache *rnic_verbs_cache(struct ibv_pd *pd, int access,
+struct rnic_cache *rnic_verbs_cache(struct ibv_pd *pd, int access,
 				  uint64_t capacity_pages);
 
-void rnic_verbs_cache_set_real(struct rc_cache *c, rnic_reg_fn reg,
+void rnic_verbs_cache_set_real(struct rnic_cache *c, rnic_reg_fn reg,
 			       rnic_dereg_fn dereg);
 
-void rnic_verbs_cache_destroy(struct rc_cache *c);
+void rnic_verbs_cache_destroy(struct rnic_cache *c);
 
 #endif /* RDMASTOR_LIBRNIC_VERBS_H */

@@ -18,20 +18,20 @@
 #include "xfer.h"
 
 /* One piece as one segment: the cache may split a range it partly has. */
-static int rnic_xfer_get(struct rc_cache *c, uintptr_t addr, size_t len,
-			 struct rc_seg *seg)
+static int rnic_xfer_get(struct rnic_cache *c, uintptr_t addr, size_t len,
+			 struct rnic_cache_seg *seg)
 {
-	int n = rc_get(c, addr, len, seg, 1);
+	int n = rnic_cache_get(c, addr, len, seg, 1);
 
 	if (n == 1)
 		return 0;
 	return n < 0 ? n : -E2BIG;
 }
 
-static int rnic_xfer_upfront(struct rc_cache *c, uintptr_t addr, size_t len,
+static int rnic_xfer_upfront(struct rnic_cache *c, uintptr_t addr, size_t len,
 			     size_t piece, const struct rnic_xfer_ops *ops, void *ctx)
 {
-	struct rc_seg all;
+	struct rnic_cache_seg all;
 	size_t off;
 	int err;
 
@@ -45,7 +45,7 @@ static int rnic_xfer_upfront(struct rc_cache *c, uintptr_t addr, size_t len,
 		if (!err)
 			err = ops->wait(ctx);
 	}
-	rc_put(c, &all, 1);
+	rnic_cache_put(c, &all, 1);
 	return err;
 }
 
@@ -63,10 +63,10 @@ static int rnic_xfer_upfront(struct rc_cache *c, uintptr_t addr, size_t len,
  * cannot give a piece as one registration, or the first error of a
  * registration, a post or a wait.
  */
-int rnic_xfer(struct rc_cache *c, uintptr_t addr, size_t len, size_t piece,
+int rnic_xfer(struct rnic_cache *c, uintptr_t addr, size_t len, size_t piece,
 	      enum rnic_xfer_mode mode, const struct rnic_xfer_ops *ops, void *ctx)
 {
-	struct rc_seg held[2];
+	struct rnic_cache_seg held[2];
 	size_t off, next;
 	int cur = 0, err = 0, posted = 0;
 
@@ -97,11 +97,11 @@ int rnic_xfer(struct rc_cache *c, uintptr_t addr, size_t len, size_t piece,
 		}
 		err = ops->wait(ctx);
 		posted = 0;
-		rc_put(c, &held[cur], 1);
+		rnic_cache_put(c, &held[cur], 1);
 		if (mode == RNIC_XFER_OVERLAP && off < len) {
 			cur = !cur;
 			if (err)
-				rc_put(c, &held[cur], 1);
+				rnic_cache_put(c, &held[cur], 1);
 		} else if (!err && off < len) {
 			err = rnic_xfer_get(c, addr + off, next, &held[cur]);
 			if (err)
@@ -113,6 +113,6 @@ int rnic_xfer(struct rc_cache *c, uintptr_t addr, size_t len, size_t piece,
 	/* a registration or post failed: wait for what moves, release all */
 	if (posted)
 		ops->wait(ctx);
-	rc_put(c, &held[cur], 1);
+	rnic_cache_put(c, &held[cur], 1);
 	return err;
 }

@@ -22,7 +22,7 @@
  *	completed; 0 or a negative errno
  */
 struct rnic_xfer_ops {
-	int (*post)(void *ctx, uintptr_t addr, size_t len, const struct rc_seg *seg);
+	int (*post)(void *ctx, uintptr_t addr, size_t len, const struct rnic_cache_seg *seg);
 	int (*wait)(void *ctx);
 };
 
@@ -34,7 +34,7 @@ enum rnic_xfer_mode {
 };
 
 /* the functions: kernel-doc at their definitions in xfer.c */
-int rnic_xfer(struct rc_cache *c, uintptr_t addr, size_t len, size_t piece,
+int rnic_xfer(struct rnic_cache *c, uintptr_t addr, size_t len, size_t piece,
 	      enum rnic_xfer_mode mode, const struct rnic_xfer_ops *ops, void *ctx);
 
 #endif /* RDMASTOR_LIBRNIC_XFER_H */

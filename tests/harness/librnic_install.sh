@@ -30,17 +30,17 @@ static void dereg(void *c, void *const *h, size_t n) { (void)c; (void)h; deregs 
 
 int main(void)
 {
-	const struct rc_ops ops = { reg, dereg };
-	struct rc_cache *c = rc_create(&ops, NULL, 4096, 64);
+	const struct rnic_cache_ops ops = { reg, dereg };
+	struct rnic_cache *c = rnic_cache_create(&ops, NULL, 4096, 64);
 	struct rnic_lib l;
-	struct rc_seg s[4];
+	struct rnic_cache_seg s[4];
 	unsigned char ev[64] = { 0 };
 	int n;
 
-	n = rc_get(c, 0x100000, 16384, s, 4);
-	rc_put(c, s, n);
-	n = rc_get(c, 0x101000, 4096, s, 4);
-	rc_put(c, s, n);
+	n = rnic_cache_get(c, 0x100000, 16384, s, 4);
+	rnic_cache_put(c, s, n);
+	n = rnic_cache_get(c, 0x101000, 4096, s, 4);
+	rnic_cache_put(c, s, n);
 	rnic_lib_init(&l, c, NULL);
 	/* a REVOKE of 4 entries, seq 1, laid out by hand as the ABI says */
 	*(unsigned short *)ev = RNIC_EV_REVOKE;
@@ -49,9 +49,9 @@ int main(void)
 	*(unsigned long long *)(ev + 16) = 4;
 	n = rnic_lib_events(&l, ev, sizeof(struct rnic_ev_revoke));
 	printf("regs %d hits %llu events %d deregs %d cached %llu\n", regs,
-	       (unsigned long long)rc_get_stats(c)->hits, n, deregs,
-	       (unsigned long long)rc_cached_pages(c));
-	rc_destroy(c);
+	       (unsigned long long)rnic_cache_get_stats(c)->hits, n, deregs,
+	       (unsigned long long)rnic_cache_cached_pages(c));
+	rnic_cache_destroy(c);
 	return !(regs == 1 && n == 1 && deregs == 1);
 }
 C
@@ -61,6 +61,6 @@ ok $? "a program builds with pkg-config's flags and links the shared library $(h
 out=$(LD_LIBRARY_PATH=$t/root/usr/lib "$t/prog" 2>&1)
 ok $? "it registers once, hits, and a REVOKE event frees the idle region ($out)"
 exported=$(nm -D --defined-only "$t/root/usr/lib/librnic.so.0" | awk '$3 !~ /^LIBRNIC/ { print $3 }' | sed 's/@.*//' | sort | tr '\n' ' ')
-expect_nomatch "only the API is exported ($exported)" "$(tr ' ' '\n' <<< "$exported")" 'rnic_ev_|rc_evict|idx_'
+expect_nomatch "only the API is exported ($exported)" "$(tr ' ' '\n' <<< "$exported")" 'rnic_ev_|rnic_cache_evict|idx_'
 
 tap_done

@@ -59,7 +59,7 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static int run_coop(struct rc_cache *c, struct rnic_binding *b, int n,
+static int run_coop(struct rnic_cache *c, struct rnic_binding *b, int n,
 		size_t pages, double seconds)
 {
 	size_t len = pages * (size_t)sysconf(_SC_PAGESIZE);
@@ -68,19 +68,19 @@ static int run_coop(struct rc_cache *c, struct rnic_binding *b, int n,
 	int i;
 
 	for (i = 0; i < n; i++) {
-		struct rc_seg seg;
+		struct rnic_cache_seg seg;
 		void *buf = mmap(NULL, len, PROT_READ | PROT_WRITE,
 				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 
-		if (buf == MAP_FAILED || rc_get(c, (uintptr_t)buf, len, &seg, 1) != 1) {
+		if (buf == MAP_FAILED || rnic_cache_get(c, (uintptr_t)buf, len, &seg, 1) != 1) {
 			printf("coop reg %d failed\n", i);
 			if (!getenv("UCOOP_GREEDY"))
 				return 1;
 			break;	/* greedy: keep what it got */
 		}
-		rc_put(c, &seg, 1);
+		rnic_cache_put(c, &seg, 1);
 	}
-	printf("coop cached %llu pages\n", (unsigned long long)rc_cached_pages(c));
+	printf("coop cached %llu pages\n", (unsigned long long)rnic_cache_cached_pages(c));
 	end = now_s() + seconds;
 	while (now_s() < end) {
 		int r = rnic_bind_process(b, 100);
@@ -93,7 +93,7 @@ static int run_coop(struct rc_cache *c, struct rnic_binding *b, int n,
 	printf("coop revokes=%llu asked=%llu freed=%llu short=%llu lost=%llu cached=%llu\n",
 	       (unsigned long long)s->revokes, (unsigned long long)s->revoke_asked,
 	       (unsigned long long)s->revoke_freed, (unsigned long long)s->revoke_short,
-	       (unsigned long long)s->lost, (unsigned long long)rc_cached_pages(c));
+	       (unsigned long long)s->lost, (unsigned long long)rnic_cache_cached_pages(c));
 	return 0;
 }
 
@@ -172,7 +172,7 @@ static int connect_pair(struct ibv_pd *pd, struct ibv_cq **cq, struct ibv_qp **q
 	return 0;
 }
 
-static int run_inflight(struct rc_cache *c, struct rnic_binding *b,
+static int run_inflight(struct rnic_cache *c, struct rnic_binding *b,
 			struct ibv_pd *pd, int n, size_t pages, double seconds)
 {
 	size_t len = pages * (size_t)sysconf(_SC_PAGESIZE);
@@ -187,18 +187,18 @@ static int run_inflight(struct rc_cache *c, struct rnic_binding *b,
 	if (!buf || connect_pair(pd, &cq, qp))
 		return 1;
 	for (i = 0; i < 2 * n; i++) {
-		struct rc_seg seg;
+		struct rnic_cache_seg seg;
 
 		buf[i] = mmap(NULL, len, PROT_READ | PROT_WRITE,
 			      MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-		if (buf[i] == MAP_FAILED || rc_get(c, (uintptr_t)buf[i], len, &seg, 1) != 1)
+		if (buf[i] == MAP_FAILED || rnic_cache_get(c, (uintptr_t)buf[i], len, &seg, 1) != 1)
 			return 1;
-		rc_put(c, &seg, 1);
+		rnic_cache_put(c, &seg, 1);
 	}
-	printf("inflight cached %llu pages\n", (unsigned long long)rc_cached_pages(c));
+	printf("inflight cached %llu pages\n", (unsigned long long)rnic_cache_cached_pages(c));
 	end = now_s() + seconds;
 	for (i = 0; now_s() < end; i = (i + 1) % n) {
-		struct rc_seg src, dst;
+		struct rnic_cache_seg src, dst;
 		struct ibv_send_wr *bad, wr = { .opcode = IBV_WR_RDMA_WRITE,
 						.send_flags = IBV_SEND_SIGNALED,
 						.num_sge = 1 };
@@ -206,11 +206,11 @@ static int run_inflight(struct rc_cache *c, struct rnic_binding *b,
 		struct ibv_wc wc;
 		int got;
 
-		got = rc_get(c, (uintptr_t)buf[2 * i], len, &src, 1);
+		got = rnic_cache_get(c, (uintptr_t)buf[2 * i], len, &src, 1);
 		if (got == 1) {
-			got = rc_get(c, (uintptr_t)buf[2 * i + 1], len, &dst, 1);
+			got = rnic_cache_get(c, (uintptr_t)buf[2 * i + 1], len, &dst, 1);
 			if (got != 1)
-				rc_put(c, &src, 1);
+				rnic_cache_put(c, &src, 1);
 		}
 		if (got != 1) {
 			/* a tenant that gives up says why (tenants.sh counts it) */
@@ -240,8 +240,8 @@ static int run_inflight(struct rc_cache *c, struct rnic_binding *b,
 				printf("inflight: write %lu failed: %s\n", writes,
 				       got < 0 ? "poll" : ibv_wc_status_str(wc.status));
 		}
-		rc_put(c, &src, 1);
-		rc_put(c, &dst, 1);
+		rnic_cache_put(c, &src, 1);
+		rnic_cache_put(c, &dst, 1);
 	}
 	printf("inflight writes=%lu failed=%lu revokes=%llu regrows=%llu asked=%llu freed=%llu short=%llu\n",
 	       writes, failed, (unsigned long long)b->lib.stats.revokes,
@@ -263,7 +263,7 @@ struct xfer_ctx {
 	int outstanding;
 };
 
-static int xfer_post(void *ctx, uintptr_t addr, size_t len, const struct rc_seg *seg)
+static int xfer_post(void *ctx, uintptr_t addr, size_t len, const struct rnic_cache_seg *seg)
 {
 	struct xfer_ctx *x = ctx;
 	struct ibv_sge sge = {
@@ -307,7 +307,7 @@ static int run_xfer(struct ibv_pd *pd, size_t size, size_t piece, int rounds)
 	static const char *const mode[] = { "upfront", "lazy", "overlap" };
 	static const struct rnic_xfer_ops ops = { xfer_post, xfer_wait };
 	struct xfer_ctx x = {};
-	struct rc_cache *c;
+	struct rnic_cache *c;
 	struct ibv_qp *qp[2];
 	char *src, *dst;
 	int r, m;
@@ -360,7 +360,7 @@ static uint64_t shared_held(struct rnic_binding *b)
  * budget a GRANT of 0. The unused 350 go back when the binding closes
  * (checked by the test from sysfs while this waits on stdin).
  */
-static int run_reserve(struct rc_cache *c, struct rnic_binding *b, struct ibv_pd *pd)
+static int run_reserve(struct rnic_cache *c, struct rnic_binding *b, struct ibv_pd *pd)
 {
 	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
 	struct rnic_reserve r = { .entries = 500, .keys = 5, .mode = RNIC_RESERVE_WAIT };
@@ -417,20 +417,20 @@ static int run_reserve(struct rc_cache *c, struct rnic_binding *b, struct ibv_pd
 	       h3 == 900 && (e1 == EAGAIN || e1 == ENOMEM) ? 0 : 1;
 }
 
-static int run_stale(struct rc_cache *c, struct rnic_binding *b)
+static int run_stale(struct rnic_cache *c, struct rnic_binding *b)
 {
 	size_t len = 8 * (size_t)sysconf(_SC_PAGESIZE);
-	struct rc_seg seg;
+	struct rnic_cache_seg seg;
 	uint32_t old, new;
 	double end;
 	void *buf;
 
 	buf = mmap(NULL, len, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-	if (buf == MAP_FAILED || rc_get(c, (uintptr_t)buf, len, &seg, 1) != 1)
+	if (buf == MAP_FAILED || rnic_cache_get(c, (uintptr_t)buf, len, &seg, 1) != 1)
 		return 1;
 	old = ((struct ibv_mr *)seg.handle)->lkey;
-	rc_put(c, &seg, 1);
+	rnic_cache_put(c, &seg, 1);
 	if (mmap(buf, len, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_POPULATE, -1, 0) != buf)
 		return 1;
@@ -438,10 +438,10 @@ static int run_stale(struct rc_cache *c, struct rnic_binding *b)
 	while (!b->lib.stats.stale && now_s() < end)
 		if (rnic_bind_process(b, 100) < 0)
 			return 1;
-	if (rc_get(c, (uintptr_t)buf, len, &seg, 1) != 1)
+	if (rnic_cache_get(c, (uintptr_t)buf, len, &seg, 1) != 1)
 		return 1;
 	new = ((struct ibv_mr *)seg.handle)->lkey;
-	rc_put(c, &seg, 1);
+	rnic_cache_put(c, &seg, 1);
 	printf("stale events=%llu dropped=%llu old=%u new=%u\n",
 	       (unsigned long long)b->lib.stats.stale,
 	       (unsigned long long)b->lib.stats.stale_dropped, old, new);
@@ -453,7 +453,7 @@ int main(int argc, char **argv)
 {
 	struct rnic_binding b;
 	struct rnic_shared sh;
-	struct rc_cache *c;
+	struct rnic_cache *c;
 	struct ibv_pd *pd;
 	int err, ret;
 
@@ -486,7 +486,7 @@ int main(int argc, char **argv)
 	 * UCOOP_GREEDY: cache all it asks for, entitled or not (a greedy
 	 * tenant); REVOKEs still lower the capacity and are answered
 	 */
-	rc_set_capacity(c, getenv("UCOOP_GREEDY") ? UINT64_MAX : sh.entitlement);
+	rnic_cache_set_capacity(c, getenv("UCOOP_GREEDY") ? UINT64_MAX : sh.entitlement);
 	if (!strcmp(argv[2], "coop") && argc == 6)
 		ret = run_coop(c, &b, atoi(argv[3]), strtoul(argv[4], NULL, 0),
 			   atof(argv[5]));

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What a hit in librnic's registration cache costs (issue 19's goal:
- * at most 90 ns, UCX's model is 50-90 ns): rc_get() + rc_put() of a
+ * at most 90 ns, UCX's model is 50-90 ns): rnic_cache_get() + rnic_cache_put() of a
  * range inside a cached region, with R regions cached, against a
  * registrar that does nothing (only the cache is measured). Also the
  * cost of a miss that the cache itself adds (registrar excluded). One
@@ -44,7 +44,7 @@ static double now_ns(void)
 int main(int argc, char **argv)
 {
 	static const int sizes[] = { 16, 256, 4096, 65536 };
-	const struct rc_ops ops = { nop_reg, nop_dereg };
+	const struct rnic_cache_ops ops = { nop_reg, nop_dereg };
 	FILE *csv = NULL;
 	unsigned int i, k;
 
@@ -56,23 +56,23 @@ int main(int argc, char **argv)
 	for (k = 0; k < ARRAY_SIZE(sizes); k++) {
 		int r = sizes[k], iters = 2000000;
 		/* every region 8 pages, one page apart: no two merge */
-		struct rc_cache *c = rc_create(&ops, NULL, PG, (uint64_t)r * 8 * 2);
+		struct rnic_cache *c = rnic_cache_create(&ops, NULL, PG, (uint64_t)r * 8 * 2);
 		uintptr_t *addrs = malloc(iters * sizeof(*addrs));
-		struct rc_seg s[4];
+		struct rnic_cache_seg s[4];
 		double t0, hit, miss;
 		int n;
 
 		for (i = 0; i < (unsigned int)r; i++) {
-			n = rc_get(c, BASE + i * 9 * PG, 8 * PG, s, 4);
-			rc_put(c, s, n);
+			n = rnic_cache_get(c, BASE + i * 9 * PG, 8 * PG, s, 4);
+			rnic_cache_put(c, s, n);
 		}
 		srand(k);
 		for (i = 0; i < (unsigned int)iters; i++)
 			addrs[i] = BASE + (rand() % r) * 9 * PG + rand() % (4 * PG);
 		t0 = now_ns();
 		for (i = 0; i < (unsigned int)iters; i++) {
-			n = rc_get(c, addrs[i], 8192, s, 4);
-			rc_put(c, s, n);
+			n = rnic_cache_get(c, addrs[i], 8192, s, 4);
+			rnic_cache_put(c, s, n);
 		}
 		hit = (now_ns() - t0) / iters;
 		/* misses: regions beyond the cached ones, then dropped again */
@@ -81,16 +81,16 @@ int main(int argc, char **argv)
 		for (i = 0; i < (unsigned int)iters; i++) {
 			uintptr_t a = BASE + ((uintptr_t)r + 1 + i % 1024) * 9 * PG;
 
-			n = rc_get(c, a, 8 * PG, s, 4);
-			rc_put(c, s, n);
-			rc_invalidate(c, a, 8 * PG);
+			n = rnic_cache_get(c, a, 8 * PG, s, 4);
+			rnic_cache_put(c, s, n);
+			rnic_cache_invalidate(c, a, 8 * PG);
 		}
 		miss = (now_ns() - t0) / iters;
 		printf("%10d %9.1f ns %11.1f ns\n", r, hit, miss);
 		if (csv)
 			fprintf(csv, "%d,%.1f,%.1f\n", r, hit, miss);
 		free(addrs);
-		rc_destroy(c);
+		rnic_cache_destroy(c);
 	}
 	if (csv)
 		fclose(csv);

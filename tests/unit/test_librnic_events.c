@@ -47,7 +47,7 @@ static void mdereg(void *ctx, void *const *h, size_t n)
 	batches++;
 }
 
-static const struct rc_ops ops = { mreg, mdereg };
+static const struct rnic_cache_ops ops = { mreg, mdereg };
 static unsigned char stream[4096];
 static size_t slen;
 static u32 seq;
@@ -67,14 +67,14 @@ static int feed(struct rnic_lib *l)
 }
 
 /* cache N idle regions of 4 pages, 8 pages apart */
-static void fill(struct rc_cache *c, int n)
+static void fill(struct rnic_cache *c, int n)
 {
-	struct rc_seg s[2];
+	struct rnic_cache_seg s[2];
 	int i, k;
 
 	for (i = 0; i < n; i++) {
-		k = rc_get(c, BASE + i * 8 * PG, 4 * PG, s, 2);
-		rc_put(c, s, k);
+		k = rnic_cache_get(c, BASE + i * 8 * PG, 4 * PG, s, 2);
+		rnic_cache_put(c, s, k);
 	}
 }
 
@@ -83,47 +83,47 @@ int main(void)
 	struct rnic_shared page;
 	struct rnic_shared snap;
 	struct rnic_lib l;
-	struct rc_cache *c;
-	struct rc_seg held[2];
+	struct rnic_cache *c;
+	struct rnic_cache_seg held[2];
 	int n, b0, r0;
 	uint64_t g0;
 
-	c = rc_create(&ops, NULL, PG, 64);
+	c = rnic_cache_create(&ops, NULL, PG, 64);
 	rnic_lib_init(&l, c, NULL);
 	fill(c, 10);				/* 40 pages idle */
 	b0 = batches;
 	post((struct rnic_ev){ .type = RNIC_EV_REVOKE, .revoke = { .entries = 12 } });
 	n = feed(&l);
-	tap_ok(n == 1 && rc_cached_pages(c) <= 28 && batches == b0 + 1 &&
+	tap_ok(n == 1 && rnic_cache_cached_pages(c) <= 28 && batches == b0 + 1 &&
 	       l.stats.revoke_freed >= 12 && !l.stats.revoke_short,
 	       "REVOKE of 12 entries: idle regions freed at once, in one batch (%llu left)",
-	       (unsigned long long)rc_cached_pages(c));
+	       (unsigned long long)rnic_cache_cached_pages(c));
 	fill(c, 10);
-	tap_ok(rc_cached_pages(c) <= 28, "and the cache keeps within what it kept (%llu)",
-	       (unsigned long long)rc_cached_pages(c));
+	tap_ok(rnic_cache_cached_pages(c) <= 28, "and the cache keeps within what it kept (%llu)",
+	       (unsigned long long)rnic_cache_cached_pages(c));
 
 	post((struct rnic_ev){ .type = RNIC_EV_GROW, .grow = { .entitlement = 200 } });
 	tap_ok(feed(&l) == 1 && l.stats.grows == 1, "GROW handled");
 	fill(c, 30);
-	tap_ok(rc_cached_pages(c) == 120, "after GROW to 200 the cache holds 30 regions (%llu)",
-	       (unsigned long long)rc_cached_pages(c));
+	tap_ok(rnic_cache_cached_pages(c) == 120, "after GROW to 200 the cache holds 30 regions (%llu)",
+	       (unsigned long long)rnic_cache_cached_pages(c));
 
 	/* a REVOKE larger than what is idle: held regions go when put */
-	rc_set_capacity(c, 0);
-	rc_set_capacity(c, 64);
-	n = rc_get(c, BASE + 1000 * PG, 16 * PG, held, 2);
+	rnic_cache_set_capacity(c, 0);
+	rnic_cache_set_capacity(c, 64);
+	n = rnic_cache_get(c, BASE + 1000 * PG, 16 * PG, held, 2);
 	fill(c, 2);				/* 16 held + 8 idle */
 	post((struct rnic_ev){ .type = RNIC_EV_REVOKE, .revoke = { .entries = 20 } });
 	feed(&l);
-	tap_ok(l.stats.revoke_short == 1 && rc_cached_pages(c) == 16,
+	tap_ok(l.stats.revoke_short == 1 && rnic_cache_cached_pages(c) == 16,
 	       "REVOKE beyond the idle regions: those go now, the held one stays (%llu)",
-	       (unsigned long long)rc_cached_pages(c));
-	rc_put(c, held, n);
-	tap_ok(rc_cached_pages(c) <= 4, "and goes when put (%llu left of 24, 20 asked)",
-	       (unsigned long long)rc_cached_pages(c));
+	       (unsigned long long)rnic_cache_cached_pages(c));
+	rnic_cache_put(c, held, n);
+	tap_ok(rnic_cache_cached_pages(c) <= 4, "and goes when put (%llu left of 24, 20 asked)",
+	       (unsigned long long)rnic_cache_cached_pages(c));
 
 	/* STALE */
-	rc_set_capacity(c, 64);
+	rnic_cache_set_capacity(c, 64);
 	fill(c, 4);
 	r0 = regs;
 	post((struct rnic_ev){ .type = RNIC_EV_STALE, .stale = { BASE + 8 * PG + 100, 10, 7 } });
@@ -147,9 +147,9 @@ int main(void)
 	seq += 3;				/* three events lost */
 	post((struct rnic_ev){ .type = RNIC_EV_GRANT, .grant = { 2, 1 } });
 	feed(&l);
-	tap_ok(l.stats.lost == 3 && l.stats.resyncs == 1 && rc_cached_pages(c) <= 8,
+	tap_ok(l.stats.lost == 3 && l.stats.resyncs == 1 && rnic_cache_cached_pages(c) <= 8,
 	       "a sequence gap: three lost, the shared page read, down to its target (%llu)",
-	       (unsigned long long)rc_cached_pages(c));
+	       (unsigned long long)rnic_cache_cached_pages(c));
 	memset(stream, 0, 24);
 	stream[0] = 99;
 	stream[2] = 24;
@@ -165,8 +165,8 @@ int main(void)
 	 * to the same held (24: targets 16, then 8): the page's target and
 	 * held decide, so the cache comes down to 8, not 24 - 8 - 16 = 0.
 	 */
-	rc_set_capacity(c, 0);
-	rc_set_capacity(c, 64);
+	rnic_cache_set_capacity(c, 0);
+	rnic_cache_set_capacity(c, 64);
 	page.held = 0;
 	kpage = &page;
 	fill(c, 6);				/* 24 pages idle */
@@ -175,35 +175,35 @@ int main(void)
 	post((struct rnic_ev){ .type = RNIC_EV_REVOKE, .revoke = { .entries = 8 } });
 	post((struct rnic_ev){ .type = RNIC_EV_REVOKE, .revoke = { .entries = 16 } });
 	feed(&l);
-	tap_ok(rc_cached_pages(c) == 8 && rc_capacity(c) == 8,
+	tap_ok(rnic_cache_cached_pages(c) == 8 && rnic_cache_capacity(c) == 8,
 	       "two REVOKEs asking 8 and 16 of 24 toward one target: 8 kept (%llu), not 0",
-	       (unsigned long long)rc_cached_pages(c));
+	       (unsigned long long)rnic_cache_cached_pages(c));
 	page.target = RNIC_NO_TARGET;
 	post((struct rnic_ev){ .type = RNIC_EV_REVOKE, .revoke = { .entries = 8 } });
 	feed(&l);
-	tap_ok(rc_cached_pages(c) == 8 && page.held == 8,
+	tap_ok(rnic_cache_cached_pages(c) == 8 && page.held == 8,
 	       "a REVOKE whose target the page shows met frees nothing");
 	kpage = NULL;
 
 	/* growing back from the page: not with a target, once without */
-	rc_set_capacity(c, 8);
+	rnic_cache_set_capacity(c, 8);
 	page.seq = 10;
 	page.target = 4;
 	page.entitlement = 100;
-	tap_ok(!rnic_lib_refresh(&l) && rc_capacity(c) == 8,
-	       "a pending target: the capacity stays (%llu)", (unsigned long long)rc_capacity(c));
+	tap_ok(!rnic_lib_refresh(&l) && rnic_cache_capacity(c) == 8,
+	       "a pending target: the capacity stays (%llu)", (unsigned long long)rnic_cache_capacity(c));
 	page.seq = 12;
 	page.target = RNIC_NO_TARGET;
 	n = rnic_lib_refresh(&l);
-	tap_ok(n == 1 && rc_capacity(c) == 100 && l.stats.regrows == 1,
+	tap_ok(n == 1 && rnic_cache_capacity(c) == 100 && l.stats.regrows == 1,
 	       "no target, more entitled: the capacity grows back to it (%llu)",
-	       (unsigned long long)rc_capacity(c));
-	rc_set_capacity(c, 8);
-	tap_ok(!rnic_lib_refresh(&l) && rc_capacity(c) == 8,
+	       (unsigned long long)rnic_cache_capacity(c));
+	rnic_cache_set_capacity(c, 8);
+	tap_ok(!rnic_lib_refresh(&l) && rnic_cache_capacity(c) == 8,
 	       "an unchanged page is not read again");
 	page.seq = 14;
 	page.entitlement = 6;
-	tap_ok(!rnic_lib_refresh(&l) && rc_capacity(c) == 8,
+	tap_ok(!rnic_lib_refresh(&l) && rnic_cache_capacity(c) == 8,
 	       "less entitled than the capacity: no change (REVOKE does the shrinking)");
 
 	/* malformed, repeated */
@@ -226,7 +226,7 @@ int main(void)
 	tap_ok(!rnic_shared_read(&page, &snap) && snap.held == 77 && snap.seq == 4,
 	       "an even seq: a consistent copy");
 
-	rc_destroy(c);
+	rnic_cache_destroy(c);
 	tap_ok(live == 0, "nothing left registered (%d)", live);
 	return tap_done();
 }

@@ -101,7 +101,7 @@ static void mock_dereg(void *ctx, void *const *handles, size_t n)
 	dereg_batches++;
 }
 
-static const struct rc_ops ops = { mock_reg, mock_dereg };
+static const struct rnic_cache_ops ops = { mock_reg, mock_dereg };
 
 static void mock_reset(void)
 {
@@ -124,8 +124,8 @@ static void mock_change(uintptr_t a, size_t len)
 			regs[i].changed = true;
 }
 
-/* check what rc_get returned for [a, a + len) and hold it in the mock */
-static void check_segs(uintptr_t a, size_t len, const struct rc_seg *s, int n)
+/* check what rnic_cache_get returned for [a, a + len) and hold it in the mock */
+static void check_segs(uintptr_t a, size_t len, const struct rnic_cache_seg *s, int n)
 {
 	uintptr_t cur = a;
 	int i, p;
@@ -149,13 +149,13 @@ static void check_segs(uintptr_t a, size_t len, const struct rc_seg *s, int n)
 		violation("segments do not add up to the request");
 }
 
-static void put_segs(struct rc_cache *c, struct rc_seg *s, int n)
+static void put_segs(struct rnic_cache *c, struct rnic_cache_seg *s, int n)
 {
 	int i;
 
 	for (i = 0; i < n; i++)
 		((struct mreg *)s[i].handle)->held--;
-	rc_put(c, s, n);
+	rnic_cache_put(c, s, n);
 }
 
 static uint64_t live_pages(void)
@@ -171,10 +171,10 @@ static uint64_t live_pages(void)
 
 static uintptr_t P(int page) { return BASE + (uintptr_t)page * PG; }
 
-/* rc_get, checked and held in the mock */
-static int get(struct rc_cache *c, uintptr_t a, size_t len, struct rc_seg *s)
+/* rnic_cache_get, checked and held in the mock */
+static int get(struct rnic_cache *c, uintptr_t a, size_t len, struct rnic_cache_seg *s)
 {
-	int n = rc_get(c, a, len, s, 8);
+	int n = rnic_cache_get(c, a, len, s, 8);
 
 	if (n > 0)
 		check_segs(a, len, s, n);
@@ -183,29 +183,29 @@ static int get(struct rc_cache *c, uintptr_t a, size_t len, struct rc_seg *s)
 
 static void fixed_cases(void)
 {
-	struct rc_seg s[8], t[8];
-	struct rc_cache *c;
+	struct rnic_cache_seg s[8], t[8];
+	struct rnic_cache *c;
 	int n, m, r0;
 
 	mock_reset();
-	c = rc_create(&ops, NULL, PG, 64);
+	c = rnic_cache_create(&ops, NULL, PG, 64);
 	n = get(c, P(10) + 100, 3 * PG, s);
 	tap_ok(n == 1 && reg_calls == 1 && ((struct mreg *)s[0].handle)->start == P(10) &&
 	       ((struct mreg *)s[0].handle)->end == P(14),
 	       "a miss registers the pages the request touches (n %d, regs %d)", n, reg_calls);
 	put_segs(c, s, n);
 	n = get(c, P(11), PG, s);
-	tap_ok(n == 1 && reg_calls == 1 && rc_get_stats(c)->hits == 1,
+	tap_ok(n == 1 && reg_calls == 1 && rnic_cache_get_stats(c)->hits == 1,
 	       "a request inside a cached region is a hit (regs %d)", reg_calls);
 	put_segs(c, s, n);
 	n = get(c, P(8), 8 * PG, s);
-	tap_ok(n == 3 && reg_calls == 3 && rc_get_stats(c)->partial == 1 &&
+	tap_ok(n == 3 && reg_calls == 3 && rnic_cache_get_stats(c)->partial == 1 &&
 	       s[1].handle == &regs[0],
 	       "a partial overlap reuses the cached part and registers the two gaps (n %d, regs %d)",
 	       n, reg_calls);
-	tap_ok(rc_cached_pages(c) == 8 && live_pages() == 8,
+	tap_ok(rnic_cache_cached_pages(c) == 8 && live_pages() == 8,
 	       "cached pages are the registered pages (%llu)",
-	       (unsigned long long)rc_cached_pages(c));
+	       (unsigned long long)rnic_cache_cached_pages(c));
 	m = get(c, P(8), 8 * PG, t);
 	tap_ok(m == 3 && reg_calls == 3, "the same request again is a hit on three regions");
 	put_segs(c, t, m);
@@ -213,18 +213,18 @@ static void fixed_cases(void)
 	tap_ok(get(c, P(0), 0, s) == -EINVAL, "a zero length is -EINVAL");
 	tap_ok(get(c, UINTPTR_MAX - 10, 100, s) == -EINVAL, "a range that wraps is -EINVAL");
 	r0 = reg_calls;
-	tap_ok(rc_get(c, P(4), 14 * PG, s, 2) == -E2BIG && reg_calls == r0,
+	tap_ok(rnic_cache_get(c, P(4), 14 * PG, s, 2) == -E2BIG && reg_calls == r0,
 	       "more segments than room is -E2BIG, nothing registered");
 	fail_pct = 100;
 	tap_ok(get(c, P(4), 14 * PG, s) == -ENOMEM && live == 3 && !violations,
 	       "a registration that fails: its error, nothing held or leaked (live %d)", live);
 	fail_pct = 0;
-	rc_destroy(c);
+	rnic_cache_destroy(c);
 	tap_ok(live == 0 && !violations, "destroy deregisters everything (live %d) %s", live, why);
 
 	/* large regions go before small ones */
 	mock_reset();
-	c = rc_create(&ops, NULL, PG, 16);
+	c = rnic_cache_create(&ops, NULL, PG, 16);
 	n = get(c, P(100), 8 * PG, s);	/* L: 8 pages, oldest */
 	put_segs(c, s, n);
 	for (m = 0; m < 4; m++) {		/* four 1-page regions */
@@ -235,11 +235,11 @@ static void fixed_cases(void)
 	tap_ok(!regs[0].alive && regs[1].alive && regs[4].alive && dereg_batches == 1,
 	       "making room evicts the large region before four small ones, in one batch");
 	put_segs(c, s, n);
-	rc_destroy(c);
+	rnic_cache_destroy(c);
 
 	/* of two equal regions, the older goes first */
 	mock_reset();
-	c = rc_create(&ops, NULL, PG, 4);
+	c = rnic_cache_create(&ops, NULL, PG, 4);
 	n = get(c, P(0), 2 * PG, s);
 	put_segs(c, s, n);
 	n = get(c, P(10), 2 * PG, s);
@@ -247,14 +247,14 @@ static void fixed_cases(void)
 	n = get(c, P(20), 2 * PG, s);
 	tap_ok(!regs[0].alive && regs[1].alive, "of two equal idle regions the older is evicted");
 	put_segs(c, s, n);
-	rc_destroy(c);
+	rnic_cache_destroy(c);
 
 	/* a stale region is never returned again; a held one dies at put */
 	mock_reset();
-	c = rc_create(&ops, NULL, PG, 64);
+	c = rnic_cache_create(&ops, NULL, PG, 64);
 	n = get(c, P(30), 4 * PG, s);
 	mock_change(P(31), 10);
-	tap_ok(rc_invalidate(c, P(31), 10) == 1 && regs[0].alive,
+	tap_ok(rnic_cache_invalidate(c, P(31), 10) == 1 && regs[0].alive,
 	       "invalidation drops the region; held, it stays registered");
 	m = get(c, P(30), 4 * PG, t);
 	tap_ok(m == 1 && t[0].handle != s[0].handle && !violations,
@@ -262,31 +262,31 @@ static void fixed_cases(void)
 	put_segs(c, s, n);
 	tap_ok(!regs[0].alive, "the stale region is deregistered at its last put");
 	put_segs(c, t, m);
-	tap_ok(rc_invalidate(c, P(0), NPAGES * PG) == 1 && live == 0,
+	tap_ok(rnic_cache_invalidate(c, P(0), NPAGES * PG) == 1 && live == 0,
 	       "invalidating idle regions deregisters them at once");
-	rc_destroy(c);
+	rnic_cache_destroy(c);
 
 	/* shrink and capacity */
 	mock_reset();
-	c = rc_create(&ops, NULL, PG, 64);
+	c = rnic_cache_create(&ops, NULL, PG, 64);
 	for (m = 0; m < 8; m++) {
 		n = get(c, P(m * 4), 2 * PG, s);
 		put_segs(c, s, n);
 	}
 	n = get(c, P(200), 4 * PG, t);
-	tap_ok(rc_shrink(c, 10) >= 10 && rc_cached_pages(c) <= 10 && regs[8].alive,
+	tap_ok(rnic_cache_shrink(c, 10) >= 10 && rnic_cache_cached_pages(c) <= 10 && regs[8].alive,
 	       "shrink frees idle pages, never a held region (%llu left)",
-	       (unsigned long long)rc_cached_pages(c));
-	tap_ok(rc_shrink(c, 100) == 6 && rc_cached_pages(c) == 4,
+	       (unsigned long long)rnic_cache_cached_pages(c));
+	tap_ok(rnic_cache_shrink(c, 100) == 6 && rnic_cache_cached_pages(c) == 4,
 	       "shrink frees what is idle when asked for more");
 	put_segs(c, t, n);
-	rc_set_capacity(c, 0);
-	tap_ok(rc_cached_pages(c) == 0 && live == 0, "a capacity of 0 evicts everything idle");
+	rnic_cache_set_capacity(c, 0);
+	tap_ok(rnic_cache_cached_pages(c) == 0 && live == 0, "a capacity of 0 evicts everything idle");
 	n = get(c, P(0), PG, s);
 	put_segs(c, s, n);
-	tap_ok(live == 0 && rc_get_stats(c)->over == 1,
+	tap_ok(live == 0 && rnic_cache_get_stats(c)->over == 1,
 	       "with capacity 0 a put deregisters at once (no cache)");
-	rc_destroy(c);
+	rnic_cache_destroy(c);
 	tap_ok(!violations, "fixed cases keep every invariant %s", why);
 }
 
@@ -294,15 +294,15 @@ static void fixed_cases(void)
 
 static void random_run(unsigned int seed, int ops_n)
 {
-	struct rc_seg held[HOLDS][8];
+	struct rnic_cache_seg held[HOLDS][8];
 	int nheld[HOLDS] = { 0 };
 	uint64_t cap = 32 + seed % 64;
-	struct rc_cache *c;
+	struct rnic_cache *c;
 	int i, k, n, errors = 0, accounting = 0, overcap = 0;
 
 	mock_reset();
 	srand(seed);
-	c = rc_create(&ops, NULL, PG, cap);
+	c = rnic_cache_create(&ops, NULL, PG, cap);
 	for (i = 0; i < ops_n && !violations; i++) {
 		int op = rand() % 100;
 		int h = rand() % HOLDS;
@@ -312,7 +312,7 @@ static void random_run(unsigned int seed, int ops_n)
 			size_t len = 1 + rand() % (rand() % 4 ? 4 * PG : 36 * PG);
 
 			fail_pct = rand() % 10 == 0 ? 50 : 0;
-			n = rc_get(c, a, len, held[h], 8);
+			n = rnic_cache_get(c, a, len, held[h], 8);
 			fail_pct = 0;
 			if (n > 0) {
 				check_segs(a, len, held[h], n);
@@ -328,18 +328,18 @@ static void random_run(unsigned int seed, int ops_n)
 			size_t len = 1 + rand() % (8 * PG);
 
 			mock_change(a, len);
-			rc_invalidate(c, a, len);
+			rnic_cache_invalidate(c, a, len);
 		} else if (op < 96) {
-			rc_shrink(c, rand() % 16);
+			rnic_cache_shrink(c, rand() % 16);
 		} else {
 			cap = rand() % 96;
-			rc_set_capacity(c, cap);
+			rnic_cache_set_capacity(c, cap);
 		}
-		if (rc_cached_pages(c) != live_pages())
+		if (rnic_cache_cached_pages(c) != live_pages())
 			accounting++;
 		for (k = 0, n = 0; k < HOLDS; k++)
 			n += nheld[k];
-		if (!n && rc_cached_pages(c) > cap)
+		if (!n && rnic_cache_cached_pages(c) > cap)
 			overcap++;
 	}
 	for (k = 0; k < HOLDS; k++)
@@ -348,13 +348,13 @@ static void random_run(unsigned int seed, int ops_n)
 	tap_ok(!violations && !errors && !accounting && !overcap,
 	       "seed %u: %d operations keep every invariant (errors %d, accounting %d, over capacity when idle %d) %s",
 	       seed, i, errors, accounting, overcap, why);
-	tap_ok(rc_get_stats(c)->hits + rc_get_stats(c)->partial > 0,
+	tap_ok(rnic_cache_get_stats(c)->hits + rnic_cache_get_stats(c)->partial > 0,
 	       "seed %u: the cache served requests (hits %llu, partial %llu, misses %llu, batches %llu)",
-	       seed, (unsigned long long)rc_get_stats(c)->hits,
-	       (unsigned long long)rc_get_stats(c)->partial,
-	       (unsigned long long)rc_get_stats(c)->misses,
-	       (unsigned long long)rc_get_stats(c)->batches);
-	rc_destroy(c);
+	       seed, (unsigned long long)rnic_cache_get_stats(c)->hits,
+	       (unsigned long long)rnic_cache_get_stats(c)->partial,
+	       (unsigned long long)rnic_cache_get_stats(c)->misses,
+	       (unsigned long long)rnic_cache_get_stats(c)->batches);
+	rnic_cache_destroy(c);
 	tap_ok(live == 0, "seed %u: nothing left registered after destroy (%d)", seed, live);
 }
 

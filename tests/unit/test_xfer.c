@@ -52,7 +52,7 @@ static void mdereg(void *ctx, void *const *h, size_t n)
 	live -= n;
 }
 
-static int mpost(void *ctx, uintptr_t addr, size_t len, const struct rc_seg *seg)
+static int mpost(void *ctx, uintptr_t addr, size_t len, const struct rnic_cache_seg *seg)
 {
 	(void)ctx;
 	/* X1 in order, X2 registered and covering the piece */
@@ -73,12 +73,12 @@ static int mwait(void *ctx)
 	return ++waits == fail_wait_at ? -ETIMEDOUT : 0;
 }
 
-static const struct rc_ops rops = { mreg, mdereg };
+static const struct rnic_cache_ops rops = { mreg, mdereg };
 static const struct rnic_xfer_ops xops = { mpost, mwait };
 
 static int run(enum rnic_xfer_mode mode, size_t len, size_t piece)
 {
-	struct rc_cache *c = rc_create(&rops, NULL, PG, 0);
+	struct rnic_cache *c = rnic_cache_create(&rops, NULL, PG, 0);
 	int err;
 
 	live = max_live = regs = posts = waits = bad = 0;
@@ -86,7 +86,7 @@ static int run(enum rnic_xfer_mode mode, size_t len, size_t piece)
 	norder = 0;
 	memset(order, 0, sizeof(order));
 	err = rnic_xfer(c, BASE, len, piece, mode, &xops, NULL);
-	rc_destroy(c);
+	rnic_cache_destroy(c);
 	return err;
 }
 
