@@ -30,7 +30,7 @@
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
 
-#include "rnic_mgr.h"
+#include "rnic_int.h"
 #include "trace.h"
 
 #define RNIC_WAITING	1

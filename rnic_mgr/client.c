@@ -12,7 +12,7 @@
 #include <linux/slab.h>
 #include <rdma/ib_verbs.h>
 
-#include "rnic_mgr.h"
+#include "rnic_int.h"
 
 static struct ib_client rnic_client;
 static DEFINE_MUTEX(rnic_devs_mutex);

@@ -12,7 +12,7 @@
 #include <linux/debugfs.h>
 #include <linux/delay.h>
 
-#include "rnic_mgr.h"
+#include "rnic_int.h"
 
 static struct dentry *rnic_fault_dir;
 static atomic_t rnic_fail_consumer_sysfs = ATOMIC_INIT(0);

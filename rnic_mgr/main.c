@@ -9,7 +9,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 
-#include "rnic_mgr.h"
+#include "rnic_int.h"
 #include "user.h"
 
 /*

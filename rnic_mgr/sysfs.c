@@ -21,7 +21,7 @@
 #include <linux/mm.h>
 #include <linux/sysfs.h>
 
-#include "rnic_mgr.h"
+#include "rnic_int.h"
 
 static struct kobject *rnic_root_kobj;
 static struct kset *rnic_devices_kset;

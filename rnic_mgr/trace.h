@@ -15,7 +15,7 @@
 #define RNIC_MGR_TRACE_H
 
 #include <linux/tracepoint.h>
-#include "rnic_mgr.h"
+#include "rnic_int.h"
 
 /* Consumers: which, and what they hold */
 

@@ -57,7 +57,7 @@
 #include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
 
-#include "rnic_mgr.h"
+#include "rnic_int.h"
 #include "trace.h"
 #include "user.h"
 

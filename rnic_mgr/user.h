@@ -13,7 +13,7 @@
 #include <linux/pid.h>
 #include <linux/refcount.h>
 #include <linux/spinlock.h>
-#include "rnic_mgr.h"
+#include "rnic_int.h"
 
 struct rnic_ufile;
 

@@ -35,7 +35,7 @@
 #include <linux/workqueue.h>
 #include <rdmastor/rnic_user_event.h>
 
-#include "rnic_mgr.h"
+#include "rnic_int.h"
 #include "trace.h"
 #include "user.h"
 

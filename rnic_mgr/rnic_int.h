@@ -14,8 +14,8 @@
  *   rc_lock        one consumer's held and grant: the fast path takes
  *                  only this one.
  */
-#ifndef RNIC_MGR_H
-#define RNIC_MGR_H
+#ifndef RNIC_INT_H
+#define RNIC_INT_H
 
 #include <linux/kobject.h>
 #include <linux/list.h>
@@ -198,4 +198,4 @@ static inline void rnic_fault_exit(void) { }
 static inline bool rnic_fault_consumer_sysfs(void) { return false; }
 #endif
 
-#endif /* RNIC_MGR_H */
+#endif /* RNIC_INT_H */
