@@ -10,10 +10,10 @@
  * reply (inline or Reply chunk, Write chunk parts, Send-with-
  * Invalidate). Calls that are refused say why.
  *
- *   trace-cmd record -e rsv -e rst ...
+ *   trace-cmd record -e rdmastor_svcrdma -e rdmastor_transport ...
  */
 #undef TRACE_SYSTEM
-#define TRACE_SYSTEM rsv
+#define TRACE_SYSTEM rdmastor_svcrdma
 
 #if !defined(RSV_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
 #define RSV_TRACE_H

@@ -9,10 +9,10 @@
  * engine's own events (system "rst") carry the completions, MRs and the
  * window underneath.
  *
- *   trace-cmd record -e rsx -e rst ...
+ *   trace-cmd record -e rdmastor_rpcrdma -e rdmastor_transport ...
  */
 #undef TRACE_SYSTEM
-#define TRACE_SYSTEM rsx
+#define TRACE_SYSTEM rdmastor_rpcrdma
 
 #if !defined(RSX_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
 #define RSX_TRACE_H

@@ -10,10 +10,10 @@
  * task management responses and the commands they ended; MRs made for
  * commands that found none; what was wrong when a target is cut off.
  *
- *   trace-cmd record -e ini -e rst ...
+ *   trace-cmd record -e rdmastor_iser -e rdmastor_transport ...
  */
 #undef TRACE_SYSTEM
-#define TRACE_SYSTEM ini
+#define TRACE_SYSTEM rdmastor_iser
 
 #if !defined(INI_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
 #define INI_TRACE_H

@@ -9,10 +9,10 @@
  * what was wrong when a peer is cut off; each command's data movement
  * (RDMA READ of WRITE data, RDMA WRITE of READ data) and response.
  *
- *   trace-cmd record -e ist -e rst ...
+ *   trace-cmd record -e rdmastor_isert -e rdmastor_transport ...
  */
 #undef TRACE_SYSTEM
-#define TRACE_SYSTEM ist
+#define TRACE_SYSTEM rdmastor_isert
 
 #if !defined(IST_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
 #define IST_TRACE_H

@@ -13,10 +13,10 @@
  * back, keys invalidated (and a peer invalidating the wrong one), the
  * share and the window changing, READs waiting for an MR.
  *
- *   trace-cmd record -e rst -e rnic_mgr ...
+ *   trace-cmd record -e rdmastor_transport -e rnic_mgr ...
  */
 #undef TRACE_SYSTEM
-#define TRACE_SYSTEM rst
+#define TRACE_SYSTEM rdmastor_transport
 
 #if !defined(RST_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
 #define RST_TRACE_H

@@ -50,14 +50,14 @@ for round in $(seq "$ROUNDS"); do
 		check "round $round: $stack client" client_stack "$stack" 4096 || continue
 		check "round $round: $stack mounts NFSv4.2 (hard)" nfs_mount 4.2 hard || continue
 		if [ "$stack" = rdmastor ]; then
-			echo 1 > /sys/kernel/tracing/events/rsx/enable
+			echo 1 > /sys/kernel/tracing/events/rdmastor_rpcrdma/enable
 			: > /sys/kernel/tracing/trace
 		fi
 		check "round $round, $stack: a run with no loss, verified" run "$round" "$stack" none
 		check "round $round, $stack: a run with 8 s of loss, verified" run "$round" "$stack" link-down
 		if [ "$stack" = rdmastor ]; then
 			cp /sys/kernel/tracing/trace "$RDMASTOR_OUT/rsx-trace-$round.txt"
-			echo 0 > /sys/kernel/tracing/events/rsx/enable
+			echo 0 > /sys/kernel/tracing/events/rdmastor_rpcrdma/enable
 		fi
 		umount $MNT
 	done

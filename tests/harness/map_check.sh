@@ -23,10 +23,10 @@ drop_from_map rtp
 out=$("$tree/scripts/map-check" "$tmp/design.rst" 2>&1)
 expect_eq "a map without the test module rtp fails" "$?" 1
 expect_match "and names it" "$out" 'module rtp is not in'
-drop_from_map ini
+drop_from_map rdmastor_iser
 out=$("$tree/scripts/map-check" "$tmp/design.rst" 2>&1)
-expect_eq "a map without the trace system ini fails" "$?" 1
-expect_match "and names it" "$out" 'trace ini is not in'
+expect_eq "a map without rdmastor_iser (module and trace system) fails" "$?" 1
+expect_match "and names the trace system" "$out" 'trace rdmastor_iser is not in'
 echo "no such section" > "$tmp/design.rst"
 out=$("$tree/scripts/map-check" "$tmp/design.rst" 2>&1)
 expect_eq "a page with no Components section fails" "$?" 1

@@ -67,13 +67,13 @@ nop_trace=/sys/kernel/tracing/instances/nopin
 nopin_answered() { grep -q 'ist_pdu_recv:.* opcode=0x00 itt=0xffffffff' "$nop_trace/trace"; }
 nop_watch() {
 	mkdir "$nop_trace" &&
-		echo 'itt == 0xffffffff' > "$nop_trace/events/ist/ist_pdu_recv/filter" &&
-		echo 1 > "$nop_trace/events/ist/ist_pdu_recv/enable"
+		echo 'itt == 0xffffffff' > "$nop_trace/events/rdmastor_isert/ist_pdu_recv/filter" &&
+		echo 1 > "$nop_trace/events/rdmastor_isert/ist_pdu_recv/enable"
 }
 check "trace the initiator's answers to NOP-In pings" nop_watch
 check "the initiator answered a NOP-In ping (within 40 s)" wait_for 40 nopin_answered
 diag "$(grep -m1 'ist_pdu_recv:' "$nop_trace/trace" | sed 's/^ *//')"
-echo 0 > "$nop_trace/events/ist/ist_pdu_recv/enable"
+echo 0 > "$nop_trace/events/rdmastor_isert/ist_pdu_recv/enable"
 rmdir "$nop_trace"
 expect_nomatch "the initiator's NOP-Out answers find the target's NOP-In pings" \
 	"$(dmesg)" 'Unable to locate TTT'

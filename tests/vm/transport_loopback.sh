@@ -65,7 +65,7 @@ check "MRs never above the window ($(field mrs_peak) <= 4)" [ "$(field mrs_peak)
 # A trace-cmd session, in its own instance (the births-and-deaths
 # recording goes on underneath): one I/O at a time, local invalidation.
 # Every step of an I/O shows, and each completion carries its id.
-trace-cmd record -B example -e rst -e rnic_mgr -o /tmp/example.dat \
+trace-cmd record -B example -e rdmastor_transport -e rnic_mgr -o /tmp/example.dat \
 	$R run -o read -s 16k -c 1 -t 1 -i local $IP > /tmp/record.out 2>&1
 trace-cmd report -i /tmp/example.dat > /tmp/example.txt 2>/dev/null
 cp /tmp/example.txt "$RDMASTOR_OUT/trace-example.txt"
