@@ -119,6 +119,12 @@ lio_targets_remove() {
 	for tpg in "$LIO"/iscsi/iqn.*/tpgt_*; do
 		[ -d "$tpg" ] || continue
 		echo 0 > "$tpg/enable"
+		# explicit ACLs (iser_faults makes one of a logged-in
+		# initiator's), with their mapped LUNs
+		for d in "$tpg"/acls/*/lun_*/ "$tpg"/acls/*/; do
+			[ -d "$d" ] || continue
+			find "$d" -maxdepth 1 -type l -delete && rmdir "$d" || return 1
+		done
 		for d in "$tpg"/lun/lun_*; do
 			[ -d "$d" ] || continue
 			find "$d" -maxdepth 1 -type l -delete && rmdir "$d" || return 1
