@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * librnic: acting on rnic_mgr's events (events.h). The events are
- * decoded with the kernel's own codec (rnic_mgr/user_event.c); what the
+ * decoded with the kernel's own codec (common/rnic_user_event.c); what the
  * library does with each is here, so that it is tested without a device.
  */
 #include <errno.h>

@@ -2,7 +2,7 @@
 /*
  * The events of /dev/rnic_mgr (include/uapi/rdmastor/rnic_user.h) as
  * plain values, with the encoder the kernel uses to queue them and the
- * decoder librnic reads them with. Pure C (rnic_mgr/user_event.c): it
+ * decoder librnic reads them with. Pure C (common/rnic_user_event.c): it
  * builds into the module, the library, the unit tests and the fuzzer.
  *
  * The decoder trusts nothing about the buffer: a short read, a length
@@ -55,16 +55,16 @@ struct rnic_ev {
 	};
 };
 
-/* rnic_ev_size(): see rnic_mgr/user_event.c */
+/* rnic_ev_size(): see common/rnic_user_event.c */
 size_t rnic_ev_size(const struct rnic_ev *ev);
 
-/* rnic_ev_encode(): see rnic_mgr/user_event.c */
+/* rnic_ev_encode(): see common/rnic_user_event.c */
 int rnic_ev_encode(void *buf, size_t room, const struct rnic_ev *ev);
 
-/* rnic_ev_decode(): see rnic_mgr/user_event.c */
+/* rnic_ev_decode(): see common/rnic_user_event.c */
 int rnic_ev_decode(const void *buf, size_t len, struct rnic_ev *ev);
 
-/* rnic_ev_seq_next(): see rnic_mgr/user_event.c */
+/* rnic_ev_seq_next(): see common/rnic_user_event.c */
 s64 rnic_ev_seq_next(u32 *expect, u32 seq);
 
 #endif /* RDMASTOR_RNIC_USER_EVENT_H */

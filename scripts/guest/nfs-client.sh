@@ -36,7 +36,7 @@ rdmastor_nfs_client() {
 }
 
 # xstat FIELD [MOUNTPOINT]: one of rdmastor's counters from the mount's
-# xprt line in /proc/self/mountstats (fs/xprt.c rsx_print_stats); the
+# xprt line in /proc/self/mountstats (fs/client/xprt.c rsx_print_stats); the
 # first rdma mount's unless MOUNTPOINT says which.
 xstat() {
 	awk -v k="$1" -v m="${2:-}" '$1 == "device" { in_m = (m == "" || $5 == m) }

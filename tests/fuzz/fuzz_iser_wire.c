@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target: the iSER message and private-data decoders of both
- * ends (iser/iser_wire.c, iser/iser_wire_initiator.c) on arbitrary
+ * ends (common/iser_wire.c, common/iser_wire_initiator.c) on arbitrary
  * bytes. Whatever decodes must lie within the input, and neither end's
  * receive path reads anything else.
  */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target: the /dev/rnic_mgr event decoder
- * (rnic_mgr/user_event.c) walking a read() buffer of arbitrary bytes, as
+ * (common/rnic_user_event.c) walking a read() buffer of arbitrary bytes, as
  * librnic does. Every event it accepts must stay inside the buffer, be
  * within the ABI's limits and re-encode to exactly its bytes.
  */

@@ -77,7 +77,7 @@
  * nothing that only tests use): loading this one loads no product
  * module beside the engine.
  */
-#include "../../iser/iser_wire.c"
+#include "../../common/iser_wire.c"
 
 static char target[32] = "192.0.2.1";
 module_param_string(target, target, sizeof(target), 0644);

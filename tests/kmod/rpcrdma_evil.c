@@ -47,7 +47,7 @@
  * nothing that only tests use): loading this one loads no product
  * module beside the engine.
  */
-#include "../../fs/rpcrdma_wire.c"
+#include "../../common/rpcrdma_wire.c"
 
 static char mode[16] = "good";
 module_param_string(mode, mode, sizeof(mode), 0644);

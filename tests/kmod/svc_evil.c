@@ -46,7 +46,7 @@
 #include <rdmastor/rst.h>
 #include <rdmastor/rpcrdma_wire.h>
 /* the codec is built into this module, as in rpcrdma_evil.c */
-#include "../../fs/rpcrdma_wire.c"
+#include "../../common/rpcrdma_wire.c"
 
 #define EVIL_MSG	4096
 #define EVIL_DEPTH	512

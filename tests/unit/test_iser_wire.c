@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the iSER framing codec (iser/iser_wire.c): a SCSI
+ * Unit tests of the iSER framing codec (common/iser_wire.c): a SCSI
  * command as ib_iser sends it, byte for byte; every truncation; lying
  * DataSegmentLengths; bad iSER opcodes, reserved bits, zero stags, AHS;
  * connection private data both ways.

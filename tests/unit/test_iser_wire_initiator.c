@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of the initiator's half of the iSER codec
- * (iser/iser_wire_initiator.c): SCSI Responses with and without sense,
+ * (common/iser_wire_initiator.c): SCSI Responses with and without sense,
  * lying sense lengths, impossible flag combinations and residuals, PDUs
  * a target may not send over iSER (Data-In, R2T, initiator opcodes,
  * advertised buffers), Task Management, Logout, Async and Reject

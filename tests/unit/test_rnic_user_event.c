@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the /dev/rnic_mgr event codec (rnic_mgr/user_event.c):
+ * Unit tests of the /dev/rnic_mgr event codec (common/rnic_user_event.c):
  * every type round-trips; several events in one buffer decode in turn at
  * any alignment; a short buffer is -EAGAIN at every cut; malformed
  * lengths, victim counts, padding and ranges are -EPROTO; unknown types

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the RPC-over-RDMA v1 codec (fs/rpcrdma_wire.c): known
+ * Unit tests of the RPC-over-RDMA v1 codec (common/rpcrdma_wire.c): known
  * bytes from RFC 8166's XDR by hand, round trips of random headers,
  * truncation at every length, hostile counts, RFC 8797 private data.
  */

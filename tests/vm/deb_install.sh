@@ -47,7 +47,7 @@ check "no module tree but DKMS's" sh -c "! ls /lib/modules/$kver/updates/rdmasto
 src=$(ls -d /usr/src/rdmastor-* | head -n1)
 same_src() {
 	local d
-	for d in Kbuild include rnic_mgr transport fs iser; do
+	for d in Kbuild include common rnic_mgr transport fs iser; do
 		diff -rq -x '*.o' -x '*.ko' -x '*.mod' -x '*.mod.c' -x '.*' -x modules.order \
 			"$src/$d" "$RDMASTOR_TREE/$d" || return 1
 	done

@@ -74,7 +74,7 @@
  * Pages of the largest I/O (1 MiB, unaligned start) and, by default, of
  * the small MRs (module parameter small_mr_pages): 16 pages take a 64 KiB
  * I/O, the block size of most random workloads, which would otherwise
- * be charged for a 257-page MR (as the NFS client's default, fs/xprt.c).
+ * be charged for a 257-page MR (as the NFS client's default, fs/client/xprt.c).
  */
 #define INI_IO_PAGES		257
 #define INI_SMALL_PAGES		16
