@@ -12,8 +12,9 @@ BUILD := build
 KMAKE = $(MAKE) -C $(KDIR) M=$(CURDIR) W=1 KCFLAGS=-Werror RDMASTOR_DEBUG=$(RDMASTOR_DEBUG)
 
 # What only tests use (fault switches, tests/kmod; see Kbuild) is built
-# for make check, bench and demo, never for make, make install or DKMS.
-check bench demo: export RDMASTOR_DEBUG = y
+# for make check, bench and demo (their make modlayer), never for make,
+# make install or DKMS. Passed to that one make only: exported, it
+# reached the DKMS build deb_install runs, as a host's never would.
 
 .PHONY: all modules librnic tools eval install uninstall modlayer deps check unit vm-check lint docs demo bench fuzz deb clean help
 
@@ -72,7 +73,7 @@ unit:
 	@$(MAKE) -s -C tests/unit
 
 check: deps
-	@$(MAKE) modlayer
+	@$(MAKE) modlayer RDMASTOR_DEBUG=y
 	@$(MAKE) unit
 	@scripts/check
 
@@ -80,7 +81,7 @@ lint: deps
 	@scripts/lint
 
 demo: deps
-	@$(MAKE) modlayer
+	@$(MAKE) modlayer RDMASTOR_DEBUG=y
 	@scripts/demo
 
 # The documentation book: Documentation/index.rst and what its toctree
@@ -89,7 +90,7 @@ docs:
 	@sphinx-build -W -q -b html Documentation $(BUILD)/docs
 
 bench: deps
-	@$(MAKE) modlayer
+	@$(MAKE) modlayer RDMASTOR_DEBUG=y
 	@scripts/bench
 
 # Longer fuzzing than make check's (FUZZ_SECONDS per target, default 300).
