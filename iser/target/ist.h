@@ -12,14 +12,27 @@
  *                    iscsit_conn.
  *   struct ist_cmd   our part of each LIO command (iscsit_priv_cmd()).
  *
- * Lifetime: an ist_conn is held by references (ref): one from the accept
- * until the engine says the connection is down (ist_disconnected()), one
- * from LIO's login thread taking it until LIO is done with it
- * (->iscsit_free_conn). The last one frees it, and with it the
- * reference it holds on the engine connection (rst_conn_get()), so the
- * engine's ->disconnected never waits for LIO. LIO learns of a
- * connection loss from ->iscsit_get_rx_pdu returning (full feature
- * phase) or from ->iscsit_get_login_rx failing (login phase).
+ * Invariants of a connection's life:
+ *  T1. An ist_conn holds one reference (ref) from its accept until the
+ *      engine says the connection is down (ist_disconnected()), and one
+ *      more from LIO's login thread taking it until LIO is done with it
+ *      (->iscsit_free_conn). The last one frees it, and with it the
+ *      reference it holds on the engine connection (rst_conn_get()).
+ *      Asserted: ist_conn_free() warns unless the connection is down
+ *      and LIO has let go of it (ic->conn cleared).
+ *  T2. A connection LIO has not taken is on its portal's pending list,
+ *      and one it has taken is not: the two change together, under the
+ *      portal's lock (bound, node), when LIO takes it or it goes down.
+ *      Asserted: ist_np_first_ready() holds inp->lock
+ *      (lockdep_assert_held); ist_conn_free() warns if it is still
+ *      listed.
+ *  T3. The engine's ->disconnected never waits for LIO: it marks the
+ *      connection down, wakes its waiters and drops the accept's
+ *      reference. LIO learns of the loss from ->iscsit_get_rx_pdu
+ *      returning (full feature phase) or ->iscsit_get_login_rx failing
+ *      (login phase), and its close path waits for the drain
+ *      (ist_wait_conn()). Not asserted: it holds by construction
+ *      (ist_disconnected() takes only the portal's lock, briefly).
  */
 #ifndef RDMASTOR_IST_H
 #define RDMASTOR_IST_H

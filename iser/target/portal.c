@@ -159,6 +159,8 @@ static void ist_conn_free(struct kref *ref)
 	struct ist_conn *ic = container_of(ref, struct ist_conn, ref);
 
 	trace_ist_conn_free(ic, 0);
+	/* T1: the engine and LIO are both done; T2: off the portal's list */
+	WARN_ON_ONCE(!READ_ONCE(ic->down) || ic->conn || !list_empty(&ic->node));
 	cancel_delayed_work_sync(&ic->login_wait);
 	cancel_delayed_work_sync(&ic->close_work);
 	ist_stats_del(ic);
