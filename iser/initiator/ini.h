@@ -115,6 +115,8 @@ struct ini_ep {
  * @ep: the endpoint bound, or NULL
  * @stopping: set before we take the connection down ourselves, so
  *	->disconnected does not start a recovery
+ * @logged_out: libiscsi took a Logout Response on it: the target's close
+ *	that follows is the end of the logout, not a failure
  * @statsn_seen: @max_statsn is valid
  * @max_statsn: the newest StatSN of a SCSI Response (invariant 3);
  *	written under the back_lock, read locklessly by xmit_task
@@ -133,6 +135,7 @@ struct ini_conn {
 	struct rst_conn *rc;
 	struct ini_ep *ep;
 	bool stopping;
+	bool logged_out;
 	bool statsn_seen;
 	u32 max_statsn;
 	u8 tmf_func;

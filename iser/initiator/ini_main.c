@@ -157,6 +157,7 @@ static int ini_conn_bind(struct iscsi_cls_session *cls_session,
 	if (err)
 		goto out;
 	ic->stopping = false;
+	ic->logged_out = false;
 	ic->statsn_seen = false;
 	ic->ep = ep;
 	ep->conn = ic;

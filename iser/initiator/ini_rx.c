@@ -240,6 +240,9 @@ static void ini_recv(struct rst_conn *rc, const void *buf, u32 len,
 			ini_tmf_rsp(ic, &p, &v);
 		else
 			ini_deliver(ic, p.bhs, p.data, p.data_len, &v);
+		/* libiscsi matched it to our Logout: the close that follows is no failure */
+		if (r.opcode == ISER_ISCSI_OP_LOGOUT_RSP && !v.err)
+			WRITE_ONCE(ic->logged_out, true);
 		spin_unlock(&session->back_lock);
 	}
 	ini_fail(ic, &v);
@@ -250,9 +253,25 @@ static void ini_disconnected(struct rst_conn *rc, int reason)
 {
 	struct ini_conn *ic = rst_conn_priv(rc);
 
-	trace_ini_disconnected(rc, reason);
-	if (ic && !READ_ONCE(ic->stopping))
-		iscsi_conn_failure(ic->iconn, ISCSI_ERR_CONN_FAILED);
+	if (!ic) {
+		trace_ini_disconnected(rc, reason, "unbound");
+		return;
+	}
+	if (READ_ONCE(ic->stopping)) {
+		trace_ini_disconnected(rc, reason, "stopping");
+		return;
+	}
+	/*
+	 * The target closes the connection once its Logout Response is
+	 * out; iscsid, which has that response, stops the connection
+	 * next. The TCP transport ignores a close while logging out too.
+	 */
+	if (READ_ONCE(ic->logged_out)) {
+		trace_ini_disconnected(rc, reason, "after_logout");
+		return;
+	}
+	trace_ini_disconnected(rc, reason, "failed");
+	iscsi_conn_failure(ic->iconn, ISCSI_ERR_CONN_FAILED);
 }
 
 const struct rst_conn_ops ini_rst_ops = {

@@ -43,8 +43,28 @@ DECLARE_EVENT_CLASS(ini_conn_class,
 /* birth and death of a binding: every bind has one release */
 DEFINE_INI_CONN_EVENT(ini_conn_bind);
 DEFINE_INI_CONN_EVENT(ini_conn_release);
-/* the engine says it is down (status: the reason) */
-DEFINE_INI_CONN_EVENT(ini_disconnected);
+/*
+ * The engine says it is down (reason: 0 or an errno), and what we made
+ * of it: "failed" (the session recovers), "stopping" (iscsid is taking
+ * it down), "after_logout" (the target's close after its Logout
+ * Response), "unbound" (no iSCSI connection yet).
+ */
+TRACE_EVENT(ini_disconnected,
+	TP_PROTO(struct rst_conn *rc, int reason, const char *verdict),
+	TP_ARGS(rc, reason, verdict),
+	TP_STRUCT__entry(
+		__field(u32, conn)
+		__field(int, reason)
+		__string(verdict, verdict)
+	),
+	TP_fast_assign(
+		__entry->conn = rst_conn_id(rc);
+		__entry->reason = reason;
+		__assign_str(verdict, verdict);
+	),
+	TP_printk("conn=%u reason=%d verdict=%s", __entry->conn, __entry->reason,
+		  __get_str(verdict))
+);
 
 TRACE_EVENT(ini_cmd_sent,
 	TP_PROTO(struct rst_conn *rc, u32 itt, u32 len, u32 imm, u32 unsol,

@@ -18,8 +18,15 @@
  *                      counts the ones the initiator's NIC refused
  *   fault_silent       while non-zero, no PDU of the full feature phase
  *                      is sent: a target that stops answering
+ *   fault_hold_logout  while non-zero, a Logout Response waits (up to
+ *                      IST_LOGOUT_HOLD_MAX), then goes out and LIO
+ *                      closes the connection at once; logouts_held counts
+ *                      the ones waiting. A test stops iscsid meanwhile,
+ *                      so the close reaches the initiator before iscsid
+ *                      has read the response.
  */
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 
 #include "ist.h"
 
@@ -35,6 +42,11 @@ static atomic_t ist_fail_rx_hold = ATOMIC_INIT(0);
 static atomic_t ist_faults[IST_FAULTS];
 static atomic_t ist_silent = ATOMIC_INIT(0);
 static atomic_t ist_stale_failed = ATOMIC_INIT(0);
+static atomic_t ist_hold_logout = ATOMIC_INIT(0);
+static atomic_t ist_logouts_held = ATOMIC_INIT(0);
+
+/* a held Logout Response goes out after this even if never released */
+#define IST_LOGOUT_HOLD_MAX	(60 * HZ)
 
 static const char * const ist_fault_names[IST_FAULTS] = {
 	[IST_FAULT_WRONG_INV] = "fault_wrong_inv",
@@ -69,6 +81,23 @@ bool ist_fault_rx_hold(void)
 bool ist_fault_silent(void)
 {
 	return atomic_read(&ist_silent) != 0;
+}
+
+/**
+ * ist_fault_hold_logout - hold a Logout Response while fault_hold_logout
+ *
+ * Context: LIO's transmit thread of the connection (it may sleep).
+ */
+void ist_fault_hold_logout(void)
+{
+	unsigned long end = jiffies + IST_LOGOUT_HOLD_MAX;
+
+	if (!atomic_read(&ist_hold_logout))
+		return;
+	atomic_inc(&ist_logouts_held);
+	while (atomic_read(&ist_hold_logout) && time_before(jiffies, end))
+		msleep(20);
+	atomic_dec(&ist_logouts_held);
 }
 
 /**
@@ -191,4 +220,6 @@ void ist_fault_init(struct dentry *dir)
 		debugfs_create_atomic_t(ist_fault_names[f], 0600, dir, &ist_faults[f]);
 	debugfs_create_atomic_t("fault_silent", 0600, dir, &ist_silent);
 	debugfs_create_atomic_t("stale_write_failed", 0400, dir, &ist_stale_failed);
+	debugfs_create_atomic_t("fault_hold_logout", 0600, dir, &ist_hold_logout);
+	debugfs_create_atomic_t("logouts_held", 0400, dir, &ist_logouts_held);
 }

@@ -184,6 +184,7 @@ struct ist_fault_copy {
 void ist_fault_init(struct dentry *dir);
 bool ist_fault_rx_hold(void);
 bool ist_fault_silent(void);
+void ist_fault_hold_logout(void);
 void ist_fault_note_stag(struct ist_conn *ic, u32 stag);
 u32 ist_fault_wrong_inv(struct ist_conn *ic, u32 key);
 void ist_fault_stale_write(struct ist_cmd *icmd, u64 *va, u32 *stag);
@@ -197,6 +198,7 @@ struct ist_fault_copy {
 static inline void ist_fault_init(struct dentry *dir) { }
 static inline bool ist_fault_rx_hold(void) { return false; }
 static inline bool ist_fault_silent(void) { return false; }
+static inline void ist_fault_hold_logout(void) { }
 static inline void ist_fault_note_stag(struct ist_conn *ic, u32 stag) { }
 static inline u32 ist_fault_wrong_inv(struct ist_conn *ic, u32 key) { return key; }
 static inline void ist_fault_stale_write(struct ist_cmd *icmd, u64 *va, u32 *stag) { }

@@ -592,6 +592,8 @@ int ist_response_queue(struct iscsit_conn *conn, struct iscsit_cmd *cmd, int sta
 		ist_cmd_uncount(icmd);
 		return ist_post(icmd, tx, dlen);
 	case ISTATE_SEND_LOGOUTRSP:
+		ist_fault_hold_logout();
+		break;
 	case ISTATE_SEND_TASKMGTRSP:
 	case ISTATE_SEND_REJECT:
 	case ISTATE_SEND_TEXTRSP:

@@ -16,6 +16,8 @@
 #   NOP-Out times out, recovery once it answers again;
 # - a target restart during fio (the link down: iser_faults); abort
 #   task and LUN reset on a slow LUN;
+# - a target that closes the connection before iscsid has read its
+#   Logout Response: a logout, no connection error;
 # - nothing left in `rdma resource`, clean unload.
 . scripts/guest/lib.sh
 . scripts/guest/iser.sh
@@ -175,7 +177,34 @@ check "the slow LUN verifies afterwards" \
 	iser_fio after-abort "$D1" --rw=randrw --bs=4k --iodepth=4 --size=4M --io_size=4M
 diag "$(cat $INI)"
 
-check "log out" iser_logout 1
+# --- the target closes the connection as soon as its Logout Response
+# is out (as the stock ib_isert does), before iscsid has read it and
+# stopped the connection: a logout, not a connection error. The target
+# holds the response while iscsid is stopped, so the close always wins.
+LOGOUT_TR=/sys/kernel/tracing/instances/logout
+logout_race() {
+	local c0 pid rc
+	mkdir -p $LOGOUT_TR &&
+		echo 1 > $LOGOUT_TR/events/rdmastor_iser/ini_disconnected/enable || return 1
+	c0=$(conn_errors)
+	echo 1 > $DBG/fault_hold_logout
+	iser_logout 1 & pid=$!
+	wait_for 30 eval '[ "$(cat $DBG/logouts_held)" = 1 ]' || { diag "no logout held"; return 1; }
+	pkill -STOP -x iscsid
+	echo 0 > $DBG/fault_hold_logout
+	wait_for 30 grep -q ini_disconnected $LOGOUT_TR/trace; rc=$?
+	diag "$(grep ini_disconnected $LOGOUT_TR/trace)"
+	pkill -CONT -x iscsid
+	wait $pid || { diag "iscsiadm --logout failed"; return 1; }
+	[ "$rc" = 0 ] || { diag "the initiator never saw the close"; return 1; }
+	[ "$(conn_errors)" = "$c0" ] ||
+		{ diag "got: $(dmesg | grep 'detected conn error' | tail -1); want none"; return 1; }
+	grep -q 'ini_disconnected:.*verdict=after_logout' $LOGOUT_TR/trace ||
+		{ diag "want verdict=after_logout"; return 1; }
+}
+check "the target closes right after its Logout Response: logged out, no connection error" logout_race
+rmdir $LOGOUT_TR 2>/dev/null
+check_not "no session left" iscsiadm -m session
 check "remove the target" iser_target_clear
 dmsetup remove slow; losetup -d "$(cat /tmp/slow.loop)"
 for k in qp cq mr; do
