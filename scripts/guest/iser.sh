@@ -275,13 +275,14 @@ iser_check_gone() {
 iser_none_left() { [ "$(iser_rdma_left "$1")" = 0 ]; }
 
 # iser_conn_errors: each iSCSI connection error in the kernel log, on
-# one line with the three kernel lines before it (timestamps dropped,
-# '|' between them), the cause first: a check that fails on one says
-# why in CI's summary, where the guest's log is not shown
+# one line with its timestamp and error code first, then the three
+# kernel lines before it, newest first ('|' between them): a check that
+# fails on one says why in CI's summary, which is cut at 200 characters
+# and where the guest's log is not shown
 iser_conn_errors() {
-	dmesg | sed 's/^\[[^]]*\] *//' | awk '
-		/detected conn error/ { print p3 " | " p2 " | " p1 " | " $0 }
-		{ p3 = p2; p2 = p1; p1 = $0 }'
+	dmesg | awk '
+		/detected conn error/ { print $0 " after: " p1 " | " p2 " | " p3 }
+		{ line = $0; sub(/^\[[^]]*\] */, "", line); p3 = p2; p2 = p1; p1 = line }'
 }
 
 # rdmastor_iser_initiator: make iscsid's "ib_iser" load rdmastor_iser.
