@@ -2,9 +2,9 @@
 #
 # rdmastor: top-level targets. Kernel modules are built by Kbuild (see
 # ./Kbuild) against the newest installed Debian kernel that has headers
-# and an image; scripts/kver finds it.
+# and an image; scripts/dev/kver finds it.
 
-KVER ?= $(shell scripts/kver 2>/dev/null)
+KVER ?= $(shell scripts/dev/kver 2>/dev/null)
 KDIR ?= /lib/modules/$(KVER)/build
 BUILD := build
 
@@ -31,30 +31,30 @@ help:
 	@echo "make deb      Debian packages (DKMS modules, tools) in build/deb"
 
 deps:
-	@scripts/deps
+	@scripts/dev/deps
 
 deb: deps
-	@scripts/make-deb
+	@scripts/dev/make-deb
 
 modules:
 	@test -n "$(KVER)" || { echo "no kernel found: run 'make deps'"; exit 1; }
 	$(KMAKE) modules
 
 # The modules into this host's /lib/modules/KVER/updates/rdmastor, for
-# whoever wants them there (scripts/install-modules); make uninstall
+# whoever wants them there (scripts/dev/install-modules); make uninstall
 # takes them out. The tests never do this: guests get the tree's modules
 # from build/vm/modlayer (make modlayer).
 install: modules
-	@scripts/install-modules
+	@scripts/dev/install-modules
 
 uninstall:
-	@scripts/install-modules --uninstall
+	@scripts/dev/install-modules --uninstall
 
 # What guests boot with: the tree's modules and their index as a layer
-# over the host's root (scripts/vm/build-modlayer). The host's
+# over the host's root (tests/lib/vm/build-modlayer). The host's
 # /lib/modules is never written.
 modlayer: modules librnic tools eval
-	@scripts/vm/build-modlayer "$(KVER)" $(BUILD)/vm/modlayer
+	@tests/lib/vm/build-modlayer "$(KVER)" $(BUILD)/vm/modlayer
 
 # verbs programs the guest tests run (build/tools)
 tools: librnic
@@ -75,14 +75,14 @@ unit:
 check: deps
 	@$(MAKE) modlayer RDMASTOR_DEBUG=y
 	@$(MAKE) unit
-	@scripts/check
+	@tests/lib/check
 
 lint: deps
-	@scripts/lint
+	@scripts/dev/lint
 
 demo: deps
 	@$(MAKE) modlayer RDMASTOR_DEBUG=y
-	@scripts/demo
+	@scripts/demo/start
 
 # The documentation book: Documentation/index.rst and what its toctree
 # names, as HTML in build/docs. -W: a warning fails (make lint runs it).
@@ -91,7 +91,7 @@ docs:
 
 bench: deps
 	@$(MAKE) modlayer RDMASTOR_DEBUG=y
-	@scripts/bench
+	@eval/drivers/bench
 
 # Longer fuzzing than make check's (FUZZ_SECONDS per target, default 300).
 fuzz:

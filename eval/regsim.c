@@ -30,7 +30,7 @@
  *            sizes), Zipf 0.8 over 8000 files
  * and FILE: a registration trace, one "ADDR LEN" per line (hex or
  * decimal bytes; further columns ignored), '#' comments: what
- * scripts/guest/capture-trace writes as REGS.
+ * tests/lib/guest/capture-trace writes as REGS.
  *
  * For each workload and cache size: the hit ratio (requests served
  * wholly from the cache) and the total registration cost of each policy.

@@ -2,7 +2,7 @@
 /*
  * rdmastor's translation-use traces (Documentation/evaluation.rst): one
  * RDMA access to a registered page per line, captured in a guest from
- * soft-RoCE's data path (scripts/guest/capture-trace), text:
+ * soft-RoCE's data path (tests/lib/guest/capture-trace), text:
  *
  *   # rdmastor-trace 1
  *   T_NS DEV CTX KEY PAGE SIDE LEN

@@ -6,7 +6,7 @@
 # deb_install's host-side install), and the purge after it: $1 rounds
 # (default 3) in one guest, each from nothing (the purge removes DKMS's
 # tree and build), times in seconds to $RDMASTOR_OUT/dkms.csv.
-. scripts/guest/lib.sh
+. tests/lib/guest/lib.sh
 deb=$RDMASTOR_TREE/build/deb
 csv=$RDMASTOR_OUT/dkms.csv
 kver=$(uname -r)

@@ -2,7 +2,7 @@
 # shellcheck shell=bash
 #
 # Guest body of `make bench B=eval-capture` (Documentation/evaluation.rst):
-# translation-use traces (scripts/guest/capture-trace) of real workloads
+# translation-use traces (tests/lib/guest/capture-trace) of real workloads
 # on rxe0, into the results share as NAME.trace:
 #   perftest   ib_write_bw, 64 KiB messages
 #   nfs        fio 64 KiB random read/write on an NFSv4.2 mount (rdmastor:
@@ -15,15 +15,15 @@
 # and each workload's registrations as NAME.regs (seed 002's input), and
 # regcost.csv: ibv_reg_mr/ibv_dereg_mr per call by pages in this guest,
 # charged by rnic_mgr as the captured programs were, for the cost model
-# scripts/eval-report fits.
-. scripts/guest/lib.sh
-. scripts/guest/nfs-server.sh
-. scripts/guest/nfs-client.sh
-. scripts/guest/iser.sh
-. scripts/guest/tenants.sh
+# eval/drivers/eval-report fits.
+. tests/lib/guest/lib.sh
+. tests/lib/guest/nfs-server.sh
+. tests/lib/guest/nfs-client.sh
+. tests/lib/guest/iser.sh
+. tests/lib/guest/tenants.sh
 O=$RDMASTOR_OUT
 SECS=${SECS:-3}
-CAP=scripts/guest/capture-trace
+CAP=tests/lib/guest/capture-trace
 
 capture() {	# capture NAME COMMAND...
 	local name=$1

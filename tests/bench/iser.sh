@@ -8,12 +8,12 @@
 # register LIO's one RDMA transport type: each round disables iSER on
 # the portal, unloads one, and re-enables it with the modprobe alias in
 # place (rdmastor) or removed (stock). Results: $RDMASTOR_OUT/iser.csv;
-# scripts/bench-plot iser makes the table and plot.
+# eval/drivers/bench-plot iser makes the table and plot.
 #
 # Jobs (raw LUN, O_DIRECT, libaio): 4 KiB random read and write at depth
 # 16; 128 KiB and 1 MiB sequential read and write at depth 4.
-. scripts/guest/lib.sh
-. scripts/guest/iser.sh
+. tests/lib/guest/lib.sh
+. tests/lib/guest/iser.sh
 ROUNDS=${ROUNDS:-3}
 RUNTIME=${RUNTIME:-10}
 CSV=$RDMASTOR_OUT/iser.csv
@@ -45,10 +45,10 @@ run_job() {	# run_job DEV RW BS DEPTH
 		--iodepth="$4" --direct=1 --ioengine=libaio --time_based \
 		--runtime="$RUNTIME" --ramp_time=2 --output-format=json > /tmp/fio.json 2>/tmp/fio.err ||
 		{ cat /tmp/fio.err; return 1; }
-	scripts/guest/fio-summary /tmp/fio.json
+	tests/lib/guest/fio-summary /tmp/fio.json
 }
 
-check "soft-RoCE" scripts/guest/rxe-setup single
+check "soft-RoCE" tests/lib/guest/rxe-setup single
 check "rdmastor installed" rdmastor_install
 check "modprobe configuration installed" rdmastor_iser_target
 check "target: one 256 MiB RAM LUN over iSER" iser_target_create 1 1 256M || bail "no target"

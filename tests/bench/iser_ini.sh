@@ -13,11 +13,11 @@
 # the stock names (iscsid's ib_iser, LIO's ib_isert) with rdmastor's
 # modprobe routing in place or removed. MRs counted are the initiator's
 # (stock ib_iser's in `rdma resource`, rdmastor_iser's through
-# rnic_mgr). Results: $RDMASTOR_OUT/iser-ini.csv, scripts/bench-plot
+# rnic_mgr). Results: $RDMASTOR_OUT/iser-ini.csv, eval/drivers/bench-plot
 # iser-ini makes the table and plot.
-. scripts/guest/lib.sh
-. scripts/guest/iser.sh
-. scripts/guest/nfs-bench.sh
+. tests/lib/guest/lib.sh
+. tests/lib/guest/iser.sh
+. tests/lib/guest/nfs-bench.sh
 ROUNDS=${ROUNDS:-3}
 RUNTIME=${RUNTIME:-10}
 CSV=$RDMASTOR_OUT/iser-ini.csv
@@ -60,7 +60,7 @@ pair_stack() {	# pair_stack NAME
 		grep -q "^$([ $ini = rdmastor ] && echo rdmastor_iser || echo ib_iser) " /proc/modules
 }
 
-check "soft-RoCE" scripts/guest/rxe-setup single
+check "soft-RoCE" tests/lib/guest/rxe-setup single
 check "rdmastor installed" rdmastor_install
 check "target: one 256 MiB RAM LUN over iSER" iser_target_create 1 1 256M || bail "no target"
 check "iscsid runs" iscsid_start

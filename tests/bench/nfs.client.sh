@@ -6,13 +6,13 @@
 # same server guest and files, in one boot, interleaved (rdmastor, stock,
 # rdmastor, stock...) for ROUNDS (5) rounds. The two register the same SUNRPC
 # transport, so each round loads one and unloads the other. Results go
-# to $RDMASTOR_OUT/nfs.csv; scripts/bench-plot nfs makes the table and plot.
+# to $RDMASTOR_OUT/nfs.csv; eval/drivers/bench-plot nfs makes the table and plot.
 #
 # Jobs (O_DIRECT, libaio, NFSv4.2): 4 KiB random read and write at depth
 # 16; 128 KiB and 1 MiB sequential read and write at depth 4.
-. scripts/guest/lib.sh
-. scripts/guest/nfs-client.sh
-. scripts/guest/nfs-bench.sh
+. tests/lib/guest/lib.sh
+. tests/lib/guest/nfs-client.sh
+. tests/lib/guest/nfs-bench.sh
 ROUNDS=${ROUNDS:-5}
 RUNTIME=${RUNTIME:-10}
 CSV=$RDMASTOR_OUT/nfs.csv
@@ -26,7 +26,7 @@ use_stack() {	# use_stack rdmastor|stock: that client, 4 KiB inline
 	client_stack "$1" 4096
 }
 
-check "soft-RoCE on the virtio NIC" scripts/guest/rxe-setup pair 2
+check "soft-RoCE on the virtio NIC" tests/lib/guest/rxe-setup pair 2
 check "server reachable" wait_for 60 ping -c1 -W1 $SERVER
 check "rdmastor installed" rdmastor_install
 check "rdmastor client" use_stack rdmastor

@@ -9,14 +9,14 @@
 # registration, no RDMA READ or WRITE; one that does not takes a chunk
 # (an MR on the client, an RDMA operation on the server). What that
 # costs against copying the data into the Send is what this measures.
-# Results: $RDMASTOR_OUT/nfs-inline.csv (scripts/bench-plot nfs-inline).
+# Results: $RDMASTOR_OUT/nfs-inline.csv (eval/drivers/bench-plot nfs-inline).
 #
 # Jobs (O_DIRECT, libaio, NFSv4.2, depth 16): 4, 8 and 16 KiB random
 # read and write.
-. scripts/guest/lib.sh
-. scripts/guest/nfs-server.sh
-. scripts/guest/nfs-client.sh
-. scripts/guest/nfs-bench.sh
+. tests/lib/guest/lib.sh
+. tests/lib/guest/nfs-server.sh
+. tests/lib/guest/nfs-client.sh
+. tests/lib/guest/nfs-bench.sh
 ROUNDS=${ROUNDS:-3}
 RUNTIME=${RUNTIME:-8}
 SIZES=${SIZES:-"4k:4096 8k:8192 16k:16384 32k:32768"}
@@ -36,7 +36,7 @@ use_inline() {	# use_inline BYTES: both ends reloaded with that inline size
 		nfsd_threads && nfs_mount 4.2
 }
 
-check "soft-RoCE" scripts/guest/rxe-setup single
+check "soft-RoCE" tests/lib/guest/rxe-setup single
 check "RAM-backed export" sh -c "mkdir -p $EXPORT && mount -t tmpfs -o size=256m tmpfs $EXPORT && chmod 1777 $EXPORT"
 check "rdmastor installed" rdmastor_install
 check "modprobe configuration installed" rdmastor_nfs_client

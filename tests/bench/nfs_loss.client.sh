@@ -8,9 +8,9 @@
 # run with no loss is the reference. Results: $RDMASTOR_OUT/nfs-loss.csv
 # (round,stack,fault,seconds,reconnects); the rsx trace events of
 # rdmastor's runs in $RDMASTOR_OUT/rsx-trace-ROUND.txt.
-. scripts/guest/lib.sh
-. scripts/guest/nfs-client.sh
-. scripts/guest/nfs-bench.sh
+. tests/lib/guest/lib.sh
+. tests/lib/guest/nfs-client.sh
+. tests/lib/guest/nfs-bench.sh
 ROUNDS=${ROUNDS:-2}
 CSV=$RDMASTOR_OUT/nfs-loss.csv
 result=fail
@@ -39,7 +39,7 @@ run() {	# run ROUND STACK FAULT: one verifying run, FAULT (none|link-down) 3 s i
 	return "$rc"
 }
 
-check "soft-RoCE on the virtio NIC" scripts/guest/rxe-setup pair 2
+check "soft-RoCE on the virtio NIC" tests/lib/guest/rxe-setup pair 2
 check "server reachable" wait_for 60 ping -c1 -W1 $SERVER
 check "rdmastor installed" rdmastor_install
 echo "round,stack,fault,seconds,reconnects" > "$CSV"

@@ -3,6 +3,6 @@
 #
 # Server half of the loss-recovery benchmark (tests/bench/nfs_loss.client.sh):
 # the stock NFS server, with the hooks that drop every packet it sends.
-. scripts/guest/lib.sh
-. scripts/guest/nfs-server.sh
+. tests/lib/guest/lib.sh
+. tests/lib/guest/nfs-server.sh
 NFS_HOOKS=1 NFS_SERVE_SECONDS=1500 nfs_server_main

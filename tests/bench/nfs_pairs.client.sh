@@ -11,15 +11,15 @@
 #   stock-inl  stock pair with its inline sizes raised to INLINE by sysctl
 # The stock ends keep their 4 KiB default except in stock-inl; rdmastor
 # talking to a stock end uses what the stock end advertises. Results in
-# $RDMASTOR_OUT/nfs-pairs.csv (scripts/bench-plot nfs-pairs).
+# $RDMASTOR_OUT/nfs-pairs.csv (eval/drivers/bench-plot nfs-pairs).
 #
 # Jobs (O_DIRECT, libaio, NFSv4.2): the NFS client benchmark's (4 KiB
 # random, 128 KiB and 1 MiB sequential, read and write) plus 8 and
 # 16 KiB random; random at depth 16, sequential at depth 4. About 60
 # minutes for 3 rounds.
-. scripts/guest/lib.sh
-. scripts/guest/nfs-client.sh
-. scripts/guest/nfs-bench.sh
+. tests/lib/guest/lib.sh
+. tests/lib/guest/nfs-client.sh
+. tests/lib/guest/nfs-bench.sh
 ROUNDS=${ROUNDS:-3}
 RUNTIME=${RUNTIME:-10}
 INLINE=${INLINE:-16384}
@@ -51,7 +51,7 @@ use_server() {	# use_server KIND INLINE: ask the server guest for it
 	wait_for 180 server_is "$1" "$2" && server_now="$1 $2"
 }
 
-check "soft-RoCE on the virtio NIC" scripts/guest/rxe-setup pair 2
+check "soft-RoCE on the virtio NIC" tests/lib/guest/rxe-setup pair 2
 check "server reachable" wait_for 60 ping -c1 -W1 $SERVER
 check "rdmastor installed" rdmastor_install
 check "stock client" client_stack stock 4096

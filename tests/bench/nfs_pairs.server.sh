@@ -5,10 +5,10 @@
 # or rdmastor_svcrdma, as the client asks. The client leaves "switch"
 # in the export with "KIND INLINE" and unmounts; nfsd is restarted over
 # that server (server_stack) and "server-now" says what serves.
-. scripts/guest/lib.sh
-. scripts/guest/nfs-server.sh
+. tests/lib/guest/lib.sh
+. tests/lib/guest/nfs-server.sh
 
-check "soft-RoCE on the virtio NIC" scripts/guest/rxe-setup pair 1
+check "soft-RoCE on the virtio NIC" tests/lib/guest/rxe-setup pair 1
 check "RAM-backed export" sh -c "mkdir -p $EXPORT && mount -t tmpfs -o size=1g tmpfs $EXPORT && chmod 1777 $EXPORT"
 check "rdmastor installed" rdmastor_install
 check "nfsd" sh -c "modprobe nfsd && { mountpoint -q /proc/fs/nfsd || mount -t nfsd nfsd /proc/fs/nfsd; }"

@@ -13,11 +13,11 @@
 #   rdmastor   rdmastor's client + server, inline INLINE bytes
 #   stock-inl  stock pair, inline sizes raised to INLINE by sysctl
 # Interleaved for ROUNDS (3) rounds. Results in
-# $RDMASTOR_OUT/nfs-pairs-loop.csv (scripts/bench-plot nfs-pairs).
-. scripts/guest/lib.sh
-. scripts/guest/nfs-server.sh
-. scripts/guest/nfs-client.sh
-. scripts/guest/nfs-bench.sh
+# $RDMASTOR_OUT/nfs-pairs-loop.csv (eval/drivers/bench-plot nfs-pairs).
+. tests/lib/guest/lib.sh
+. tests/lib/guest/nfs-server.sh
+. tests/lib/guest/nfs-client.sh
+. tests/lib/guest/nfs-bench.sh
 ROUNDS=${ROUNDS:-3}
 RUNTIME=${RUNTIME:-10}
 INLINE=${INLINE:-16384}
@@ -46,7 +46,7 @@ pair_stack() {	# pair_stack NAME: unload everything, load that pairing
 	esac && nfsd_threads && nfs_mount 4.2
 }
 
-check "soft-RoCE" scripts/guest/rxe-setup single
+check "soft-RoCE" tests/lib/guest/rxe-setup single
 check "RAM-backed export" sh -c "mkdir -p $EXPORT && mount -t tmpfs -o size=1g tmpfs $EXPORT && chmod 1777 $EXPORT"
 check "rdmastor installed" rdmastor_install
 check "nfsd" sh -c "modprobe nfsd && { mountpoint -q /proc/fs/nfsd || mount -t nfsd nfsd /proc/fs/nfsd; }"

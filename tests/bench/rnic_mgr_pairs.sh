@@ -6,8 +6,8 @@
 #   1 thread: uncontended, within the grant (the fast path)
 #   2 threads on one consumer: both cores contend for its lock
 # Three rounds, interleaved; writes pairs.csv (threads,round,ns_per_pair)
-# into the results share for scripts/bench to summarize.
-. scripts/guest/lib.sh
+# into the results share for eval/drivers/bench to summarize.
+. tests/lib/guest/lib.sh
 set -e
 DEV=rxe0
 CTL=/sys/kernel/debug/rnic_test/ctl
@@ -15,7 +15,7 @@ STATS=/sys/kernel/debug/rnic_test/stats
 ROUNDS=${ROUNDS:-2000000}
 CSV=$RDMASTOR_OUT/pairs.csv
 
-check "soft-RoCE" scripts/guest/rxe-setup single
+check "soft-RoCE" tests/lib/guest/rxe-setup single
 check "rdmastor installed" rdmastor_install
 check "load rnic_mgr" modprobe rnic_mgr
 check "load the test consumer" insmod "$(rdmastor_testmod rnic_test_consumer)"

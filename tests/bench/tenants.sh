@@ -3,15 +3,15 @@
 #
 # Guest body of `make bench B=tenants` (Documentation/evaluation.rst,
 # seed 000): five tenants of rxe0 under a budget smaller than their
-# appetite (scripts/guest/tenants.sh), under the arbiter, first come
+# appetite (tests/lib/guest/tenants.sh), under the arbiter, first come
 # first served and the static partition, rounds interleaved. Results
 # (ROUND.POLICY.{csv,held,map}) in the results share for
-# scripts/bench-tenants.
-. scripts/guest/lib.sh
-. scripts/guest/nfs-server.sh
-. scripts/guest/nfs-client.sh
-. scripts/guest/iser.sh
-. scripts/guest/tenants.sh
+# eval/drivers/bench-tenants.
+. tests/lib/guest/lib.sh
+. tests/lib/guest/nfs-server.sh
+. tests/lib/guest/nfs-client.sh
+. tests/lib/guest/iser.sh
+. tests/lib/guest/tenants.sh
 ROUNDS=${ROUNDS:-3}
 SECS=${SECS:-20}
 BUDGET=${BUDGET:-4000}

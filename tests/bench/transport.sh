@@ -8,14 +8,14 @@
 #     rounds interleaved (ours, stock, ours, stock, ...);
 #  3. the cost per I/O of registration and of local invalidation.
 # Writes sweep.csv, versus.csv and cost.csv to the results share.
-. scripts/guest/lib.sh
+. tests/lib/guest/lib.sh
 IP=192.0.2.1
-R=scripts/rtp
+R=tests/lib/rtp
 SECS=${SECS:-2}
 OUT=$RDMASTOR_OUT
 field() { awk -v k="$1" '$1 == k { print $2 }' /tmp/out; }
 
-check "soft-RoCE" scripts/guest/rxe-setup single
+check "soft-RoCE" tests/lib/guest/rxe-setup single
 check "rdmastor installed" rdmastor_install
 check "load the transport" modprobe rdmastor_transport
 check "load rtp" insmod "$(rdmastor_testmod rtp)"

@@ -11,9 +11,9 @@
 #  admission  unmodified ib_write_bw pairs needing more than the budget,
 #             under each policy, rounds interleaved
 # Writes regcost.csv, revoke.csv, xfer.csv, admission.csv into the results share
-# for scripts/bench-user-level to summarize. Arguments name the parts to
+# for eval/drivers/bench-user-level to summarize. Arguments name the parts to
 # run (all four without): `make bench B=eval-xfer` runs xfer alone.
-. scripts/guest/lib.sh
+. tests/lib/guest/lib.sh
 DEV=rxe0
 SYS=/sys/kernel/rnic_mgr/devices/$DEV
 P=/sys/module/rnic_mgr/parameters
@@ -28,7 +28,7 @@ O=$RDMASTOR_OUT
 PARTS=" ${*:-regcost revoke xfer admission} "
 part() { [[ "$PARTS" == *" $1 "* ]]; }
 
-check "soft-RoCE" scripts/guest/rxe-setup single
+check "soft-RoCE" tests/lib/guest/rxe-setup single
 check "rdmastor installed" rdmastor_install
 # the parts run alone must not depend on regcost's modprobe
 check "rnic_mgr loaded" modprobe rnic_mgr
@@ -100,7 +100,7 @@ fi
 # --- admission: perftest pairs under each policy ---
 if part admission; then
 	ADM=/tmp/adm
-	. scripts/guest/perftest-pairs.sh
+	. tests/lib/guest/perftest-pairs.sh
 	SIZE=$ADM_SIZE
 	mkdir -p $ADM
 	echo 1 > /sys/kernel/tracing/events/rnic_mgr/rnic_wait_done/enable

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Unit test of scripts/guest/capture-trace's conversion, on canned kprobe
+# Unit test of tests/lib/guest/capture-trace's conversion, on canned kprobe
 # output (fixtures/kprobe-rxe-copy.txt): an access crossing a page is one
 # record per page with the bytes of each, a receive is side r, the local
 # DMA key's copies and empty or malformed lines are left out, and the
@@ -11,9 +11,9 @@
 set -u
 tree=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$tree" || exit 1
-. scripts/guest/lib.sh
+. tests/lib/guest/lib.sh
 out=$(mktemp)
-scripts/guest/capture-trace convert < tests/harness/fixtures/kprobe-rxe-copy.txt > "$out"
+tests/lib/guest/capture-trace convert < tests/harness/fixtures/kprobe-rxe-copy.txt > "$out"
 recs=$(grep -v '^#' "$out")
 expect_eq "the header names the format" "$(head -n1 "$out")" '# rdmastor-trace 1'
 expect_eq "three records: two pages of one send, one receive ($(tr '\n' '|' <<< "$recs"))" "$(wc -l <<< "$recs")" 3
@@ -23,7 +23,7 @@ expect_match "an RDMA write into the MR is a receive of page 2" "$recs" ' 0x1234
 expect_nomatch "the local DMA key and an empty copy are left out" "$recs" ' 0x1 | 0x309 '
 make -s -C eval >/dev/null
 expect_match "the simulator reads it" "$(build/eval/tlbsim --sizes "$out")" '3 accesses'
-scripts/guest/capture-trace convert-regs < tests/harness/fixtures/kprobe-rxe-copy.txt > "$out"
+tests/lib/guest/capture-trace convert-regs < tests/harness/fixtures/kprobe-rxe-copy.txt > "$out"
 regs=$(grep -v '^#' "$out")
 expect_eq "two registrations; an empty and a malformed one left out ($(tr '\n' '|' <<< "$regs"))" "$(wc -l <<< "$regs")" 2
 expect_match "a kernel fast registration keeps its address, length, time and context" \

@@ -9,7 +9,7 @@
 set -u
 tree=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$tree" || exit 1
-. scripts/guest/lib.sh
+. tests/lib/guest/lib.sh
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 

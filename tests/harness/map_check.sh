@@ -1,16 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# scripts/map-check (run by make lint): the tree's design.rst passes, and
+# scripts/dev/map-check (run by make lint): the tree's design.rst passes, and
 # a copy missing one module or one trace system fails and names it.
 set -u
 tree=$(cd "$(dirname "$0")/../.." && pwd)
-. "$tree/scripts/guest/lib.sh"
+. "$tree/tests/lib/guest/lib.sh"
 doc=$tree/Documentation/design.rst
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-out=$("$tree/scripts/map-check" 2>&1)
+out=$("$tree/scripts/dev/map-check" 2>&1)
 expect_eq "design.rst's map names every module and trace system" "$?" 0
 [ -z "$out" ] || diag "$out"
 
@@ -20,14 +20,14 @@ drop_from_map() {
 		on { gsub(n, "") } { print }' "$doc" > "$tmp/design.rst"
 }
 drop_from_map rtp
-out=$("$tree/scripts/map-check" "$tmp/design.rst" 2>&1)
+out=$("$tree/scripts/dev/map-check" "$tmp/design.rst" 2>&1)
 expect_eq "a map without the test module rtp fails" "$?" 1
 expect_match "and names it" "$out" 'module rtp is not in'
 drop_from_map rdmastor_iser
-out=$("$tree/scripts/map-check" "$tmp/design.rst" 2>&1)
+out=$("$tree/scripts/dev/map-check" "$tmp/design.rst" 2>&1)
 expect_eq "a map without rdmastor_iser (module and trace system) fails" "$?" 1
 expect_match "and names the trace system" "$out" 'trace rdmastor_iser is not in'
 echo "no such section" > "$tmp/design.rst"
-out=$("$tree/scripts/map-check" "$tmp/design.rst" 2>&1)
+out=$("$tree/scripts/dev/map-check" "$tmp/design.rst" 2>&1)
 expect_eq "a page with no Components section fails" "$?" 1
 tap_done

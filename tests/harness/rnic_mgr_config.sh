@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Unit test of scripts/rnic-mgr-config (the boot-time budgets) against a
+# Unit test of scripts/admin/rnic-mgr-config (the boot-time budgets) against a
 # fake sysfs: parameters and budgets land where they belong, globs and
 # order decide which line wins, a named device gets only its own lines,
 # a wrong line or a refused value is reported and the rest still
@@ -9,12 +9,12 @@
 set -u
 tree=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$tree" || exit 1
-. scripts/guest/lib.sh
+. tests/lib/guest/lib.sh
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 export RNIC_MGR_CONF=$t/rnic_mgr.conf RNIC_MGR_SYSFS=$t/devices \
 	RNIC_MGR_PARAMS=$t/params RNIC_MGR_NOLOAD=1
-cfg=scripts/rnic-mgr-config
+cfg=scripts/admin/rnic-mgr-config
 
 fresh() {	# fresh: devices mlx5_0, mlx5_1, rxe0 and four parameters, at defaults
 	rm -rf "$t/devices" "$t/params"

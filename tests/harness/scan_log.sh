@@ -4,9 +4,9 @@
 # Unit test of the harness's log scanner on canned console logs.
 set -u
 tree=$(cd "$(dirname "$0")/../.." && pwd)
-scan=$tree/scripts/vm/scan-log
+scan=$tree/tests/lib/vm/scan-log
 fx=$tree/tests/harness/fixtures
-. "$tree/scripts/guest/lib.sh"
+. "$tree/tests/lib/guest/lib.sh"
 expect() {	# expect FIXTURE RC REASON
 	local out rc
 	out=$("$scan" "$fx/$1.log")

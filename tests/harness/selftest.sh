@@ -7,9 +7,9 @@
 set -u
 tree=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$tree" || exit 1
-. scripts/guest/lib.sh
+. tests/lib/guest/lib.sh
 run() {
-	scripts/vm-run --quiet "$@" > /tmp/rdmastor-selftest.out 2>&1
+	tests/lib/vm-run --quiet "$@" > /tmp/rdmastor-selftest.out 2>&1
 	rc=$?
 	sed 's/^/# /' /tmp/rdmastor-selftest.out
 }
@@ -27,7 +27,7 @@ expect_eq "a failing body fails the run with exit 1" "$rc" 1
 expect_match "the harness says the body failed" "$(cat /tmp/rdmastor-selftest.out)" 'body exited 1'
 expect_match "and names its first failed check with what it got and wanted" \
 	"$(cat /tmp/rdmastor-selftest.out)" "body exited 1 at \"not ok 1 - one and one make three: got '2', want '3'\""
-expect_eq "vm-run leaves that reason for scripts/check" "$(cat build/vm/selftest_fail/reason 2>/dev/null)" \
+expect_eq "vm-run leaves that reason for tests/lib/check" "$(cat build/vm/selftest_fail/reason 2>/dev/null)" \
 	"single: body exited 1 at \"not ok 1 - one and one make three: got '2', want '3'\""
 results=$(cat build/vm/selftest_fail/single/results 2>/dev/null)
 echo "$results" | sed 's/^/# results: /'

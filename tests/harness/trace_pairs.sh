@@ -1,19 +1,19 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Unit test of scripts/guest/trace-pairs on canned trace-cmd reports
+# Unit test of tests/lib/guest/trace-pairs on canned trace-cmd reports
 # (from a transport_loopback run, and an NFS server run): it passes a run whose births and
 # deaths pair up and fails a leak, a double death and a run with no
 # connection at all.
 set -u
 tree=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$tree" || exit 1
-. scripts/guest/lib.sh
+. tests/lib/guest/lib.sh
 fx=tests/harness/fixtures
 
 expect() {	# expect FIXTURE RC TEXT
 	local out rc
-	out=$(scripts/guest/trace-pairs pair "$fx/$1.txt")
+	out=$(tests/lib/guest/trace-pairs pair "$fx/$1.txt")
 	rc=$?
 	expect_eq "trace-pairs $1: exit $2" "$rc" "$2"
 	expect_match "trace-pairs $1: says '$3'" "$out" "$3"

@@ -2,7 +2,7 @@
 /*
  * rtp: test protocol and benchmark on rdmastor's transport engine. One
  * module, both roles, driven through /sys/kernel/debug/rtp/ (see
- * rtp_client.c and rtp_server.c; scripts/rtp wraps them).
+ * rtp_client.c and rtp_server.c; tests/lib/rtp wraps them).
  */
 #include <linux/module.h>
 #include <linux/debugfs.h>

@@ -29,7 +29,7 @@
  *
  * With UCOOP_GREEDY set in the environment the cache starts unbounded
  * instead of at the entitlement, and coop keeps what it got when a
- * registration is refused (a greedy tenant, scripts/guest/tenants.sh).
+ * registration is refused (a greedy tenant, tests/lib/guest/tenants.sh).
  *
  * Exit status 0 when the scenario went as described, 1 otherwise.
  */

@@ -21,10 +21,10 @@
 #     the routing, the configuration and the modules from disk;
 #   - then the same commands reach the stock modules.
 # vm-run: --layer build/deb-test/root/upper
-. scripts/guest/lib.sh
-. scripts/guest/iser.sh
-. scripts/guest/nfs-server.sh
-. scripts/guest/nfs-client.sh
+. tests/lib/guest/lib.sh
+. tests/lib/guest/iser.sh
+. tests/lib/guest/nfs-server.sh
+. tests/lib/guest/nfs-client.sh
 kver=$(uname -r)
 MODS="rnic_mgr rdmastor_transport rdmastor_rpcrdma rdmastor_svcrdma rdmastor_isert rdmastor_iser"
 state=$RDMASTOR_TREE/build/deb-test
@@ -74,7 +74,7 @@ EOF
 check "rnic-mgr-config check: the file parses" rnic-mgr-config check
 mkdir -p /run/udev
 check "udevd runs" /lib/systemd/systemd-udevd --daemon
-check "soft-RoCE rxe0 appears" scripts/guest/rxe-setup single || bail "no rxe0"
+check "soft-RoCE rxe0 appears" tests/lib/guest/rxe-setup single || bail "no rxe0"
 check "udev loaded rnic_mgr for rxe0" wait_for 20 test -d /sys/kernel/rnic_mgr/devices/rxe0
 check "udev applied the entry budget (50000)" wait_for 20 is_val budget 50000
 check "and the key budget (3000)" wait_for 5 is_val key_budget 3000

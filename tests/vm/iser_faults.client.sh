@@ -13,10 +13,10 @@
 # - aborted all-immediate WRITEs give their held receive buffer back;
 # - an initiator gone silent (link down 30 s) is torn down by the
 #   target, and logs in anew afterwards.
-. scripts/guest/lib.sh
-. scripts/guest/iser.sh
+. tests/lib/guest/lib.sh
+. tests/lib/guest/iser.sh
 
-check "soft-RoCE on the virtio NIC" scripts/guest/rxe-setup pair 2
+check "soft-RoCE on the virtio NIC" tests/lib/guest/rxe-setup pair 2
 check "target reachable" wait_for 60 ping -c1 -W1 "$ISER_IP"
 check "hookd on the target answers" wait_for 120 hook tmr-log || bail "no target"
 check "iscsid runs" iscsid_start

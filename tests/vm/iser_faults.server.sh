@@ -7,10 +7,10 @@
 # hookd, through which the initiator guest restarts the target or slows
 # the disk. When the initiator is done: nothing of the target left in
 # `rdma resource`, and rdmastor_isert unloads.
-. scripts/guest/lib.sh
-. scripts/guest/iser.sh
+. tests/lib/guest/lib.sh
+. tests/lib/guest/iser.sh
 
-check "soft-RoCE on the virtio NIC" scripts/guest/rxe-setup pair 1
+check "soft-RoCE on the virtio NIC" tests/lib/guest/rxe-setup pair 1
 check "rdmastor installed" rdmastor_install
 check "modprobe configuration installed" rdmastor_iser_target
 # LUN 0 is a file: its data must outlive a target restart (which keeps the
@@ -23,7 +23,7 @@ lun0() {
 }
 check "target: a 128 MiB file LUN over iSER" lun0 || bail "no target"
 check "and a slow LUN (dm-delay)" iser_slow_lun_create 1 || bail "no slow LUN"
-scripts/guest/hookd "$ISER_IP" 7000 scripts/guest/iser-hooks & hookd=$!
+tests/lib/guest/hookd "$ISER_IP" 7000 tests/lib/guest/iser-hooks & hookd=$!
 check "hookd listens" wait_for 10 sh -c "ss -ltn | grep -q ':7000 '"
 # a bound, not a speed: the client takes about 490 s on a quick host and
 # was still at its second half after 580 s on a slower one (2026-11-26)

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# vm-group: iser (one guest boot: scripts/check)
+# vm-group: iser (one guest boot: tests/lib/check)
 #
 # rdmastor's iSER target in forced-MR mode (what iWARP needs, forced on
 # rxe): every RDMA READ sink is registered for that READ only, charged
@@ -8,8 +8,8 @@
 # under load brings the session's MRs and the command window it grants
 # (MaxCmdSN) down within the share; restoring it opens the window again;
 # an idle session holds no MR; data stays verified throughout.
-. scripts/guest/lib.sh
-. scripts/guest/iser.sh
+. tests/lib/guest/lib.sh
+. tests/lib/guest/iser.sh
 SYS=/sys/kernel/rnic_mgr/devices/rxe0
 STATS=/sys/kernel/debug/rdmastor_isert/conns
 
@@ -18,7 +18,7 @@ cstat() { awk -v k="$1" '$2 == "full" { for (i = 1; i < NF; i++) if ($i == k) { 
 cle() { [ "$(cstat "$1")" -le "$2" ]; }
 cgt() { [ "$(cstat "$1")" -gt "$2" ]; }
 
-check "soft-RoCE" scripts/guest/rxe-setup single
+check "soft-RoCE" tests/lib/guest/rxe-setup single
 check "rdmastor installed" rdmastor_install
 check "modprobe configuration installed" rdmastor_iser_target
 check "load rdmastor_isert with force_mr=1" modprobe rdmastor_isert force_mr=1

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# vm-group: iser (one guest boot: scripts/check)
+# vm-group: iser (one guest boot: tests/lib/check)
 #
 # rdmastor's iSER initiator against a target that fails or misbehaves,
 # in one guest (rxe loopback, LIO with rdmastor_isert, whose debugfs
@@ -19,8 +19,8 @@
 # - a target that closes the connection before iscsid has read its
 #   Logout Response: a logout, no connection error;
 # - nothing left in `rdma resource`, clean unload.
-. scripts/guest/lib.sh
-. scripts/guest/iser.sh
+. tests/lib/guest/lib.sh
+. tests/lib/guest/iser.sh
 SYS=/sys/kernel/rnic_mgr/devices/rxe0
 DBG=/sys/kernel/debug/rdmastor_isert
 INI=/sys/kernel/debug/rdmastor_iser/conns
@@ -34,7 +34,7 @@ proto_errors() { dmesg | grep -c 'rdmastor_iser: .*protocol error'; }
 nic_refused() { dmesg | grep -c "rxe_invalidate_mr: wr key"; }
 logged_in() { iscsiadm -m session -P 1 2>/dev/null | grep -q 'Session State: LOGGED_IN'; }
 
-check "soft-RoCE" scripts/guest/rxe-setup single
+check "soft-RoCE" tests/lib/guest/rxe-setup single
 check "rdmastor installed" rdmastor_install
 check "modprobe configuration installed" rdmastor_iser_target
 check "initiator routing installed" rdmastor_iser_initiator

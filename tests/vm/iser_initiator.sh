@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# vm-group: iser (one guest boot: scripts/check)
+# vm-group: iser (one guest boot: tests/lib/check)
 #
 # rdmastor's iSER initiator (rdmastor_iser) with open-iscsi, in one guest
 # (rxe0 loopback), against LIO with rdmastor's target and then with the
@@ -9,10 +9,10 @@
 # on two sessions and three LUNs; ext4 with a file workload and fsck;
 # logout and re-login with the data intact; no MR held by an idle
 # session; nothing left in `rdma resource`; clean unload.
-. scripts/guest/lib.sh
-. scripts/guest/iser.sh
+. tests/lib/guest/lib.sh
+. tests/lib/guest/iser.sh
 
-check "soft-RoCE" scripts/guest/rxe-setup single
+check "soft-RoCE" tests/lib/guest/rxe-setup single
 check "rdmastor installed" rdmastor_install
 check "modprobe configuration installed" rdmastor_iser_target
 check "initiator routing installed" rdmastor_iser_initiator

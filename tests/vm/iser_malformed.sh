@@ -8,11 +8,11 @@
 # reply; afterwards the stock initiator logs in and verifies data, and
 # nothing is left behind. The guest poisons freed memory (slub_debug),
 # so a use after free shows as a crash or a slab error here.
-. scripts/guest/lib.sh
-. scripts/guest/iser.sh
+. tests/lib/guest/lib.sh
+. tests/lib/guest/iser.sh
 P=/sys/module/iser_evil/parameters
 
-check "soft-RoCE" scripts/guest/rxe-setup single
+check "soft-RoCE" tests/lib/guest/rxe-setup single
 check "rdmastor installed" rdmastor_install
 check "modprobe configuration installed" rdmastor_iser_target
 check "target: one 64 MiB LUN over iSER" iser_target_create 1 1 64M || bail "no target"

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# vm-group: iser (one guest boot: scripts/check)
+# vm-group: iser (one guest boot: tests/lib/check)
 #
 # rdmastor's iSER target under LIO, with the stock open-iscsi + ib_iser
 # initiator in the same guest (rxe0 loopback): LIO's iSER portal
@@ -9,10 +9,10 @@
 # LUNs at once; ext4 on a LUN with a file workload; logout and re-login
 # with the data still there; nothing left in `rdma resource`; clean
 # unload.
-. scripts/guest/lib.sh
-. scripts/guest/iser.sh
+. tests/lib/guest/lib.sh
+. tests/lib/guest/iser.sh
 
-check "soft-RoCE" scripts/guest/rxe-setup single
+check "soft-RoCE" tests/lib/guest/rxe-setup single
 check "rdmastor installed" rdmastor_install
 check "modprobe configuration installed" rdmastor_iser_target
 expect_match "the name LIO asks for (ib_isert) resolves to rdmastor_isert" \

@@ -9,12 +9,12 @@
 # memory the writer may use; every way the protocol can carry data is
 # used; IPv6 and nconnect; after umount nothing of rdmastor is left and
 # it unloads.
-. scripts/guest/lib.sh
-. scripts/guest/nfs-client.sh
+. tests/lib/guest/lib.sh
+. tests/lib/guest/nfs-client.sh
 result=fail
 trap 'nfs_done "$result"' EXIT
 
-check "soft-RoCE on the virtio NIC" scripts/guest/rxe-setup pair 2
+check "soft-RoCE on the virtio NIC" tests/lib/guest/rxe-setup pair 2
 check "server reachable" wait_for 60 ping -c1 -W1 $SERVER
 check "rdmastor installed" rdmastor_install
 check "modprobe configuration installed" rdmastor_nfs_client

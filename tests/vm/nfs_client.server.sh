@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# Server half of the rdmastor NFS client test (scripts/guest/nfs-server.sh).
-. scripts/guest/lib.sh
-. scripts/guest/nfs-server.sh
+# Server half of the rdmastor NFS client test (tests/lib/guest/nfs-server.sh).
+. tests/lib/guest/lib.sh
+. tests/lib/guest/nfs-server.sh
 NFS_SERVE_SECONDS=1500 nfs_server_main

@@ -10,8 +10,8 @@
 # hold down to its share, for large and small I/O (small I/O takes small
 # MRs and keeps its window); an idle mount giving its MRs back; and
 # nothing of rdmastor left on the device after umount.
-. scripts/guest/lib.sh
-. scripts/guest/nfs-client.sh
+. tests/lib/guest/lib.sh
+. tests/lib/guest/nfs-client.sh
 SYS=/sys/kernel/rnic_mgr/devices/rxe0
 result=fail
 trap 'nfs_done "$result"' EXIT
@@ -22,7 +22,7 @@ opcount() {	# opcount OP: how many OP calls the mount has sent
 	awk -v op="$1:" '$1 == op { print $2; exit }' /proc/self/mountstats
 }
 
-check "soft-RoCE on the virtio NIC" scripts/guest/rxe-setup pair 2
+check "soft-RoCE on the virtio NIC" tests/lib/guest/rxe-setup pair 2
 check "server reachable" wait_for 60 ping -c1 -W1 $SERVER
 check "rdmastor installed" rdmastor_install
 check "modprobe configuration installed" rdmastor_nfs_client

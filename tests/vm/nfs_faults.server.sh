@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# Server half of the rdmastor NFS fault test (scripts/guest/nfs-server.sh),
+# Server half of the rdmastor NFS fault test (tests/lib/guest/nfs-server.sh),
 # with the hooks the client triggers: delegation recall, link down, nfsd
 # restart.
-. scripts/guest/lib.sh
-. scripts/guest/nfs-server.sh
+. tests/lib/guest/lib.sh
+. tests/lib/guest/nfs-server.sh
 NFS_HOOKS=1 NFS_SERVE_SECONDS=1200 nfs_server_main

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# vm-group: nfs (one guest boot: scripts/check)
+# vm-group: nfs (one guest boot: tests/lib/check)
 #
 # One host both serving and mounting NFS over RDMA through rdmastor (rxe0
 # loopback in one guest): nfsd's "rdma" listener loads rdmastor_svcrdma
@@ -8,12 +8,12 @@
 # verify data through both. Then rdmastor is removed (its modprobe
 # configuration gone, its modules unloaded) and the stock pair serves
 # and mounts again: the stock rpcrdma carries both sides.
-. scripts/guest/lib.sh
-. scripts/guest/nfs-server.sh
-. scripts/guest/nfs-client.sh
+. tests/lib/guest/lib.sh
+. tests/lib/guest/nfs-server.sh
+. tests/lib/guest/nfs-client.sh
 CONF=/etc/modprobe.d/rdmastor-nfs.conf
 
-check "soft-RoCE" scripts/guest/rxe-setup single
+check "soft-RoCE" tests/lib/guest/rxe-setup single
 check "RAM-backed export" sh -c "mkdir -p $EXPORT && mount -t tmpfs -o size=256m tmpfs $EXPORT && chmod 1777 $EXPORT"
 check "rdmastor installed" rdmastor_install
 check "modprobe configuration installed" rdmastor_nfs_client

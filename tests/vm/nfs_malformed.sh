@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# vm-group: nfs (one guest boot: scripts/check)
+# vm-group: nfs (one guest boot: tests/lib/check)
 #
 # Malformed replies: a test server (tests/kmod/rpcrdma_evil.ko, rxe
 # loopback in one guest) answers the rdmastor NFS client's calls with
@@ -9,12 +9,12 @@
 # a crash, WARN or leak; RDMA_ERROR fails the RPC; a well-formed reply
 # is not taken for a bad one. Then everything unloads and nothing is
 # left on the device.
-. scripts/guest/lib.sh
-. scripts/guest/nfs-client.sh
+. tests/lib/guest/lib.sh
+. tests/lib/guest/nfs-client.sh
 IP=192.0.2.1
 P=/sys/module/rpcrdma_evil/parameters
 
-check "soft-RoCE" scripts/guest/rxe-setup single
+check "soft-RoCE" tests/lib/guest/rxe-setup single
 check "rdmastor installed" rdmastor_install
 check "modprobe configuration installed" rdmastor_nfs_client
 check "load rdmastor's RPC-over-RDMA client" modprobe rpcrdma

@@ -16,12 +16,12 @@
 # link losing everything for 8 s, nfsd restarted (the listener comes
 # back), and a soft mount that gives up mid-transfer (the server sees
 # the client drop the connection with I/O in flight).
-. scripts/guest/lib.sh
-. scripts/guest/nfs-client.sh
+. tests/lib/guest/lib.sh
+. tests/lib/guest/nfs-client.sh
 result=fail
 trap 'nfs_done "$result"' EXIT
 
-check "soft-RoCE on the virtio NIC" scripts/guest/rxe-setup pair 2
+check "soft-RoCE on the virtio NIC" tests/lib/guest/rxe-setup pair 2
 check "server reachable" wait_for 60 ping -c1 -W1 $SERVER
 
 locks() {	# an exclusive lock excludes a second taker until it is released

@@ -10,8 +10,8 @@
 # calls and replies travel was used and no call was refused; once nfsd
 # stops, nothing of rdmastor is left on the device, every connection's
 # birth has its death, and the module unloads.
-. scripts/guest/lib.sh
-. scripts/guest/nfs-server.sh
+. tests/lib/guest/lib.sh
+. tests/lib/guest/nfs-server.sh
 DBG=/sys/kernel/debug/rdmastor_svcrdma
 
 tot() {	# tot FIELD: the server's counter FIELD over every connection

@@ -5,12 +5,12 @@
 # mounts the server guest's export over RDMA and runs a verifying fio
 # job. NFSv3 only so far: an NFSv4.2 mount of this server hung in
 # mount(2) in the first attempt, which the NFS issue has to sort out.
-. scripts/guest/lib.sh
+. tests/lib/guest/lib.sh
 SERVER=192.0.2.1
 MNT=/mnt/nfs
 result=fail
 
-check "soft-RoCE on the virtio NIC" scripts/guest/rxe-setup pair 2
+check "soft-RoCE on the virtio NIC" tests/lib/guest/rxe-setup pair 2
 check "server reachable" wait_for 60 ping -c1 -W1 $SERVER
 check "stock rpcrdma client" modprobe rpcrdma
 mkdir -p $MNT

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# vm-group: nfs (one guest boot: scripts/check)
+# vm-group: nfs (one guest boot: tests/lib/check)
 #
 # rdmastor's NFS server in forced-MR mode (what iWARP needs, forced on
 # rxe), with the stock NFS client in the same guest: every RDMA READ of
@@ -10,9 +10,9 @@
 # reply grants down to the MRs the share covers; restoring the budget
 # grants them again; an idle connection holds no MR; data stays
 # verified throughout.
-. scripts/guest/lib.sh
-. scripts/guest/nfs-server.sh
-. scripts/guest/nfs-client.sh
+. tests/lib/guest/lib.sh
+. tests/lib/guest/nfs-server.sh
+. tests/lib/guest/nfs-client.sh
 SYS=/sys/kernel/rnic_mgr/devices/rxe0
 STATS=/sys/kernel/debug/rdmastor_svcrdma/conns
 
@@ -21,7 +21,7 @@ cstat() { awk -v k="$1" 'NR == 1 { for (i = 1; i < NF; i++) if ($i == k) { print
 cle() { [ "$(cstat "$1")" -le "$2" ]; }
 cgt() { [ "$(cstat "$1")" -gt "$2" ]; }
 
-check "soft-RoCE" scripts/guest/rxe-setup single
+check "soft-RoCE" tests/lib/guest/rxe-setup single
 check "RAM-backed export" sh -c "mkdir -p $EXPORT && mount -t tmpfs -o size=256m tmpfs $EXPORT && chmod 1777 $EXPORT"
 check "rdmastor installed" rdmastor_install
 check "load rdmastor_svcrdma with force_mr=1" modprobe rdmastor_svcrdma force_mr=1

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# vm-group: nfs (one guest boot: scripts/check)
+# vm-group: nfs (one guest boot: tests/lib/check)
 #
 # A hostile client against rdmastor's NFS server (rxe loopback in one
 # guest): tests/kmod/svc_evil.ko sends malformed calls. A wrong version
@@ -11,13 +11,13 @@
 # credits and a flood of idle connections end in answers or disconnects.
 # Never a crash, WARN or leak: a real mount still verifies data, and once
 # nfsd stops nothing is left and everything unloads.
-. scripts/guest/lib.sh
-. scripts/guest/nfs-server.sh
-. scripts/guest/nfs-client.sh
+. tests/lib/guest/lib.sh
+. tests/lib/guest/nfs-server.sh
+. tests/lib/guest/nfs-client.sh
 P=/sys/module/svc_evil/parameters
 DBG=/sys/kernel/debug/rdmastor_svcrdma
 
-check "soft-RoCE" scripts/guest/rxe-setup single
+check "soft-RoCE" tests/lib/guest/rxe-setup single
 check "RAM-backed export" sh -c "mkdir -p $EXPORT && mount -t tmpfs -o size=128m tmpfs $EXPORT && chmod 1777 $EXPORT"
 check "rdmastor installed" rdmastor_install
 check "modprobe configuration installed" rdmastor_nfs_client

@@ -4,8 +4,8 @@
 # Client half of the two-guest RDMA test: talks RDMA to the server guest
 # over the private link, with rping (RDMA READ and WRITE of a verified
 # pattern) and ib_send_bw.
-. scripts/guest/lib.sh
-check "soft-RoCE on the virtio NIC" scripts/guest/rxe-setup pair 2
+. tests/lib/guest/lib.sh
+check "soft-RoCE on the virtio NIC" tests/lib/guest/rxe-setup pair 2
 check "server reachable" wait_for 60 ping -c1 -W1 192.0.2.1
 
 rping_client() {

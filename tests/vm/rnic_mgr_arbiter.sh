@@ -1,12 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# vm-group: rnic_mgr (one guest boot: scripts/check)
+# vm-group: rnic_mgr (one guest boot: tests/lib/check)
 #
 # rnic_mgr's arbiter in the kernel, driven by the test consumer module
 # (tests/kmod/rnic_test_consumer.c): work conservation, fairness, weights,
 # reclaim latency, waiters, accounting under a million random operations,
 # budget changes, device removal and unload.
-. scripts/guest/lib.sh
+. tests/lib/guest/lib.sh
 
 DEV=rxe0
 SYS=/sys/kernel/rnic_mgr/devices/$DEV
@@ -45,7 +45,7 @@ held_settles() {	# held_settles NAME MIN: poll until held >= MIN
 	wait_for 30 bash -c "[ \$(cat $(cons_dir "$1")/held) -ge $2 ]"
 }
 
-check "soft-RoCE" scripts/guest/rxe-setup single
+check "soft-RoCE" tests/lib/guest/rxe-setup single
 check "rdmastor installed" rdmastor_install
 check "load rnic_mgr" modprobe rnic_mgr
 check "load the test consumer" insmod "$(rdmastor_testmod rnic_test_consumer)"
@@ -88,14 +88,14 @@ for w in 1 2 4; do
 done
 ok "$PROP" "weights 1:2:4 give shares proportional within 5%"
 # rnic-top shows the same consumers, once and refreshing.
-TOP=$(scripts/rnic-top $DEV)
+TOP=$(scripts/admin/rnic-top $DEV)
 echo "$TOP" | sed 's/^/# /'
 expect_match "rnic-top prints the device summary" "$TOP" "^$DEV  entries"
 for n in w1 w2 w4; do
 	expect_match "rnic-top prints a line for consumer $n" "$TOP" "^$n\.[0-9]+ +[124] "
 done
-expect_eq "rnic-top -w refreshes (3 screens)" "$(scripts/rnic-top -w 0.2 -n 3 | grep -c "^rnic-top: every")" 3
-expect_match "rnic-top names a device it does not know" "$(scripts/rnic-top nosuchdev 2>&1)" "no device nosuchdev"
+expect_eq "rnic-top -w refreshes (3 screens)" "$(scripts/admin/rnic-top -w 0.2 -n 3 | grep -c "^rnic-top: every")" 3
+expect_match "rnic-top names a device it does not know" "$(scripts/admin/rnic-top nosuchdev 2>&1)" "no device nosuchdev"
 tc stopall
 
 # ---- 4. a greedy consumer gives a newcomer its fair share in time ----

@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# vm-group: rnic_mgr (one guest boot: scripts/check)
+# vm-group: rnic_mgr (one guest boot: tests/lib/check)
 #
 # rnic_mgr loads and unloads with an rxe device absent and present, and
 # follows rxe devices added and removed while it is loaded.
-. scripts/guest/lib.sh
+. tests/lib/guest/lib.sh
 check "rdmastor modules installed" rdmastor_install
 sysdev=/sys/kernel/rnic_mgr/devices
 
@@ -16,7 +16,7 @@ check "unload with no RDMA device" modprobe -r rnic_mgr
 check "sysfs tree gone after unload" test ! -e /sys/kernel/rnic_mgr
 
 # An rxe device that exists before load is listed at load.
-check "soft-RoCE on a dummy device" scripts/guest/rxe-setup single
+check "soft-RoCE on a dummy device" tests/lib/guest/rxe-setup single
 check "load with rxe0 present" modprobe rnic_mgr
 check "rxe0 listed" test -d $sysdev/rxe0
 check "rxe0 ibdev attribute" grep -qx rxe0 $sysdev/rxe0/ibdev

@@ -1,15 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# vm-group: transport (one guest boot: scripts/check)
+# vm-group: transport (one guest boot: tests/lib/check)
 #
 # The transport engine under pressure, in one guest (loopback on rxe0):
 # lowering rnic_mgr's budget during load brings the connection's MRs and
 # window down to its share within the revocation deadline, raising it
 # restores them; removing the rxe device during load accounts for every
 # I/O, leaves nothing registered and unloads cleanly.
-. scripts/guest/lib.sh
+. tests/lib/guest/lib.sh
 IP=192.0.2.1
-R=scripts/rtp
+R=tests/lib/rtp
 SYS=/sys/kernel/rnic_mgr/devices/rxe0
 ST=/sys/kernel/debug/rtp/client_stats
 
@@ -25,7 +25,7 @@ rate() {
 	echo $(( (${b:-0} - ${a:-0}) / $1 ))
 }
 
-check "soft-RoCE" scripts/guest/rxe-setup single
+check "soft-RoCE" tests/lib/guest/rxe-setup single
 check "rdmastor installed" rdmastor_install
 check "load the transport" modprobe rdmastor_transport
 check "load rtp" insmod "$(rdmastor_testmod rtp)"

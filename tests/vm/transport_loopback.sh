@@ -1,14 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# vm-group: transport (one guest boot: scripts/check)
+# vm-group: transport (one guest boot: tests/lib/check)
 #
 # The transport engine in one guest (client and server over rxe0's
 # loopback), through the rtp test protocol: data verified end to end for
 # RDMA WRITE and READ with remote and local invalidation, a stale key is
 # dead, an idle connection holds no MR, and everything unloads cleanly.
-. scripts/guest/lib.sh
+. tests/lib/guest/lib.sh
 IP=192.0.2.1
-R=scripts/rtp
+R=tests/lib/rtp
 
 field() { awk -v k="$1" '$1 == k { print $2 }' /tmp/out; }
 # rtp_run DESC ARGS...: a run whose every I/O must succeed and verify
@@ -28,7 +28,7 @@ rtp_run() {
 }
 mrs() { rdma resource show mr 2>/dev/null | grep -c . || true; }
 
-check "soft-RoCE" scripts/guest/rxe-setup single
+check "soft-RoCE" tests/lib/guest/rxe-setup single
 check "rdmastor installed" rdmastor_install
 check "load the transport" modprobe rdmastor_transport
 check "load rtp" insmod "$(rdmastor_testmod rtp)"

@@ -4,12 +4,12 @@
 # Client half of the two-guest transport test: rtp over a real (virtual)
 # link between two guests, data verified, both invalidation modes, then
 # a stale key that must be dead.
-. scripts/guest/lib.sh
+. tests/lib/guest/lib.sh
 SERVER=192.0.2.1
-R=scripts/rtp
+R=tests/lib/rtp
 field() { awk -v k="$1" '$1 == k { print $2 }' /tmp/out; }
 
-check "soft-RoCE on the virtio NIC" scripts/guest/rxe-setup pair 2
+check "soft-RoCE on the virtio NIC" tests/lib/guest/rxe-setup pair 2
 check "server reachable" wait_for 60 ping -c1 -W1 $SERVER
 check "rdmastor installed" rdmastor_install
 check "load the transport" modprobe rdmastor_transport

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# vm-group: user (one guest boot: scripts/check)
+# vm-group: user (one guest boot: tests/lib/check)
 #
 # The admission experiment, shortened to a functional test: unmodified
 # perftest pairs (ib_write_bw, server and client in this guest over
@@ -10,10 +10,10 @@
 # for room, each wait bounded by user_wait_ms, and the entries held over
 # time are shared fairly between the pairs. The full experiment with
 # its table is `make bench B=user-level`.
-. scripts/guest/lib.sh
+. tests/lib/guest/lib.sh
 DEV=rxe0
 ADM=/tmp/adm
-. scripts/guest/perftest-pairs.sh
+. tests/lib/guest/perftest-pairs.sh
 
 SYS=/sys/kernel/rnic_mgr/devices/$DEV
 P=/sys/module/rnic_mgr/parameters
@@ -22,7 +22,7 @@ PAIRS=${PAIRS:-4}
 SECS=${SECS:-4}
 
 check "rdmastor modules installed" rdmastor_install
-check "soft-RoCE on a dummy device" scripts/guest/rxe-setup single
+check "soft-RoCE on a dummy device" tests/lib/guest/rxe-setup single
 check "rnic_mgr loads" modprobe rnic_mgr
 mkdir -p $ADM
 # refused registrations and waits, and why, go into the log
@@ -107,16 +107,16 @@ check "arbiter: nothing left charged" wait_for 10 sh -c "! ls -d $SYS/consumers/
 
 echo 262144 > $SYS/budget
 
-# The evaluation's trace capture (scripts/guest/capture-trace, eval/),
+# The evaluation's trace capture (tests/lib/guest/capture-trace, eval/),
 # on one short pair: a well-formed, non-empty trace of both sides that
 # the translation cache simulator reads, and the pair's registrations.
 # 200 iterations of 64 KiB: soft-RoCE copies a message a packet (1 KiB)
 # at a time, on both sides, so about 128 records each. 2 s of the pair
 # gave 230,000 records, and converting them took most of 37 s.
 echo arbiter > $SYS/policy
-check "capture: the probe on rxe_mr_copy is set up" scripts/guest/capture-trace start
+check "capture: the probe on rxe_mr_copy is set up" tests/lib/guest/capture-trace start
 adm_pair trace 18590 n200
-diag "$(scripts/guest/capture-trace stop $ADM/pair.trace $ADM/pair.regs)"
+diag "$(tests/lib/guest/capture-trace stop $ADM/pair.trace $ADM/pair.regs)"
 check "capture: the pair completed while traced" adm_completed trace
 check "capture: the trace has sends and receives" \
 	sh -c "grep -q ' s [0-9]*\$' $ADM/pair.trace && grep -q ' r [0-9]*\$' $ADM/pair.trace"

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# vm-group: user (one guest boot: scripts/check)
+# vm-group: user (one guest boot: tests/lib/check)
 #
 # User memory registrations under rnic_mgr (rnic_mgr/user.c): an
 # unmodified verbs program (build/tools/umr, plain libibverbs) is charged
@@ -8,7 +8,7 @@
 # cannot grant, under the arbiter, first-come-first-served and static
 # policies; kernel consumers share the budget; exit, fork, munmap, unload
 # and device removal leave nothing charged and nothing broken.
-. scripts/guest/lib.sh
+. tests/lib/guest/lib.sh
 
 DEV=rxe0
 SYS=/sys/kernel/rnic_mgr/devices/$DEV
@@ -41,7 +41,7 @@ ustop() { exec {UFD}>&-; wait "$UPID"; }
 held_is() { [ "$(ufield "$1" held)" = "$2" ]; }
 
 check "rdmastor modules installed" rdmastor_install
-check "soft-RoCE on a dummy device" scripts/guest/rxe-setup single
+check "soft-RoCE on a dummy device" tests/lib/guest/rxe-setup single
 check "rnic_mgr loads" modprobe rnic_mgr
 check "user registrations charged by default" grep -qx 1 $P/charge_user_mrs
 check "the device says so" sh -c "dmesg | grep -q 'rxe0: user memory registrations charged'"

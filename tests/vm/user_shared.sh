@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# vm-group: user (one guest boot: scripts/check)
+# vm-group: user (one guest boot: tests/lib/check)
 #
 # Kernel and user consumers share one budget (rxe0 loopback, one guest):
-# seed 000's tenant experiment (scripts/guest/tenants.sh) shortened to a
+# seed 000's tenant experiment (tests/lib/guest/tenants.sh) shortened to a
 # functional test under the arbiter. Two NFS mounts served and mounted
 # through rdmastor (v4.2 over IPv4, v3 over IPv6: two transports), an iSER LUN
 # through rdmastor's initiator and target, a librnic program writing over
@@ -12,11 +12,11 @@
 # progresses, none fails, the greedy one is revoked and answers within
 # T, one table lists them all, the grants stay within the budget; then
 # a plain verbs program is served beside them, and everything leaves.
-. scripts/guest/lib.sh
-. scripts/guest/nfs-server.sh
-. scripts/guest/nfs-client.sh
-. scripts/guest/iser.sh
-. scripts/guest/tenants.sh
+. tests/lib/guest/lib.sh
+. tests/lib/guest/nfs-server.sh
+. tests/lib/guest/nfs-client.sh
+. tests/lib/guest/iser.sh
+. tests/lib/guest/tenants.sh
 TR=/sys/kernel/tracing
 SYS=$TN_SYS
 

@@ -5,7 +5,7 @@
 # mess for the next body of its group (tests/harness/guest/fresh.sh): a
 # dummy NIC, a soft-RoCE link, a module, and a process that holds the
 # output open for longer than the run may take.
-. scripts/guest/lib.sh
+. tests/lib/guest/lib.sh
 modprobe rdma_rxe && ip link add dummy0 type dummy && ip link set dummy0 up &&
 	rdma link add rxe0 type rxe netdev dummy0
 sleep 1000 &

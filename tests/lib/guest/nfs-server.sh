@@ -95,7 +95,7 @@ nfs_hooks() {
 }
 
 nfs_server_main() {
-	check "soft-RoCE on the virtio NIC" scripts/guest/rxe-setup pair 1
+	check "soft-RoCE on the virtio NIC" tests/lib/guest/rxe-setup pair 1
 	check "RAM-backed export" sh -c "mkdir -p $EXPORT && mount -t tmpfs -o size=${NFS_EXPORT_SIZE:-768m} tmpfs $EXPORT && chmod 1777 $EXPORT"
 	if [ "${NFS_SERVER:-stock}" = rdmastor ]; then
 		check "rdmastor installed" rdmastor_install

@@ -4,10 +4,10 @@
 # Server guest of `make demo`: the kernel NFS server (nfsd) serving a
 # tmpfs over RDMA through rdmastor's server transport, rdmastor_svcrdma,
 # which nfsd's own "rdma" listener loads through etc/modprobe.d
-# (scripts/guest/nfs-server.sh). At the end it shows what the server
+# (tests/lib/guest/nfs-server.sh). At the end it shows what the server
 # transport counted.
-. scripts/guest/lib.sh
-. scripts/guest/nfs-server.sh
+. tests/lib/guest/lib.sh
+. tests/lib/guest/nfs-server.sh
 demo_server_totals() {
 	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 	diag "rdmastor_svcrdma: $(cat /sys/kernel/debug/rdmastor_svcrdma/totals)"

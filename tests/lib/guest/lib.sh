@@ -2,7 +2,7 @@
 # shellcheck shell=bash
 #
 # Helpers for test bodies that run inside a guest: TAP output, polling,
-# and loading rdmastor's modules. Source it: . scripts/guest/lib.sh
+# and loading rdmastor's modules. Source it: . tests/lib/guest/lib.sh
 #
 # A body prints one TAP line per check and exits non-zero if any failed.
 
@@ -31,7 +31,7 @@ ok() {
 }
 
 # tap_time DESCRIPTION: how long the check just ended took (since the
-# previous one ended), kept in $RDMASTOR_OUT/check-times for scripts/check's
+# previous one ended), kept in $RDMASTOR_OUT/check-times for tests/lib/check's
 # list of the slowest checks
 tap_time() {
 	local now=${EPOCHREALTIME:-0} us
@@ -212,10 +212,10 @@ rdmastor_testmod() {
 }
 
 # trace_pairs_start: record the births and deaths of connections, MRs and
-# rnic_mgr consumers from here on (scripts/guest/trace-pairs; the
+# rnic_mgr consumers from here on (tests/lib/guest/trace-pairs; the
 # modules must be loaded).
 trace_pairs_start() {
-	check "trace-cmd records births and deaths" scripts/guest/trace-pairs start &&
+	check "trace-cmd records births and deaths" tests/lib/guest/trace-pairs start &&
 		trace_pairs_on=1
 }
 
@@ -225,7 +225,7 @@ trace_pairs_check() {
 	local rc
 	# shellcheck disable=SC2034	# read by iser.sh's teardown
 	trace_pairs_on=
-	scripts/guest/trace-pairs check > /tmp/trace-pairs.out 2>&1
+	tests/lib/guest/trace-pairs check > /tmp/trace-pairs.out 2>&1
 	rc=$?
 	sed 's/^/# /' /tmp/trace-pairs.out
 	ok "$rc" "births and deaths pair up: $(head -1 /tmp/trace-pairs.out | sed 's/^trace-pairs: //')"

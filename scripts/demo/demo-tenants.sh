@@ -2,15 +2,15 @@
 # shellcheck shell=bash
 #
 # The end of `make demo`: why rdmastor exists, in a minute. Tenants of one
-# RDMA NIC (scripts/guest/tenants.sh): a greedy program that caches every
+# RDMA NIC (tests/lib/guest/tenants.sh): a greedy program that caches every
 # registration it may, two NFS mounts, an iSER LUN and a verbs program,
 # then a budget cut. The arbiter gives each its share; the greedy one is
 # told to shrink and does, within its grace period.
-. scripts/guest/lib.sh
-. scripts/guest/nfs-server.sh
-. scripts/guest/nfs-client.sh
-. scripts/guest/iser.sh
-. scripts/guest/tenants.sh
+. tests/lib/guest/lib.sh
+. tests/lib/guest/nfs-server.sh
+. tests/lib/guest/nfs-client.sh
+. tests/lib/guest/iser.sh
+. tests/lib/guest/tenants.sh
 SECS=24
 
 # one line of entries held per tenant (consumer name prefixes in $1);
@@ -38,7 +38,7 @@ echo "# The NIC's translation budget: 6000 entries. A greedy program arrives fir
 UCOOP_GREEDY=1 build/tools/ucoop $TN_DEV coop 96 50 $((SECS + 4)) > $TN_OUT/greedy.out 2>&1 &
 gpid=$!
 sleep 3
-scripts/rnic-top -n 1 $TN_DEV || true
+scripts/admin/rnic-top -n 1 $TN_DEV || true
 echo "# Now the others arrive: fio on both NFS mounts and the LUN, and a verbs program writing over RDMA."
 tenants_fio $TN_F4 nfs4 $SECS & tenants_fio $TN_F6 nfs6 $SECS & tenants_fio "$TN_LUN" iser $SECS &
 build/tools/ucoop $TN_DEV inflight 40 16 $SECS > $TN_OUT/verbs.out 2>&1 &
@@ -57,7 +57,7 @@ while [ $((SECONDS - t0)) -lt $SECS ]; do
 done
 wait
 echo "# After: rnic-top's view"
-scripts/rnic-top -n 1 $TN_DEV || true
+scripts/admin/rnic-top -n 1 $TN_DEV || true
 tenants_summary arbiter $SECS | tr , "\t"
 echo "# The greedy program: $(tail -n1 $TN_OUT/greedy.out)"
 echo "# The verbs program: $(tail -n1 $TN_OUT/verbs.out)"

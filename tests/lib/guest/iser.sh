@@ -3,7 +3,7 @@
 #
 # Helpers for iSER guest tests: an LIO target made through configfs (or
 # targetcli) and exported over iSER, and the stock open-iscsi + ib_iser
-# initiator logging in to it. Source after lib.sh: . scripts/guest/iser.sh
+# initiator logging in to it. Source after lib.sh: . tests/lib/guest/iser.sh
 #
 # Targets are iqn.2026-11.org.rdmastor:tN; each LUN is a RAM disk
 # (rd_mcp) named tN-lM; the portal is $ISER_IP:3260 with iSER enabled.
@@ -237,7 +237,7 @@ iser_rdma_left() {
 }
 
 # iser_slow_lun_create N: add to target N a LUN on a 64 MiB device-mapper
-# delay device ("slow", no delay until scripts/guest/iser-hooks slow-on).
+# delay device ("slow", no delay until tests/lib/guest/iser-hooks slow-on).
 iser_slow_lun_create() {
 	local loop so
 	modprobe dm_delay && modprobe loop && truncate -s 64M /tmp/slow.img &&
@@ -248,7 +248,7 @@ iser_slow_lun_create() {
 		lio_lun "$1" "$so"
 }
 
-# hook CMD: run CMD on the target guest (scripts/guest/hookd there);
+# hook CMD: run CMD on the target guest (tests/lib/guest/hookd there);
 # its output becomes TAP comments, its status ours.
 hook() {
 	local out rc

@@ -5,14 +5,14 @@
 # rnic_mgr sees of the RDMA devices; then an NFSv4.2 mount of the server
 # guest's export (nfsd over rdmastor_svcrdma) through rdmastor's RPC-over-RDMA
 # client, fio on it, and rnic_mgr's view of the mount.
-. scripts/guest/lib.sh
-. scripts/guest/nfs-client.sh
+. tests/lib/guest/lib.sh
+. tests/lib/guest/nfs-client.sh
 set -e
 trap 'nfs_done fail' ERR
 step() { echo; echo "# ---- $*"; }
 
 step "soft-RoCE: rxe0 on the virtio NIC linked to the server guest"
-scripts/guest/rxe-setup pair 2
+tests/lib/guest/rxe-setup pair 2
 rdma link show
 
 step "install and load rdmastor"
@@ -39,8 +39,8 @@ step "fio: 4 KiB random read/write, depth 16, O_DIRECT, 15 s"
 fio --name=demo4k --directory=$MNT --size=32m --bs=4k --rw=randrw --direct=1 \
 	--ioengine=libaio --iodepth=16 --time_based --runtime=15 --group_reporting |
 	grep -E "^ *(read|write|lat|clat \(|READ|WRITE)" || true
-echo "# rnic_mgr's view under load (scripts/rnic-top):"
-scripts/rnic-top -n 1 || true
+echo "# rnic_mgr's view under load (scripts/admin/rnic-top):"
+scripts/admin/rnic-top -n 1 || true
 
 step "fio: 1 MiB sequential write then read, O_DIRECT"
 fio --name=demo1m --directory=$MNT --size=64m --bs=1m --rw=write --direct=1 \

@@ -5,13 +5,13 @@
 # LIO with targetcli over rdmastor's iSER target, open-iscsi logging in
 # to it with rdmastor's initiator (rdmastor_iser) over soft-RoCE in the
 # same guest, fio on the LUN, and what both ends and rnic_mgr show.
-. scripts/guest/lib.sh
-. scripts/guest/iser.sh
+. tests/lib/guest/lib.sh
+. tests/lib/guest/iser.sh
 set -e
 step() { echo; echo "# ---- $*"; }
 
 step "soft-RoCE: rxe0 on a dummy device (initiator and target share it)"
-scripts/guest/rxe-setup single
+tests/lib/guest/rxe-setup single
 check "rdmastor modules installed" rdmastor_install
 
 step "LIO target with targetcli; enable_iser loads rdmastor_isert (etc/modprobe.d)"

@@ -38,7 +38,7 @@ bench_fio() {	# bench_fio NAME RW BS DEPTH
 		--bs="$3" --iodepth="$4" --direct=1 --ioengine=libaio --time_based \
 		--runtime="$RUNTIME" --ramp_time=2 --output-format=json > /tmp/fio.json 2>/tmp/fio.err ||
 		{ cat /tmp/fio.err; return 1; }
-	scripts/guest/fio-summary /tmp/fio.json
+	tests/lib/guest/fio-summary /tmp/fio.json
 }
 
 bench_job() {	# bench_job ROUND STACK NAME RW BS DEPTH
@@ -47,7 +47,7 @@ bench_job() {	# bench_job ROUND STACK NAME RW BS DEPTH
 	idle=$(${BENCH_MRS:-mrs_now})
 	( sleep $((RUNTIME / 2 + 2)); ${BENCH_MRS:-mrs_now} > /tmp/mrs_load ) &
 	# fio's ramp is over: mark the phase for the host's per-guest CPU
-	# accounting (scripts/vm/qemu-cpu)
+	# accounting (tests/lib/vm/qemu-cpu)
 	( sleep 2; busy_ticks > /tmp/busy0
 	  echo "$round $stack $name start" > "$RDMASTOR_OUT/phase" ) &
 	r=$(bench_fio "$name" "$4" "$5" "$6") || { echo "# $name failed: $r"; wait; return 1; }
