@@ -23,7 +23,7 @@ expect trace-paired 0 "20/20 connections, 47/47 MRs, 10/10 consumers"
 expect trace-mr-leak 1 "never died: mr conn=1 mr=22"
 expect trace-double-death 1 "died unborn or twice: conn conn=1"
 expect trace-no-conn 1 "0/0 connections"
-# from an nfs_svc_force_mr run: the NFS server's connections pair too
+# from an svcrdma_force_mr run: the NFS server's connections pair too
 expect trace-nfsd-paired 0 "1/1 NFS server connections"
 expect trace-nfsd-leak 1 "never died: nfsd conn=1"
 tap_done

@@ -14,7 +14,7 @@
 #   NIC refuses it (the key is dead), recovery, data verified;
 # - a target that stops answering (no PDU at all): the initiator's
 #   NOP-Out times out, recovery once it answers again;
-# - a target restart during fio (the link down: iser_faults); abort
+# - a target restart during fio (the link down: isert_faults); abort
 #   task and LUN reset on a slow LUN;
 # - a target that closes the connection before iscsid has read its
 #   Logout Response: a logout, no connection error;
@@ -133,7 +133,7 @@ check "a silent target: the ping times out, recovery when it answers, verified" 
 check "logged in again" wait_for 60 logged_in
 
 # --- a target restart during verified fio (the link down is in the
-# two-guest iser_faults: in one guest rxe loops back past the netdev,
+# two-guest isert_faults: in one guest rxe loops back past the netdev,
 # and after `ip link set down` and up rdma_cm's connects go unanswered
 # whatever the initiator)
 fio_restart() {

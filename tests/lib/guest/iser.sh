@@ -28,7 +28,7 @@ rdmastor_iser_target() {
 # library) does: under emulation one targetcli command takes about 6 s
 # (Python and rtslib starting, the whole configuration read back), a
 # two-LUN target a minute. targetcli itself, the stock tool, is what
-# deb_install and iser_target's first target use (iser_target_create_tcli).
+# deb_install and isert's first target use (iser_target_create_tcli).
 LIO=/sys/kernel/config/target
 
 # lio_ready: configfs mounted, LIO's core and its iSCSI fabric loaded.
@@ -119,7 +119,7 @@ lio_targets_remove() {
 	for tpg in "$LIO"/iscsi/iqn.*/tpgt_*; do
 		[ -d "$tpg" ] || continue
 		echo 0 > "$tpg/enable"
-		# explicit ACLs (iser_faults makes one of a logged-in
+		# explicit ACLs (isert_faults makes one of a logged-in
 		# initiator's), with their mapped LUNs
 		for d in "$tpg"/acls/*/lun_*/ "$tpg"/acls/*/; do
 			[ -d "$d" ] || continue

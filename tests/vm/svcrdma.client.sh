@@ -107,7 +107,7 @@ check "stock rpcrdma unloads" wait_for 30 modprobe -r rpcrdma
 # rdmastor's client
 check "rdmastor installed" rdmastor_install
 check "modprobe configuration installed" rdmastor_nfs_client
-# NFSv4.0 and 4.1 through rdmastor's client are nfs_client's (against the
+# NFSv4.0 and 4.1 through rdmastor's client are rpcrdma's (against the
 # stock server); here, with both ends ours, the oldest and the newest
 client_suite rdmastor file3 "3 4.2"
 

@@ -2,7 +2,7 @@
 # shellcheck shell=bash
 # vm-run: --timeout 1500
 #
-# Target guest of iser_faults: LIO with rdmastor_isert exporting a RAM
+# Target guest of isert_faults: LIO with rdmastor_isert exporting a RAM
 # LUN and a "slow" LUN (device-mapper delay, for task management), and
 # hookd, through which the initiator guest restarts the target or slows
 # the disk. When the initiator is done: nothing of the target left in

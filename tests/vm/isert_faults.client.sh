@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# Initiator guest of iser_faults (stock open-iscsi + ib_iser) against
+# Initiator guest of isert_faults (stock open-iscsi + ib_iser) against
 # rdmastor's iSER target in the other guest:
 # - the link down (100% loss) for 8 s during a verifying fio run, and
 #   the target restarted during another: the session recovers and the
