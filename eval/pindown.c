@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A pin-down cache (Tezuka et al., the baseline of seed 002), simulated:
+ * A pin-down cache (Tezuka et al., the baseline of the MRRC paper), simulated:
  * see pindown.h. Tested against a naive model in
  * tests/unit/test_pindown.c.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A pin-down cache, simulated (Tezuka et al., seed 002's baseline): a
+ * A pin-down cache, simulated (Tezuka et al., the MRRC paper's baseline): a
  * request inside a cached registration hits; otherwise exactly it is
  * registered and cached, and plain LRU evicts, one deregistration per
  * registration, down to the capacity in pages. Plain C, user space.

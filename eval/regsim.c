@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * regsim: seed 002's experiment, registration caches compared on the
+ * regsim: the MRRC paper's experiment, registration caches compared on the
  * paper's workload shapes (Documentation/evaluation.rst).
  *
  *   regsim [--cost RA,RB,DA,DB] [--csv FILE] [WORKLOAD...]
@@ -13,7 +13,7 @@
  *            registration hits; otherwise exactly it is registered and
  *            cached; plain LRU eviction down to the capacity, one
  *            deregistration each
- *   mrrc     librnic's region cache (librnic/regcache.c, seed 002's
+ *   mrrc     librnic's region cache (librnic/regcache.c, the MRRC paper's
  *            MRRC): partial overlaps reuse the cached part, eviction by
  *            size and recency, batched deregistration
  *

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A NIC translation cache, simulated (seed 001: "dynamic handle
+ * A NIC translation cache, simulated (the miNI paper: "dynamic handle
  * lookup"): the NIC keeps a set-associative cache of translation entries
  * in its own memory in front of tables in host memory. Each RDMA access
  * to a registered page looks its entry up; a miss fetches the whole line

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tlbsim: seed 001's parameter sweep on captured traces (trace.h),
+ * tlbsim: the miNI paper's parameter sweep on captured traces (trace.h),
  * through the translation cache simulator (tlbsim.c).
  *
  *   tlbsim [--csv FILE] [--t-access NS] [--sizes] TRACE...
@@ -141,7 +141,7 @@ static void paper_sweep(const char *name, const struct acc *a, size_t n)
 			 as[] = { 2, 4, 8 };
 	unsigned int i, j, k;
 
-	printf("%s: %zu accesses; seed 001's sweep (miss %%: all; send cold/non-cold; "
+	printf("%s: %zu accesses; the miNI paper's sweep (miss %%: all; send cold/non-cold; "
 	       "receive cold/non-cold; slowdown at 5/50/500 us a miss)\n", name, n);
 	printf("  %7s %4s %2s %7s %15s %15s %22s\n", "C", "L", "A", "miss", "send c/nc",
 	       "recv c/nc", "slowdown 5/50/500us");

@@ -7,7 +7,7 @@
  * loop only reads the device and hands the bytes here.
  *
  *   REVOKE  evict idle cached regions covering the entries asked, in one
- *           batch, at once (seed 000: cached idle registrations are the
+ *           batch, at once (the Magoutis paper: cached idle registrations are the
  *           ones to give back first); what is held cannot go now, so the
  *           capacity drops by what was asked and the rest goes as its
  *           holders put it

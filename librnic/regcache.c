@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * regcache: seed 002's region registration cache (MRRC). The rules are
+ * regcache: the MRRC paper's region registration cache (MRRC). The rules are
  * in regcache.h; how they are kept:
  *
  * - The index is an array of the live regions sorted by address. Regions
@@ -17,7 +17,7 @@
  *   once per batch.
  * - Eviction factors: 0 for a region used since the last eviction;
  *   otherwise r + 1/pages, fixed the first time an eviction considers the
- *   region (seed 002: "not renewed unless it is zero"). r is the factor
+ *   region (the MRRC paper: "not renewed unless it is zero"). r is the factor
  *   of the last region evicted, so regions that waited through earlier
  *   evictions rank before newly idle ones of the same size, and among
  *   regions considered together the larger go first.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * regcache: a region-level memory-registration cache after seed 002
+ * regcache: a region-level memory-registration cache after the MRRC paper
  * (MRRC), the core of librnic's user-space side.
  *
  * A cache keeps registrations after their user is done with them, so a
@@ -9,7 +9,7 @@
  *
  *  1. Regions are page ranges, disjoint from each other. A request is
  *     served by the cached regions that overlap it plus new regions for
- *     the gaps between them (seed 002's partial overlap: the cached part
+ *     the gaps between them (the MRRC paper's partial overlap: the cached part
  *     is reused, the remainder registered), returned as segments in
  *     address order that cover the request exactly.
  *  2. A region a caller holds (between rnic_cache_get() and rnic_cache_put()) is never
@@ -21,8 +21,8 @@
  *  4. The cache holds at most @capacity pages (the process's entitlement
  *     from rnic_mgr) once its callers have put what they hold: held
  *     regions may take it over (the kernel's budget is the hard limit),
- *     and the excess is evicted as they are put. Room is made by seed
- *     002's Memory Resorting and Eviction: the idle regions of the lower
+ *     and the excess is evicted as they are put. Room is made by the
+ *     MRRC paper's Memory Resorting and Eviction: the idle regions of the lower
  *     part of the LRU stack are ordered by the eviction factor
  *     r + 1/size (large and old regions first), and those of the
  *     eviction segment are deregistered in one batch.

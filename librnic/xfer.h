@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Declaration decoupled from registration (seed 003): a large transfer
+ * Declaration decoupled from registration (the Open-MX pinning paper): a large transfer
  * is moved in pieces, each registered through the cache only when it is
  * about to move, and, overlapped, the next piece is registered while the
  * current one is on the wire. The caller supplies how to post a piece

@@ -12,7 +12,7 @@
 #              registrations, a registration cache's pattern)
 #   uxfer      a librnic program registering each 256 KiB piece of a 4 MiB
 #              transfer for that transfer only (no cache)
-# and each workload's registrations as NAME.regs (seed 002's input), and
+# and each workload's registrations as NAME.regs (the MRRC paper's input), and
 # regcost.csv: ibv_reg_mr/ibv_dereg_mr per call by pages in this guest,
 # charged by rnic_mgr as the captured programs were, for the cost model
 # eval/drivers/eval-report fits.

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# iSER initiator benchmark in one guest (rxe loopback), issue 17: the
+# iSER initiator benchmark in one guest (rxe loopback): the
 # fio jobs of the iSER target benchmark on one RAM LUN under LIO, through
 # four initiator + target pairings, in one boot, interleaved for ROUNDS
 # (3) rounds, the order rotated each round:

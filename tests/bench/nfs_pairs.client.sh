@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# NFS pairings benchmark, client half (issue 16): the same fio jobs
+# NFS pairings benchmark, client half: the same fio jobs
 # through four pairings of client and server in one boot of two guests,
 # interleaved for ROUNDS (3) rounds:
 #   stock      stock client + stock server (the base)

@@ -2,7 +2,7 @@
 # shellcheck shell=bash
 #
 # NFS pairings benchmark in one guest (rxe loopback: client and server
-# share the guest's CPUs, so this is where CPU per I/O shows), issue 16.
+# share the guest's CPUs, so this is where CPU per I/O shows).
 # The pairings of nfs_pairs.client.sh that one kernel can hold: stock
 # rpcrdma carries both the stock client and the stock server, and
 # rdmastor's client takes the client transport the stock module needs,

@@ -2,7 +2,7 @@
 # shellcheck shell=bash
 #
 # Guest body of `make bench B=tenants` (Documentation/evaluation.rst,
-# seed 000): five tenants of rxe0 under a budget smaller than their
+# the Magoutis paper): five tenants of rxe0 under a budget smaller than their
 # appetite (tests/lib/guest/tenants.sh), under the arbiter, first come
 # first served and the static partition, rounds interleaved. Results
 # (ROUND.POLICY.{csv,held,map}) in the results share for

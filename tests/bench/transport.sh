@@ -3,7 +3,7 @@
 #
 # Guest body of the transport benchmark (one guest, rxe0 loopback):
 #  1. rtp throughput for credits 1..32 across sizes 4 KiB..1 MiB
-#     (seed 004's single- versus multi-buffer experiment), RDMA WRITE;
+#     (the Geyer et al. paper's single- versus multi-buffer experiment), RDMA WRITE;
 #  2. rtp against ib_write_bw / ib_read_bw at 64 KiB and 1 MiB, three
 #     rounds interleaved (ours, stock, ours, stock, ...);
 #  3. the cost per I/O of registration and of local invalidation.

@@ -6,7 +6,7 @@
 #             and not (rnic_mgr unloaded), same boot, interleaved rounds
 #  revoke     time from REVOKE to release for a bound program answering
 #             from its cache (rnic_mgr's last_reclaim_ms), by T
-#  xfer       seed 003: a large buffer written in pieces, registered up
+#  xfer       the Open-MX pinning paper: a large buffer written in pieces, registered up
 #             front, lazily or overlapped, nothing cached
 #  admission  unmodified ib_write_bw pairs needing more than the budget,
 #             under each policy, rounds interleaved
@@ -22,7 +22,7 @@ COOP=build/tools/ucoop
 ROUNDS=${ROUNDS:-3}
 REPS=${REPS:-10}
 # a transfer takes well under a second and TCG's timing wanders from
-# one to the next by 2x: seed 003 needs more rounds than the others
+# one to the next by 2x: the Open-MX pinning paper needs more rounds than the others
 XFER_ROUNDS=${XFER_ROUNDS:-9}
 O=$RDMASTOR_OUT
 PARTS=" ${*:-regcost revoke xfer admission} "
@@ -85,7 +85,7 @@ if part revoke; then
 
 fi
 
-# --- seed 003: large transfers, registration up front, lazy, overlapped ---
+# --- the Open-MX pinning paper: large transfers, registration up front, lazy, overlapped ---
 if part xfer; then
 	echo "round,mode,size,piece,MBps" > $O/xfer.csv
 	for size in 262144 1048576 4194304 16777216; do
@@ -94,7 +94,7 @@ if part xfer; then
 			/tmp/xfer.out >> $O/xfer.csv
 		diag "xfer $size: $(tr '\n' ' ' < /tmp/xfer.out)"
 	done
-	check "seed 003: every size measured" [ "$(grep -c ',overlap,' $O/xfer.csv)" -ge $((4 * XFER_ROUNDS)) ]
+	check "the Open-MX pinning paper: every size measured" [ "$(grep -c ',overlap,' $O/xfer.csv)" -ge $((4 * XFER_ROUNDS)) ]
 fi
 
 # --- admission: perftest pairs under each policy ---

@@ -15,7 +15,7 @@
  *	after its completion), serving events between writes. Prints the
  *	writes done and failed and the library's counters.
  *   ucoop DEV xfer SIZE PIECE ROUNDS
- *	seed 003: a SIZE-byte buffer written in PIECE-byte RDMA writes,
+ *	the Open-MX pinning paper: a SIZE-byte buffer written in PIECE-byte RDMA writes,
  *	registered up front, lazily piece by piece, or overlapped (the next
  *	piece while the current one moves), nothing cached; MB/s per mode
  *	and round (needs no binding).
@@ -297,7 +297,7 @@ static int xfer_wait(void *ctx)
 }
 
 /*
- * Seed 003's experiment: move a SIZE-byte buffer in PIECE-byte writes,
+ * The Open-MX pinning paper's experiment: move a SIZE-byte buffer in PIECE-byte writes,
  * registering it up front, piece by piece, or piece by piece overlapped
  * with the previous write; nothing is cached (capacity 0), so every
  * round pays its registrations. Prints MB/s per mode, modes interleaved.

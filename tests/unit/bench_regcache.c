@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What a hit in librnic's registration cache costs (issue 19's goal:
- * at most 90 ns, UCX's model is 50-90 ns): rnic_cache_get() + rnic_cache_put() of a
+ * What a hit in librnic's registration cache costs (the goal:
+ * at most 90 ns; UCX's model is 50-90 ns): rnic_cache_get() + rnic_cache_put() of a
  * range inside a cached region, with R regions cached, against a
  * registrar that does nothing (only the cache is measured). Also the
  * cost of a miss that the cache itself adds (registrar excluded). One

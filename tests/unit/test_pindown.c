@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of eval/pindown.c, the pin-down cache simulator (seed 002's
+ * Unit tests of eval/pindown.c, the pin-down cache simulator (the MRRC paper's
  * baseline): random requests through it and through a naive model (an
  * array of registrations with use stamps, scanned whole; of several
  * containing a request, the one starting closest serves it, the newest

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of librnic/regcache.c (seed 002's registration cache)
+ * Unit tests of librnic/regcache.c (the MRRC paper's registration cache)
  * against a mock registrar that knows what is registered, what each
  * caller holds and what memory changed since it was registered:
  *

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of librnic/xfer.c (seed 003: registration decoupled from
+ * Unit tests of librnic/xfer.c (the Open-MX pinning paper: registration decoupled from
  * declaration, overlapped with the transfer), on a cache of capacity 0
  * over a mock registrar, so that what is registered is exactly what is
  * held. Checked for every mode and many sizes: every byte posted once

@@ -229,7 +229,7 @@ exec {CFD}>&-
 wait $CPID
 check "reserve: the program's checks passed" [ $? = 0 ]
 
-# seed 003: a transfer registered up front, lazily, or overlapped
+# the Open-MX pinning paper: a transfer registered up front, lazily, or overlapped
 check "a 4 MiB transfer in 256 KiB writes completes in every registration mode" \
 	sh -c "$COOP $DEV xfer 4194304 262144 1 > /tmp/xfer.out 2>&1 && [ \$(grep -c 'MBps=[1-9]' /tmp/xfer.out) = 3 ]"
 diag "$(tr '\n' ' ' < /tmp/xfer.out)"

@@ -3,7 +3,7 @@
 # vm-group: user (one guest boot: tests/lib/check)
 #
 # Kernel and user consumers share one budget (rxe0 loopback, one guest):
-# seed 000's tenant experiment (tests/lib/guest/tenants.sh) shortened to a
+# the Magoutis paper's tenant experiment (tests/lib/guest/tenants.sh) shortened to a
 # functional test under the arbiter. Two NFS mounts served and mounted
 # through rdmastor (v4.2 over IPv4, v3 over IPv6: two transports), an iSER LUN
 # through rdmastor's initiator and target, a librnic program writing over

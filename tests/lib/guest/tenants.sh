@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# Seed 000's system experiment (Documentation/evaluation.rst): tenants
+# The Magoutis paper's system experiment (Documentation/evaluation.rst): tenants
 # of one RDMA device under a budget smaller than their combined
 # appetite, in one guest over rxe0's loopback.
 #
