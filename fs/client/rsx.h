@@ -42,6 +42,19 @@
  *       connection is drained: no ->recv runs and no reply work is left.
  *       Asserted: rsx_conn_close() runs rst_shutdown() and flushes rsx_wq
  *       before rsx_release_armed().
+ *
+ * Locks: each is taken and dropped within one function, and no two are
+ * ever held at once, so no function expects its caller to hold one
+ * (nothing for lockdep_assert_held() to check; lockdep sees no nesting).
+ *   L1. x_lock guards x_armed and, on it, each req's r_node, r_armed and
+ *       r_replied; x_bc_count; x_stats. Taken from process context and
+ *       the engine's completion work, never from an interrupt.
+ *   L2. x_conn_mutex guards x_conn's lifetime: connect and close change
+ *       it under the mutex, buf_free and the statistics read it so. The
+ *       send paths read it under SUNRPC's XPRT_LOCKED, which the close
+ *       path holds too (xprt_autoclose()).
+ *   L3. SUNRPC's queue_lock (xprt_lookup_rqst(), pinning, completing)
+ *       and transport_lock (the congestion window) are taken alone.
  */
 #ifndef RDMASTOR_RSX_H
 #define RDMASTOR_RSX_H

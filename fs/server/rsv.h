@@ -56,6 +56,19 @@
  *       calls already granted wait in the engine for an MR (never in
  *       an nfsd thread).
  *       Enforced: rsv_grant().
+ *
+ * Locks: each is taken and dropped within one function, and no two are
+ * ever held at once, so no function expects its caller to hold one
+ * (nothing for lockdep_assert_held() to check; lockdep sees no nesting).
+ *   L1. x_lock (with BHs off: the engine's completion work and nfsd's
+ *       threads both take it) guards x_ready, x_calls_free, the flags
+ *       after it in struct rsv_xprt, and x_stats.
+ *   L2. The listener's x_pend_lock guards x_pending and each
+ *       connection's x_on_pending, between accept and svc's accept.
+ *   L3. rsv_conns_lock guards the list of connections the statistics
+ *       walk and the sums of those already freed.
+ *   L4. The backchannel's SUNRPC queue_lock and transport_lock are
+ *       taken alone.
  */
 #ifndef RDMASTOR_RSV_H
 #define RDMASTOR_RSV_H
