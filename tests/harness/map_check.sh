@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # scripts/dev/map-check (run by make lint): the tree's design.rst passes, and
-# a copy missing one module or one trace system fails and names it.
+# a copy missing one module or one trace system fails and names it; so
+# does a component page whose sections leave the common outline.
 set -u
 tree=$(cd "$(dirname "$0")/../.." && pwd)
 . "$tree/tests/lib/guest/lib.sh"
@@ -27,6 +28,20 @@ drop_from_map rdmastor_iser
 out=$("$tree/scripts/dev/map-check" "$tmp/design.rst" 2>&1)
 expect_eq "a map without rdmastor_iser (module and trace system) fails" "$?" 1
 expect_match "and names the trace system" "$out" 'trace rdmastor_iser is not in'
+# a component page out of the outline: Tracing renamed, then Limits gone
+cp "$tree"/Documentation/*.rst "$tmp/"
+sed -i 's/^Tracing$/Traces/; s/^=======$/======/' "$tmp/iser.rst"
+out=$("$tree/scripts/dev/map-check" "$tmp/design.rst" 2>&1)
+expect_eq "a component page with a section renamed fails" "$?" 1
+expect_match "and names the page and what it wants" "$out" "iser.rst: sections are .*Traces.*; want .*Tracing"
+cp "$tree/Documentation/iser.rst" "$tmp/"
+awk '/^Limits$/ { exit } { print }' "$tree/Documentation/transport.rst" > "$tmp/transport.rst"
+out=$("$tree/scripts/dev/map-check" "$tmp/design.rst" 2>&1)
+expect_eq "a component page without Limits fails" "$?" 1
+expect_match "and names it" "$out" "transport.rst: sections are"
+cp "$tree/Documentation/transport.rst" "$tmp/"
+out=$("$tree/scripts/dev/map-check" "$tmp/design.rst" 2>&1)
+expect_eq "the copies as they are pass again" "$?" 0
 echo "no such section" > "$tmp/design.rst"
 out=$("$tree/scripts/dev/map-check" "$tmp/design.rst" 2>&1)
 expect_eq "a page with no Components section fails" "$?" 1
