@@ -22,6 +22,14 @@
  *      holds nothing.
  *      Asserted: rnic_release() warns on releasing more than is held;
  *      rnic_unregister() warns on a consumer that leaves holding any.
+ *  I5. A consumer is asked to shrink (rc_shrink_ms set) only while it
+ *      has a target, and counted late only if it is still above its
+ *      share as it stands when the deadline passes: the target is
+ *      re-derived from the current share first, raised if the share
+ *      grew, cleared (ending the shrink) once it holds no more than
+ *      share + hysteresis.
+ *      Enforced: rnic_enforce_one(), which the reaper calls before it
+ *      counts a consumer late; tested by test_policy's "follows share".
  */
 #include <linux/module.h>
 #include <linux/sched/signal.h>
@@ -101,9 +109,39 @@ static void rnic_trim_others(struct rnic_dev *rd, struct rnp_cons *self)
 }
 
 /*
- * Contention: apply the last rebalance to every consumer. Consumers over
- * their share get a target; their callbacks run from rd_notify_work.
+ * Apply the last rebalance to one consumer: over its share it gets a
+ * target (its callback runs from rd_notify_work); a target follows the
+ * share up, and goes once the consumer is within its share again, which
+ * ends the shrink (I5). Returns true if a callback is due.
  */
+static bool rnic_enforce_one(struct rnic_dev *rd, struct rnic_consumer *c, u64 now)
+{
+	unsigned int flags;
+
+	lockdep_assert_held(&rd->rd_lock);
+	spin_lock(&c->rc_lock);
+	flags = rnp_enforce(&rd->rd_pool, &c->rc_pol);
+	spin_unlock(&c->rc_lock);
+	if (flags & RNP_NOTIFY_CLEARED && c->rc_shrink_ms) {
+		trace_rnic_shrink_cleared(c);
+		c->rc_shrink_ms = 0;
+	}
+	flags &= ~RNP_NOTIFY_CLEARED;
+	if (!flags)
+		return false;
+	if (flags & RNP_NOTIFY_SHRINK) {
+		c->rc_revocations++;
+		if (!c->rc_shrink_ms) {
+			c->rc_shrink_ms = now ? now : 1;
+			c->rc_late_counted = false;
+		}
+		trace_rnic_shrink_request(c);
+	}
+	c->rc_notify |= flags;
+	return true;
+}
+
+/* Contention: apply the last rebalance to every consumer. */
 static void rnic_enforce_all(struct rnic_dev *rd, u64 now)
 {
 	struct rnp_pool *p = &rd->rd_pool;
@@ -111,26 +149,8 @@ static void rnic_enforce_all(struct rnic_dev *rd, u64 now)
 	u32 i;
 
 	lockdep_assert_held(&rd->rd_lock);
-	for (i = 0; i < p->nr; i++) {
-		struct rnic_consumer *c = rnic_of(p->cons[i]);
-		unsigned int flags;
-
-		spin_lock(&c->rc_lock);
-		flags = rnp_enforce(p, &c->rc_pol);
-		spin_unlock(&c->rc_lock);
-		if (!flags)
-			continue;
-		if (flags & RNP_NOTIFY_SHRINK) {
-			c->rc_revocations++;
-			if (!c->rc_shrink_ms) {
-				c->rc_shrink_ms = now ? now : 1;
-				c->rc_late_counted = false;
-			}
-			trace_rnic_shrink_request(c);
-		}
-		c->rc_notify |= flags;
-		notify = true;
-	}
+	for (i = 0; i < p->nr; i++)
+		notify |= rnic_enforce_one(rd, rnic_of(p->cons[i]), now);
 	if (notify)
 		queue_work(system_wq, &rd->rd_notify_work);
 }
@@ -518,7 +538,7 @@ static void rnic_reap_work(struct work_struct *work)
 					   rd_reap_work);
 	struct rnp_pool *p = &rd->rd_pool;
 	u64 now = rnic_now_ms();
-	bool late = false;
+	bool notify = false;
 	u32 i;
 
 	spin_lock(&rd->rd_lock);
@@ -547,18 +567,27 @@ static void rnic_reap_work(struct work_struct *work)
 		u32 deadline = c->rc_deadline_ms ? c->rc_deadline_ms :
 			       READ_ONCE(rnic_revoke_deadline_ms);
 
-		if (c->rc_shrink_ms && !c->rc_late_counted &&
-		    now - c->rc_shrink_ms > deadline) {
-			c->rc_late++;
-			c->rc_late_counted = true;
-			trace_rnic_shrink_late(c);
-			if (c->rc_ops->late) {
-				c->rc_notify |= RNIC_NOTIFY_LATE;
-				late = true;
-			}
+		if (!c->rc_shrink_ms || c->rc_late_counted ||
+		    now - c->rc_shrink_ms <= deadline)
+			continue;
+		/*
+		 * Late only while above its current share (I5): the shares
+		 * may have grown since the target was set (the consumers
+		 * that cut them left), which raises or clears the target.
+		 */
+		if (rnic_enforce_one(rd, c, now))
+			notify = true;
+		if (!c->rc_shrink_ms)
+			continue;
+		c->rc_late++;
+		c->rc_late_counted = true;
+		trace_rnic_shrink_late(c);
+		if (c->rc_ops->late) {
+			c->rc_notify |= RNIC_NOTIFY_LATE;
+			notify = true;
 		}
 	}
-	if (late)
+	if (notify)
 		queue_work(system_wq, &rd->rd_notify_work);
 	spin_unlock(&rd->rd_lock);
 	queue_delayed_work(system_wq, &rd->rd_reap_work,

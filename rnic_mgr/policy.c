@@ -703,14 +703,18 @@ u64 rnp_trim(struct rnp_pool *p, struct rnp_cons *c, bool to_share)
  * @c: the consumer
  *
  * Returns unused grant beyond the share, and asks the consumer to shrink
- * when it holds more than share + hysteresis. Announces share growth
- * beyond hysteresis.
+ * when it holds more than share + hysteresis. A target follows the share
+ * both ways: it is raised when the share rose above it, and cleared once
+ * the consumer holds no more than share + hysteresis (the consumers that
+ * cut its share left, or it shrank as far as it needs to). Announces
+ * share growth beyond hysteresis.
  *
  * Return: RNP_NOTIFY_* flags for the caller to deliver.
  */
 unsigned int rnp_enforce(struct rnp_pool *p, struct rnp_cons *c)
 {
 	unsigned int flags = 0;
+	bool had_target = false, has_target = false;
 	int r;
 
 	/* The comparison policies never revoke. */
@@ -720,12 +724,18 @@ unsigned int rnp_enforce(struct rnp_pool *p, struct rnp_cons *c)
 	for (r = 0; r < RNP_NR_RES; r++) {
 		struct rnp_res_state *s = &c->r[r];
 		u64 e = rnp_entitled(s);
+		bool over = s->held > e + (e >> p->params.hyst_shift);
 
-		if (s->held > e + (e >> p->params.hyst_shift) &&
-		    (s->target == RNP_NO_TARGET || s->target > e)) {
+		had_target |= s->target != RNP_NO_TARGET;
+		if (over && (s->target == RNP_NO_TARGET || s->target > e)) {
 			s->target = e;
 			flags |= RNP_NOTIFY_SHRINK;
+		} else if (!over) {
+			s->target = RNP_NO_TARGET;
+		} else if (s->target < e) {
+			s->target = e;
 		}
+		has_target |= s->target != RNP_NO_TARGET;
 		if (s->share > s->announced + (s->announced >> p->params.hyst_shift)) {
 			s->announced = s->share;
 			flags |= RNP_NOTIFY_GREW;
@@ -733,6 +743,8 @@ unsigned int rnp_enforce(struct rnp_pool *p, struct rnp_cons *c)
 			s->announced = s->share;
 		}
 	}
+	if (had_target && !has_target)
+		flags |= RNP_NOTIFY_CLEARED;
 	return flags;
 }
 

@@ -178,6 +178,8 @@ struct rnp_pool {
 /* Notifications a consumer is due, returned by rnp_enforce(). */
 #define RNP_NOTIFY_SHRINK	0x1
 #define RNP_NOTIFY_GREW		0x2
+/* a target it had is gone: it is within its share (plus hysteresis) again */
+#define RNP_NOTIFY_CLEARED	0x4
 
 /* What rnp_release() did. */
 #define RNP_REL_RETURNED	0x1	/* grant went back to the pool */

@@ -53,6 +53,8 @@ DEFINE_RNIC_CONSUMER_EVENT(rnic_consumer_unregister);
 /* asked to come down to target; still above it past the deadline */
 DEFINE_RNIC_CONSUMER_EVENT(rnic_shrink_request);
 DEFINE_RNIC_CONSUMER_EVENT(rnic_shrink_late);
+/* its share grew back past what it holds: the target is gone, not late */
+DEFINE_RNIC_CONSUMER_EVENT(rnic_shrink_cleared);
 
 /* Requests beyond the fast path, and what became of them */
 

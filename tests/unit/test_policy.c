@@ -566,6 +566,54 @@ static void test_may_hold(void)
 	upool_free(&u);
 }
 
+/*
+ * A shrink target follows the share both ways: 16 newcomers (a fork
+ * storm) cut a holder's share and set its target; as half of them leave
+ * the target rises with the share, and once all are gone and the holder
+ * is within its share again the target is cleared. A target that only
+ * ever went down would keep the holder refused and counted late after
+ * the newcomers died.
+ */
+static void test_target_follows_share(void)
+{
+	struct upool u;
+	u64 t_cut, t_half;
+	int i;
+
+	upool_init(&u, 1000, 100, 32);
+	upool_add(&u, &cons[0], 1, 10, 0, 0);
+	fill(&u, &cons[0], 50, 0);
+	for (i = 1; i <= 16; i++) {
+		upool_add(&u, &cons[i], 1, 10, 0, 0);
+		upool_acquire(&u, &cons[i], 100, 0, 1);
+	}
+	rnp_rebalance(&u.p, 1);
+	upool_enforce_all(&u);
+	t_cut = cons[0].r[E].target;
+	tap_ok(t_cut == cons[0].r[E].share && t_cut < 100,
+	       "follows share: 16 newcomers set the holder's target to its share (%llu, want %llu < 100)",
+	       (unsigned long long)t_cut, (unsigned long long)cons[0].r[E].share);
+	for (i = 9; i <= 16; i++)
+		upool_del(&u, &cons[i]);
+	rnp_rebalance(&u.p, 2);
+	upool_enforce_all(&u);
+	t_half = cons[0].r[E].target;
+	tap_ok(t_half == cons[0].r[E].share && t_half > t_cut,
+	       "follows share: half of them gone, the target rises to the share (%llu, want %llu > %llu)",
+	       (unsigned long long)t_half, (unsigned long long)cons[0].r[E].share,
+	       (unsigned long long)t_cut);
+	for (i = 1; i <= 8; i++)
+		upool_del(&u, &cons[i]);
+	rnp_rebalance(&u.p, 3);
+	upool_enforce_all(&u);
+	tap_ok(cons[0].r[E].target == RNP_NO_TARGET,
+	       "follows share: all gone, the holder within its share has no target (got %llu)",
+	       (unsigned long long)cons[0].r[E].target);
+	tap_ok(!upool_check(&u), "follows share: invariants hold");
+	upool_del(&u, &cons[0]);
+	upool_free(&u);
+}
+
 int main(void)
 {
 	test_lone_consumer();
@@ -581,5 +629,6 @@ int main(void)
 	test_policies();
 	test_large_waiters();
 	test_may_hold();
+	test_target_follows_share();
 	return tap_done();
 }
