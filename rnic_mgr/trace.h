@@ -245,17 +245,17 @@ DEFINE_EVENT(rnic_user_mr_class, rnic_user_dereg,
 	TP_PROTO(const struct rnic_consumer *c, u64 entries, int status),
 	TP_ARGS(c, entries, status));
 
-/* a process past T: killed (user_enforce=1) or only counted */
+/* a process past T: killed (user_enforce=1, bound and told) or only counted */
 TRACE_EVENT(rnic_user_late,
-	TP_PROTO(const struct rnic_consumer *c, bool killed),
-	TP_ARGS(c, killed),
+	TP_PROTO(const struct rnic_consumer *c, const char *verdict),
+	TP_ARGS(c, verdict),
 	TP_STRUCT__entry(
 		__string(dev, c->rc_dev->rd_name)
 		__string(name, c->rc_name)
 		__field(u64, id)
 		__field(u64, held)
 		__field(u64, target)
-		__field(bool, killed)
+		__string(verdict, verdict)
 	),
 	TP_fast_assign(
 		__assign_str(dev, c->rc_dev->rd_name);
@@ -263,12 +263,11 @@ TRACE_EVENT(rnic_user_late,
 		__entry->id = c->rc_id;
 		__entry->held = c->rc_pol.r[RNP_ENTRIES].held;
 		__entry->target = c->rc_pol.r[RNP_ENTRIES].target;
-		__entry->killed = killed;
+		__assign_str(verdict, verdict);
 	),
 	TP_printk("dev=%s cons=%s.%llu held=%llu target=%llu %s",
 		  __get_str(dev), __get_str(name), __entry->id,
-		  __entry->held, __entry->target,
-		  __entry->killed ? "killed" : "counted")
+		  __entry->held, __entry->target, __get_str(verdict))
 );
 
 /* events queued to a process through /dev/rnic_mgr (user_dev.c) */

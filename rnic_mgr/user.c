@@ -43,6 +43,12 @@
  *      zero back up.
  *  U4. A device is wrapped only while its client data is set: after
  *      rnic_add_one() sets it and until rnic_remove_one() unwraps.
+ *  U5. Only a process that was told is ever killed: user_enforce ends a
+ *      late process only if it is bound to /dev/rnic_mgr and a REVOKE
+ *      was queued to its file. A plain verbs program's registrations
+ *      wait or fail instead. Processes are told apart by struct pid,
+ *      never by tgid number (a recycled number is a new process).
+ *      Enforced: rnic_uproc_late() asks rnic_ufile_told().
  *
  * Lock order: rnic_user_mutex, then the arbiter's locks (rnic_register
  * and rnic_unregister take rd_cons_mutex). The arbiter's callbacks
@@ -157,7 +163,8 @@ struct rnic_uproc *rnic_uproc_find_or_create(struct rnic_dev *rd)
 	if (!rd->rd_user_wrapped || READ_ONCE(rd->rd_user_closing))
 		return ERR_PTR(-ENODEV);
 	list_for_each_entry(up, &rd->rd_uprocs, up_node) {
-		if (up->up_tgid == current->tgid) {
+		/* by struct pid: a recycled tgid number is another process */
+		if (up->up_pid == task_tgid(current)) {
 			refcount_inc(&up->up_refs);	/* > 0 under the mutex (U3) */
 			return up;
 		}
@@ -428,7 +435,7 @@ static void rnic_umr_watch(struct rnic_umr *um)
 	bound = up->up_file;
 	spin_unlock(&up->up_lock);
 	if (!bound || !um->um_len || !current->mm ||
-	    up->up_tgid != current->tgid)
+	    up->up_pid != task_tgid(current))
 		return;
 	um->um_watched = !mmu_interval_notifier_insert(&um->um_notif, current->mm,
 							um->um_addr, um->um_len,
@@ -754,20 +761,29 @@ static void rnic_uproc_grow(struct rnic_consumer *c, u64 entries, u64 keys,
 }
 
 /*
- * Past T and still above its target. With user_enforce=kill the process
- * ends as the OOM killer would end it: closing its verbs context frees
- * its registrations. Otherwise it is counted (late_revocations) and
- * traced, and its new registrations wait while it is above target.
+ * Past T and still above its (current) share: it is counted
+ * (late_revocations) and traced, and its new registrations wait while
+ * it is above target. With user_enforce=1 a process that is bound to
+ * /dev/rnic_mgr and was sent the REVOKE (rnic_ufile_revoke()) ends as
+ * the OOM killer would end it: closing its verbs context frees its
+ * registrations. A process that never bound was never told: it is never
+ * killed (U5).
  */
 static void rnic_uproc_late(struct rnic_consumer *c, void *priv)
 {
 	struct rnic_uproc *up = priv;
-	bool kill = READ_ONCE(rnic_user_enforce);
+	bool told = rnic_ufile_told(up);
 
-	trace_rnic_user_late(c, kill);
-	if (!kill)
+	if (!READ_ONCE(rnic_user_enforce)) {
+		trace_rnic_user_late(c, "counted");
 		return;
-	pr_warn("%s: killing process %d (%s): still above its share %u ms after a revocation\n",
+	}
+	if (!told) {
+		trace_rnic_user_late(c, "counted, never told");
+		return;
+	}
+	trace_rnic_user_late(c, "killed");
+	pr_warn("%s: killing process %d (%s): still above its share %u ms after a revocation it was sent\n",
 		c->rc_dev->rd_name, up->up_tgid, c->rc_name, c->rc_deadline_ms);
 	kill_pid(up->up_pid, SIGKILL, 1);
 }

@@ -28,6 +28,8 @@ struct rnic_ufile;
  * @up_lock: guards @up_file for callbacks, which cannot take
  *	rnic_user_mutex
  * @up_file: the /dev/rnic_mgr file bound to it, or NULL (user_dev.c)
+ * @up_told: a REVOKE was queued to @up_file (@up_lock); cleared when it
+ *	unbinds. Only a process told may be killed (user.c, U5)
  * @up_resv_entries: entries reserved ahead (RNIC_IOC_RESERVE) and not yet
  *	drawn by a registration; charged to @up_cons (@up_lock)
  * @up_resv_keys: likewise, keys
@@ -43,6 +45,7 @@ struct rnic_uproc {
 	struct pid *up_pid;
 	spinlock_t up_lock;
 	struct rnic_ufile *up_file;
+	bool up_told;
 	u64 up_resv_entries;
 	u32 up_resv_keys;
 	atomic_t up_async;
@@ -92,5 +95,6 @@ void rnic_ufile_revoke(struct rnic_uproc *up, u64 target, u64 key_target);
 void rnic_ufile_grow(struct rnic_uproc *up, u64 entries, u64 keys);
 void rnic_ufile_stale(struct rnic_uproc *up, struct rnic_umr *um);
 void rnic_ufile_detach(struct rnic_uproc *up);
+bool rnic_ufile_told(struct rnic_uproc *up);
 
 #endif /* RNIC_MGR_USER_H */

@@ -137,9 +137,28 @@ static bool rnic_ufile_post_bound(struct rnic_uproc *up, struct rnic_ev *ev,
 		if (page)
 			rnic_ufile_write_shared(f, up, target, deadline_ns);
 		spin_unlock(&f->lock);
+		if (ev->type == RNIC_EV_REVOKE)
+			up->up_told = true;
 	}
 	spin_unlock(&up->up_lock);
 	return f;
+}
+
+/**
+ * rnic_ufile_told - was the process sent a REVOKE it could have read?
+ * @up: the process
+ *
+ * Return: true if it is bound to /dev/rnic_mgr and a REVOKE was queued
+ * to that file since it bound (user.c, U5).
+ */
+bool rnic_ufile_told(struct rnic_uproc *up)
+{
+	bool told;
+
+	spin_lock(&up->up_lock);
+	told = up->up_file && up->up_told;
+	spin_unlock(&up->up_lock);
+	return told;
 }
 
 /**
@@ -238,6 +257,7 @@ static void rnic_ufile_unbind(struct rnic_ufile *f, bool detached)
 	spin_lock(&up->up_lock);
 	spin_lock(&f->lock);
 	WRITE_ONCE(up->up_file, NULL);
+	up->up_told = false;
 	f->up = NULL;
 	f->detached = detached;
 	spin_unlock(&f->lock);

@@ -26,6 +26,10 @@
  *	register a buffer through the cache, munmap it and map new pages at
  *	the same address: waits for the STALE event, then checks the cache
  *	registers the new pages rather than handing out the old MR.
+ *   ucoop DEV deaf PAGES SECONDS
+ *	bound, but deaf: register a PAGES-page buffer with ibv_reg_mr (not
+ *	through the cache), print "deaf ok", then sleep SECONDS without
+ *	reading a single event: a process that was told and ignored it.
  *
  * With UCOOP_GREEDY set in the environment the cache starts unbounded
  * instead of at the entitlement, and coop keeps what it got when a
@@ -449,6 +453,27 @@ static int run_stale(struct rnic_cache *c, struct rnic_binding *b)
 	       new != old ? 0 : 1;
 }
 
+static int run_deaf(struct ibv_pd *pd, size_t pages, double seconds)
+{
+	size_t len = pages * (size_t)sysconf(_SC_PAGESIZE);
+	struct ibv_mr *mr;
+	void *buf;
+
+	buf = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (buf == MAP_FAILED)
+		return 1;
+	mr = ibv_reg_mr(pd, buf, len, ACCESS);
+	if (!mr) {
+		printf("deaf reg %zu fail %s\n", pages, strerror(errno));
+		return 1;
+	}
+	printf("deaf ok lkey %u\n", mr->lkey);
+	usleep((useconds_t)(seconds * 1e6));
+	ibv_dereg_mr(mr);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct rnic_binding b;
@@ -500,6 +525,8 @@ int main(int argc, char **argv)
 		ret = run_reserve(c, &b, pd);
 	else if (!strcmp(argv[2], "stale"))
 		ret = run_stale(c, &b);
+	else if (!strcmp(argv[2], "deaf") && argc == 5)
+		ret = run_deaf(pd, strtoul(argv[3], NULL, 0), atof(argv[4]));
 	else
 		ret = 1;
 	rnic_bind_close(&b);

@@ -278,19 +278,41 @@ check "shim: a forked child registers and drops inherited registrations; the par
 	sh -c "[ $rc = 0 ] && echo '$out' | grep -q 'forkreg child ok' && echo '$out' | grep -q '^dereg ok'"
 check "nothing charged after the shim's rereg and fork" wait_for 10 no_user
 
-# a hoarder that ignores the REVOKE: with user_enforce=1 it is killed after T
+# user_enforce=1 kills only a process that was told: a plain verbs
+# program (no binding) that holds more than its share past T is counted
+# and its newcomer's registration fails, but it is never killed; a
+# bound program that ignores its REVOKE is killed after T
+LATE=/sys/kernel/tracing/events/rnic_mgr/rnic_user_late/enable
 echo 1 > $P/user_enforce
-$UMR $DEV reg:3000 sleep:60000 > /tmp/hoard.out 2>&1 &
+echo 3000 > $P/user_wait_ms
+echo > /sys/kernel/tracing/trace
+echo 1 > $LATE
+$UMR $DEV reg:3000 sleep:20000 > /tmp/hoard.out 2>&1 &
 hpid=$!
-check "a hoarder holds 3000 of 4000" wait_for 20 grep -q "ok lkey" /tmp/hoard.out
+check "an unbound hoarder holds 3000 of 4000" wait_for 20 grep -q "ok lkey" /tmp/hoard.out
 out=$($UMR $DEV reg:1800)
 rc=$?
-diag "newcomer: $out"
-check "the newcomer gets its share once the hoarder is killed" [ $rc = 0 ]
+diag "newcomer: $out; late: $(grep -o 'rnic_user_late:.*' /sys/kernel/tracing/trace | tail -n1)"
+check "unbound hoarder: the newcomer's registration fails after user_wait_ms (ENOMEM)" \
+	sh -c "[ $rc = 2 ] && echo '$out' | grep -q 'fail ENOMEM'"
+check "unbound hoarder: it was counted late, never told, and is alive" \
+	sh -c "grep -q 'rnic_user_late:.*user:umr:$hpid.* counted, never told' /sys/kernel/tracing/trace && kill -0 $hpid"
+check_not "unbound hoarder: no kill in the kernel log" sh -c "dmesg | grep -q 'killing process $hpid'"
+kill $hpid; wait $hpid 2>/dev/null
+check "unbound hoarder: nothing charged once it exits" wait_for 10 no_user
+echo 10000 > $P/user_wait_ms
+$COOP $DEV deaf 3000 60 > /tmp/hoard.out 2>&1 &
+hpid=$!
+check "a bound hoarder that reads no event holds 3000 of 4000" wait_for 20 grep -q "deaf ok" /tmp/hoard.out
+out=$($UMR $DEV reg:1800)
+rc=$?
+diag "newcomer: $out; late: $(grep -o 'rnic_user_late:.*' /sys/kernel/tracing/trace | tail -n1)"
+check "the newcomer gets its share once the told hoarder is killed" [ $rc = 0 ]
 wait $hpid
 hrc=$?
-check "the hoarder died of SIGKILL (status $hrc)" [ $hrc = 137 ]
-check "the kernel says why" sh -c "dmesg | grep -q 'killing process $hpid'"
+check "the told hoarder died of SIGKILL (status $hrc)" [ $hrc = 137 ]
+check "the kernel says why" sh -c "dmesg | grep -q 'killing process $hpid.*revocation it was sent'"
+echo 0 > $LATE
 echo 0 > $P/user_enforce
 check "nothing charged after them" [ "$(nr_user)" = 0 ]
 
