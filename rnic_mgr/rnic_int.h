@@ -59,6 +59,8 @@
  * @rd_umrs: hash of the user MRs' charges by lkey (user.c, U2), or NULL
  * @rd_umrs_lock: guards @rd_umrs
  * @rd_uprocs: the user consumers (processes) of this device
+ * @rd_user_inflight: tasks inside one of this device's wrappers (user.c, U1)
+ * @rd_user_draining: an unwrap of this device waits for @rd_user_inflight
  */
 struct rnic_dev {
 	struct kobject rd_kobj;
@@ -90,6 +92,8 @@ struct rnic_dev {
 	struct hlist_head *rd_umrs;
 	spinlock_t rd_umrs_lock;
 	struct list_head rd_uprocs;
+	atomic_t rd_user_inflight;
+	atomic_t rd_user_draining;
 };
 
 /**

@@ -19,18 +19,23 @@
  * no udata, and dereg_mr finds no record for an MR it did not charge.
  *
  * Invariants:
- *  U1. Every wrapper increments rnic_user_inflight before anything that
- *      can sleep and decrements it as the last thing it does; so once
- *      the ops are restored and an RCU Tasks grace period has passed,
- *      every task still inside a wrapper is counted, and the unwrap
- *      waits for the count to reach zero before the device's state (and
- *      the module's text) can go.
- *      Asserted: rnic_user_unwrap() waits on the count after
+ *  U1. Every wrapper increments its device's rd_user_inflight before
+ *      anything that can sleep and decrements it as the last thing it
+ *      does; so once the ops are restored and an RCU Tasks grace period
+ *      has passed, every task still inside one of the device's wrappers
+ *      is counted, and the unwrap waits for the count to reach zero; a
+ *      second grace period then sees every task out of the wrappers'
+ *      last instructions, before the device's state (and the module's
+ *      text) can go. The count is the device's own: a registration
+ *      waiting on one device never holds up the removal of another.
+ *      Asserted: rnic_user_unwrap() waits on the count between two
  *      synchronize_rcu_tasks(); rnic_user_exit() warns below zero.
  *  U2. A user MR is charged exactly when rd_umrs holds its record,
- *      under its lkey's index (rnic_umr_add()). dereg erases the record before the driver frees
- *      the MR (so the lkey cannot be reused under it) and puts it back
- *      if the driver refuses.
+ *      under its lkey's index (rnic_umr_add()). dereg erases the record
+ *      before the driver frees the MR (so the lkey cannot be reused
+ *      under it) and puts it back if the driver refuses. A record
+ *      leaves the table only under rd_umrs_lock, and is freed only
+ *      after it left (the unwrap too: RELEASE_PLAN may still walk it).
  *      Asserted: a record names its MR, and a lookup that finds another
  *      MR under the lkey warns and charges nothing.
  *  U3. A uproc's up_refs counts its records, the verbs contexts it
@@ -76,30 +81,34 @@ struct rnic_ucharge {
 DEFINE_MUTEX(rnic_user_mutex);
 /* verbs context -> the uproc that owns it (written under rnic_user_mutex) */
 static DEFINE_XARRAY(rnic_uctx);
-static atomic_t rnic_user_inflight = ATOMIC_INIT(0);
-/* unwraps waiting for rnic_user_inflight to reach zero: only they need a wakeup */
-static atomic_t rnic_user_draining = ATOMIC_INIT(0);
-
 static const struct rnic_consumer_ops rnic_uproc_ops;
 
+/*
+ * A wrapper runs only while its device is wrapped or within the RCU
+ * Tasks grace period of its unwrap, when the client data is still set
+ * (U4): the device's rnic_dev is there to count it (U1).
+ */
 static struct rnic_dev *rnic_user_enter(struct ib_device *ibdev)
 {
-	atomic_inc(&rnic_user_inflight);	/* first: U1 */
-	return rnic_dev_of(ibdev);
+	struct rnic_dev *rd = rnic_dev_of(ibdev);
+
+	atomic_inc(&rd->rd_user_inflight);	/* before anything that sleeps: U1 */
+	return rd;
 }
 
-static void rnic_user_exit(void)
+static void rnic_user_exit(struct rnic_dev *rd)
 {
-	int left = atomic_dec_return(&rnic_user_inflight);
+	int left = atomic_dec_return(&rd->rd_user_inflight);
 
 	WARN_ON_ONCE(left < 0);
 	/*
 	 * The decrement is a full barrier, as is the unwrap's between its
-	 * increment of rnic_user_draining and its test of the count: one
-	 * of the two sees the other's store, so no wakeup is lost.
+	 * increment of rd_user_draining and its test of the count: one
+	 * of the two sees the other's store, so no wakeup is lost. The
+	 * unwrap's second grace period keeps rd valid until we are out.
 	 */
-	if (!left && atomic_read(&rnic_user_draining))
-		wake_up_var(&rnic_user_inflight);
+	if (!left && atomic_read(&rd->rd_user_draining))
+		wake_up_var(&rd->rd_user_inflight);
 }
 
 /* Pages spanned by [start, start + length). */
@@ -540,7 +549,7 @@ static struct ib_mr *rnic_user_reg_mr(struct ib_pd *pd, u64 start, u64 length,
 						  access, udata);
 		mr = rnic_user_commit(rd, &ch, mr, start, length, udata);
 	}
-	rnic_user_exit();
+	rnic_user_exit(rd);
 	return mr;
 }
 
@@ -563,7 +572,7 @@ static struct ib_mr *rnic_user_reg_mr_dmabuf(struct ib_pd *pd, u64 offset,
 		/* a dma-buf is not the process's memory: nothing to watch */
 		mr = rnic_user_commit(rd, &ch, mr, 0, 0, udata);
 	}
-	rnic_user_exit();
+	rnic_user_exit(rd);
 	return mr;
 }
 
@@ -710,7 +719,7 @@ static struct ib_mr *rnic_user_rereg_mr(struct ib_mr *mr, int flags, u64 start,
 			rnic_umr_free(um);
 	}
 out:
-	rnic_user_exit();
+	rnic_user_exit(rd);
 	return new_mr;
 }
 
@@ -727,7 +736,7 @@ static int rnic_user_dereg_mr(struct ib_mr *mr, struct ib_udata *udata)
 	} else if (um) {
 		rnic_umr_free(um);
 	}
-	rnic_user_exit();
+	rnic_user_exit(rd);
 	return err;
 }
 
@@ -742,7 +751,7 @@ static void rnic_user_dealloc_ucontext(struct ib_ucontext *ctx)
 	if (up)
 		rnic_uproc_put(up);
 	mutex_unlock(&rnic_user_mutex);
-	rnic_user_exit();
+	rnic_user_exit(rd);
 }
 
 /* The arbiter asks the process to come down: a REVOKE, if it listens. */
@@ -850,6 +859,7 @@ void rnic_user_unwrap(struct rnic_dev *rd)
 	struct ib_device *ibdev = rd->rd_ibdev;
 	struct rnic_uproc *up, *tmp;
 	struct hlist_node *ntmp;
+	HLIST_HEAD(gone);
 	struct rnic_umr *um;
 	unsigned long idx;
 	u32 b;
@@ -862,17 +872,27 @@ void rnic_user_unwrap(struct rnic_dev *rd)
 	WRITE_ONCE(ibdev->ops.rereg_user_mr, orig->rereg_user_mr);
 	WRITE_ONCE(ibdev->ops.dealloc_ucontext, orig->dealloc_ucontext);
 	WRITE_ONCE(ibdev->ops.dereg_mr, orig->dereg_mr);
-	atomic_inc(&rnic_user_draining);
+	atomic_inc(&rd->rd_user_draining);
 	smp_mb__after_atomic();	/* pairs with rnic_user_exit()'s decrement */
 	synchronize_rcu_tasks();
 	/* Waiters in REGISTER-WAIT end when the device's consumers leave. */
-	wait_var_event(&rnic_user_inflight, !atomic_read(&rnic_user_inflight));
-	atomic_dec(&rnic_user_draining);
+	wait_var_event(&rd->rd_user_inflight, !atomic_read(&rd->rd_user_inflight));
+	/* a task that just decremented is still in a wrapper's last lines */
+	synchronize_rcu_tasks();
+	atomic_dec(&rd->rd_user_draining);
 	rd->rd_user_wrapped = false;
 
-	/* no wrapper runs any more: nobody else touches the table */
+	/*
+	 * No wrapper runs any more, but a bound file's RELEASE_PLAN and a
+	 * REVOKE's choice of victims still walk the table under
+	 * rd_umrs_lock until the files are detached below: take each
+	 * record out under the lock, then free it outside (U2).
+	 */
 	for (b = 0; b < RNIC_UMR_BUCKETS; b++) {
-		hlist_for_each_entry_safe(um, ntmp, &rd->rd_umrs[b], um_hnode) {
+		spin_lock(&rd->rd_umrs_lock);
+		hlist_move_list(&rd->rd_umrs[b], &gone);
+		spin_unlock(&rd->rd_umrs_lock);
+		hlist_for_each_entry_safe(um, ntmp, &gone, um_hnode) {
 			hlist_del_init(&um->um_hnode);
 			rnic_umr_free(um);
 		}

@@ -14,6 +14,13 @@
  *	direction), random argument bytes and pointers, random read and
  *	mmap sizes, on bound and unbound files; exits 0 when it ran them
  *	all (the guest test then looks for oopses and leaks).
+ *   urogue DEV planspin SECONDS
+ *	bind, register 256 one-page buffers, print "spinning", then send
+ *	RELEASE_PLANs of their lkeys (1024 a call) as fast as it can until
+ *	SECONDS pass (ended=N, the entries the last plan covered) or the
+ *	device goes (ended=-ENOTCONN or -ENODEV); prints the plans sent
+ *	and how it ended, exits 0 either way. Races the device's removal
+ *	(the guest test deletes it).
  *
  * The process may pass weight W > 0 in the environment variable
  * UROGUE_WEIGHT: checks then binds with it and verifies sysfs shows it.
@@ -411,6 +418,40 @@ static int run_fuzz(long iterations, unsigned int seed)
 	return 0;
 }
 
+static int run_planspin(double seconds)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+	static uint32_t lkeys[RNIC_PLAN_MAX];
+	struct ibv_pd *pd = open_pd(dev);
+	int fd = open_node(), i, n = 0;
+	struct timespec t0, t;
+	long plans = 0, r = 0;
+	char *buf;
+
+	buf = aligned_alloc(pg, 256 * pg);
+	if (!pd || fd < 0 || !buf || bind_to(fd, dev, 0)) {
+		printf("planspin: no binding\n");
+		return 1;
+	}
+	for (i = 0; i < 256; i++) {
+		struct ibv_mr *mr = ibv_reg_mr(pd, buf + i * pg, pg, IBV_ACCESS_LOCAL_WRITE);
+
+		if (mr)
+			lkeys[n++] = mr->lkey;
+	}
+	for (i = n; i < RNIC_PLAN_MAX && n; i++)
+		lkeys[i] = lkeys[i % n];
+	printf("spinning with %d registrations\n", n);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		r = plan(fd, lkeys, RNIC_PLAN_MAX);
+		plans++;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while (r >= 0 && (t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) / 1e9 < seconds);
+	printf("planspin plans=%ld ended=%ld\n", plans, r);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
@@ -423,5 +464,7 @@ int main(int argc, char **argv)
 		return run_checks();
 	if (!strcmp(argv[2], "fuzz") && argc == 5)
 		return run_fuzz(atol(argv[3]), (unsigned int)atoi(argv[4]));
+	if (!strcmp(argv[2], "planspin") && argc == 4)
+		return run_planspin(atof(argv[3]));
 	return 2;
 }

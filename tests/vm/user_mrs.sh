@@ -344,6 +344,49 @@ echo 1 > $P/user_weight
 echo 10000 > $P/user_wait_ms
 echo 262144 > $SYS/budget
 
+# --- devices are independent: a registration waiting on one device
+# (REGISTER-WAIT, up to user_wait_ms) does not hold up the removal of
+# another; that device's own waiter ends at its removal. A bound process
+# sending release plans as fast as it can races its device's removal,
+# which frees the registrations' records the plans look up ---
+two_devices() {
+	local d
+	for d in 1 2; do
+		ip link add dummy$d type dummy && ip link set dummy$d up &&
+			rdma link add rxe$d type rxe netdev dummy$d || return 1
+	done
+	wait_for 10 test -d /sys/kernel/rnic_mgr/devices/rxe2
+}
+check "two more devices, rxe1 and rxe2" two_devices
+S2=/sys/kernel/rnic_mgr/devices/rxe2
+echo 30000 > $P/user_wait_ms
+echo 1000 > $S2/budget
+$UMR rxe2 reg:900 sleep:40000 > /tmp/hold2.out 2>&1 & h2=$!
+check "rxe2: a holder takes 900 of 1000" wait_for 20 grep -q "ok lkey" /tmp/hold2.out
+$UMR rxe2 reg:800 > /tmp/wait2.out 2>&1 & w2=$!
+check "rxe2: a second registration waits for entries" \
+	wait_for 10 sh -c "[ \$(cat $S2/waiting) -ge 1 ]"
+$ROGUE rxe1 planspin 60 > /tmp/planspin.out 2>&1 & ps1=$!
+check "rxe1: a bound process spins on release plans" wait_for 20 grep -q spinning /tmp/planspin.out
+t0=$(date +%s%N)
+rdma link delete rxe1
+t1=$(date +%s%N)
+wait $ps1; psrc=$?
+diag "$(tail -n1 /tmp/planspin.out)"
+check "the plans stop with the device, with an error code (status $psrc)" \
+	sh -c "[ $psrc = 0 ] && grep -Eq 'ended=-(107|19)\$' /tmp/planspin.out"
+diag "rxe1 removed in $(( (t1 - t0) / 1000000 )) ms while a registration waits on rxe2"
+check "removing rxe1 does not wait for rxe2's registration (under 10 s)" \
+	[ $(( (t1 - t0) / 1000000000 )) -lt 10 ]
+check "rxe2's registration is still waiting" kill -0 $w2
+rdma link delete rxe2
+wait $w2; wrc=$?
+check "rxe2's waiter ends when rxe2 goes (status $wrc, not success)" [ "$wrc" != 0 ]
+kill $h2 2>/dev/null; wait $h2 2>/dev/null
+ip link del dummy1; ip link del dummy2
+echo 10000 > $P/user_wait_ms
+check "nothing charged after the two devices" wait_for 10 no_user
+
 # --- unload: refused while a process is charged, clean after ---
 ustart reg:8 wait
 check "registered" wait_for 20 grep -q "ok lkey" "$UOUT"
