@@ -347,8 +347,7 @@ int rnic_uproc_reserve(struct rnic_uproc *up, u64 entries, u32 keys, bool nowait
  */
 u64 rnic_uproc_unreserve(struct rnic_uproc *up)
 {
-	u64 e;
-	u32 k;
+	u64 e, k, given;
 
 	spin_lock(&up->up_lock);
 	e = up->up_resv_entries;
@@ -356,9 +355,16 @@ u64 rnic_uproc_unreserve(struct rnic_uproc *up)
 	WRITE_ONCE(up->up_resv_entries, 0);
 	up->up_resv_keys = 0;
 	spin_unlock(&up->up_lock);
-	if (e || k)
-		rnic_release(up->up_cons, e, k);
-	return e;
+	given = e;
+	/* reservations add up past 2^32: release in pieces rnic_release() takes */
+	while (e || k) {
+		u32 ce = min_t(u64, e, U32_MAX), ck = min_t(u64, k, U32_MAX);
+
+		rnic_release(up->up_cons, ce, ck);
+		e -= ce;
+		k -= ck;
+	}
+	return given;
 }
 
 static int rnic_user_charge(struct rnic_dev *rd, struct ib_pd *pd,

@@ -47,7 +47,7 @@ struct rnic_uproc {
 	struct rnic_ufile *up_file;
 	bool up_told;
 	u64 up_resv_entries;
-	u32 up_resv_keys;
+	u64 up_resv_keys;
 	atomic_t up_async;
 	struct rcu_head up_rcu;
 };

@@ -22,6 +22,12 @@
  *      refuses a size it did not compute.
  *  F3. The shared page is written only under the file's lock, between
  *      two increments of its seq (odd while writing).
+ *  F4. An open file holds only its struct; the shared page and the
+ *      event queue (20 KiB) are allocated at its first BIND, and all
+ *      three are charged to the opener's memory cgroup, so opening the
+ *      device a million times costs the opener, not the host.
+ *      Enforced: rnic_ufile_bind() calls rnic_ufile_alloc() under
+ *      rnic_user_mutex; mmap and read refuse a file never bound.
  */
 #include <linux/fs.h>
 #include <linux/kfifo.h>
@@ -49,8 +55,9 @@
  * @up: the uproc bound (F1), or NULL
  * @detached: the device went away after the bind: reads end
  * @seq: the last event's seq
- * @queue: encoded events (F2)
- * @shared: the mapped page (F3)
+ * @queue: encoded events (F2); allocated at the first BIND (F4)
+ * @shared: the mapped page (F3); allocated at the first BIND (F4), then
+ *	kept until the file is released
  */
 struct rnic_ufile {
 	spinlock_t lock;
@@ -242,7 +249,8 @@ void rnic_ufile_stale(struct rnic_uproc *up, struct rnic_umr *um)
 
 	ev.stale.addr = um->um_addr;
 	ev.stale.len = um->um_len;
-	ev.stale.lkey = um->um_mr->lkey;
+	/* the record's copy: the driver may have freed the MR already (L2) */
+	ev.stale.lkey = um->um_lkey;
 	rnic_ufile_post_bound(up, &ev, false, 0, 0);
 }
 
@@ -285,24 +293,47 @@ void rnic_ufile_detach(struct rnic_uproc *up)
 		rnic_ufile_unbind(f, true);
 }
 
+/* An open file is only its struct until it binds (F4). */
 static int rnic_ufile_open(struct inode *inode, struct file *file)
 {
 	struct rnic_ufile *f;
 
-	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	f = kzalloc(sizeof(*f), GFP_KERNEL_ACCOUNT);
 	if (!f)
 		return -ENOMEM;
-	f->shared = (void *)get_zeroed_page(GFP_KERNEL);
-	if (!f->shared || kfifo_alloc(&f->queue, RNIC_UFILE_QUEUE, GFP_KERNEL)) {
-		free_page((unsigned long)f->shared);
-		kfree(f);
-		return -ENOMEM;
-	}
 	spin_lock_init(&f->lock);
 	init_waitqueue_head(&f->wq);
-	f->shared->abi_version = RNIC_USER_ABI_VERSION;
-	f->shared->target = RNIC_NO_TARGET;
 	file->private_data = f;
+	return 0;
+}
+
+/*
+ * The first BIND's allocations (F4), charged to the caller's memory
+ * cgroup; published under the file's lock, and with a release for
+ * mmap, which reads @shared without it. Called with rnic_user_mutex.
+ */
+static int rnic_ufile_alloc(struct rnic_ufile *f)
+{
+	struct rnic_shared *page;
+	typeof(f->queue) queue;
+
+	lockdep_assert_held(&rnic_user_mutex);
+	if (f->shared)
+		return 0;
+	page = (void *)get_zeroed_page(GFP_KERNEL_ACCOUNT);
+	if (!page)
+		return -ENOMEM;
+	if (kfifo_alloc(&queue, RNIC_UFILE_QUEUE, GFP_KERNEL_ACCOUNT)) {
+		free_page((unsigned long)page);
+		return -ENOMEM;
+	}
+	page->abi_version = RNIC_USER_ABI_VERSION;
+	page->target = RNIC_NO_TARGET;
+	spin_lock(&f->lock);
+	f->queue = queue;
+	/* the page's contents before its pointer: pairs with mmap's acquire */
+	smp_store_release(&f->shared, page);
+	spin_unlock(&f->lock);
 	return 0;
 }
 
@@ -339,6 +370,9 @@ static long rnic_ufile_bind(struct rnic_ufile *f, void __user *arg)
 		err = -EBUSY;
 		goto out;
 	}
+	err = rnic_ufile_alloc(f);
+	if (err)
+		goto out;
 	up = rnic_uproc_find_or_create(rd);
 	if (IS_ERR(up)) {
 		err = PTR_ERR(up);
@@ -583,18 +617,21 @@ static __poll_t rnic_ufile_poll(struct file *file, poll_table *wait)
 	return mask;
 }
 
-/* One read-only page at offset 0. */
+/* One read-only page at offset 0, once the file was bound (F4). */
 static int rnic_ufile_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	struct rnic_ufile *f = file->private_data;
+	/* the pointer, then the page: pairs with rnic_ufile_alloc()'s release */
+	struct rnic_shared *page = smp_load_acquire(&f->shared);
 
 	if (vma->vm_pgoff || vma->vm_end - vma->vm_start != PAGE_SIZE ||
 	    vma->vm_flags & VM_WRITE)
 		return -EINVAL;
+	if (!page)
+		return -ENOTCONN;	/* never bound: there is no page yet */
 	vma->vm_flags &= ~VM_MAYWRITE;
 	vma->vm_flags |= VM_DONTEXPAND | VM_DONTDUMP;
-	return remap_pfn_range(vma, vma->vm_start,
-			       virt_to_phys(f->shared) >> PAGE_SHIFT,
+	return remap_pfn_range(vma, vma->vm_start, virt_to_phys(page) >> PAGE_SHIFT,
 			       PAGE_SIZE, vma->vm_page_prot);
 }
 

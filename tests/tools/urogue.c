@@ -281,6 +281,12 @@ static int run_checks(void)
 	       -errno : 0, -EINVAL, "two-page mapping: EINVAL");
 	expect(mmap(NULL, pg, PROT_READ, MAP_SHARED, fd, pg) == MAP_FAILED ?
 	       -errno : 0, -EINVAL, "mapping at offset 1: EINVAL");
+	/* an open file is only its struct until it binds: no page to map yet */
+	expect(mmap(NULL, pg, PROT_READ, MAP_SHARED, fd, 0) == MAP_FAILED ?
+	       -errno : 0, -ENOTCONN, "a file never bound has no page to map: ENOTCONN");
+
+	/* bound */
+	expect(bind_to(fd, dev, weight), 0, "bind");
 	p = mmap(NULL, pg, PROT_READ, MAP_SHARED, fd, 0);
 	result(p != MAP_FAILED, "the shared page maps read-only", p == MAP_FAILED ? -errno : 0);
 	if (p != MAP_FAILED) {
@@ -288,9 +294,6 @@ static int run_checks(void)
 		       "the shared page cannot be made writable: EACCES");
 		munmap(p, pg);
 	}
-
-	/* bound */
-	expect(bind_to(fd, dev, weight), 0, "bind");
 	if (weight)
 		expect(sysfs_value(getpid(), "weight"), weight,
 		       "the weight asked at bind is the consumer's");
