@@ -14,6 +14,11 @@
  * on and a thread answers REVOKE by evicting idle regions and STALE by
  * dropping them. What cannot be cached (a request spanning regions, an
  * iova other than the address, no rnic_mgr) goes straight to libibverbs.
+ * Neither does a registration that grants remote access (remote read,
+ * write or atomic, memory windows): a peer holds its rkey, so it must
+ * cover exactly the program's buffer, and ibv_dereg_mr() must kill the
+ * key at once. A cached region would cover whole pages, maybe a larger
+ * region, and outlive the deregistration.
  *
  * The program gets its own struct ibv_mr for each registration (its
  * addr and length, the region's keys), so nothing it reads changes.
@@ -206,6 +211,10 @@ static struct ibv_mr *shim_pass(struct ibv_pd *pd, void *addr, size_t length,
 	return mr;
 }
 
+/* What a peer could use: such a registration is never cached. */
+#define SHIM_REMOTE_ACCESS (IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE | \
+			    IBV_ACCESS_REMOTE_ATOMIC | IBV_ACCESS_MW_BIND)
+
 static struct ibv_mr *shim_reg(struct ibv_pd *pd, void *addr, size_t length,
 			       int access)
 {
@@ -213,7 +222,7 @@ static struct ibv_mr *shim_reg(struct ibv_pd *pd, void *addr, size_t length,
 	struct rnic_cache *c;
 	struct ibv_mr *region;
 
-	if (shim_inside || shim_forked)
+	if (shim_inside || shim_forked || (access & SHIM_REMOTE_ACCESS))
 		return shim_pass(pd, addr, length, (uintptr_t)addr, access);
 	s = calloc(1, sizeof(*s));
 	if (!s)

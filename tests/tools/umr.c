@@ -23,6 +23,15 @@
  *                    4-page buffer through the inherited context, then
  *                    deregisters every registration it inherited; the
  *                    parent prints the child's exit status
+ *   deadkey          register a page for remote write, RDMA WRITE to it
+ *                    with its rkey over two connected QPs of this
+ *                    process, deregister it, and write again with the
+ *                    old rkey: "deadkey dead" if the NIC refused (the
+ *                    key died with the registration), "deadkey alive"
+ *                    (exit 2) if the write still landed
+ *
+ * reg and rereg ask for local write and remote read and write access;
+ * with UMR_ACCESS=local in the environment, local write only.
  *
  * Exit status: 0 if every registration succeeded, 2 if one failed (its
  * errno is printed as "reg PAGES fail ENOMEM ms=..."), 1 on other errors.
@@ -38,6 +47,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "qp_pair.h"
 
 #define MAX_MRS 256
 
@@ -65,6 +76,16 @@ static const char *errname(int e)
 	}
 }
 
+/* reg's and rereg's access flags (UMR_ACCESS=local: local write only) */
+static int umr_access(void)
+{
+	const char *a = getenv("UMR_ACCESS");
+
+	if (a && !strcmp(a, "local"))
+		return IBV_ACCESS_LOCAL_WRITE;
+	return IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ;
+}
+
 static int step_reg(struct ibv_pd *pd, size_t pages)
 {
 	size_t len = pages * (size_t)sysconf(_SC_PAGESIZE);
@@ -79,8 +100,7 @@ static int step_reg(struct ibv_pd *pd, size_t pages)
 	if (buf == MAP_FAILED)
 		return 1;
 	memset(buf, 0x5a, len);
-	mr = ibv_reg_mr(pd, buf, len, IBV_ACCESS_LOCAL_WRITE |
-			IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
+	mr = ibv_reg_mr(pd, buf, len, umr_access());
 	if (!mr) {
 		int e = errno;
 
@@ -125,8 +145,7 @@ static int step_rereg(size_t pages)
 	if (buf == MAP_FAILED)
 		return 1;
 	err = ibv_rereg_mr(mr, IBV_REREG_MR_CHANGE_TRANSLATION, NULL, buf, len,
-			   IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
-			   IBV_ACCESS_REMOTE_READ);
+			   umr_access());
 	if (err) {
 		printf("rereg %zu fail %d\n", pages, err);
 		munmap(buf, len);
@@ -226,6 +245,75 @@ static int step_remap(struct ibv_pd *pd)
 	return 0;
 }
 
+/* One signaled RDMA WRITE of @smr's page to @raddr/@rkey: its status, or -1. */
+static int write_once(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_mr *smr,
+		      uint64_t raddr, uint32_t rkey)
+{
+	struct ibv_sge sge = { .addr = (uintptr_t)smr->addr, .length = (uint32_t)smr->length,
+			       .lkey = smr->lkey };
+	struct ibv_send_wr *bad, wr = { .opcode = IBV_WR_RDMA_WRITE, .sg_list = &sge,
+					.num_sge = 1, .send_flags = IBV_SEND_SIGNALED };
+	double end = now_ms() + 20000;
+	struct ibv_wc wc;
+
+	wr.wr.rdma.remote_addr = raddr;
+	wr.wr.rdma.rkey = rkey;
+	if (ibv_post_send(qp, &wr, &bad))
+		return -1;
+	while (now_ms() < end) {
+		int n = ibv_poll_cq(cq, 1, &wc);
+
+		if (n < 0)
+			return -1;
+		if (n && wc.qp_num == qp->qp_num)
+			return wc.status;
+	}
+	return -1;
+}
+
+/* After ibv_dereg_mr() a peer holding the old rkey can write no more. */
+static int step_deadkey(struct ibv_pd *pd)
+{
+	size_t len = (size_t)sysconf(_SC_PAGESIZE);
+	struct ibv_mr *smr, *dmr;
+	struct ibv_qp *qp[2];
+	struct ibv_cq *cq;
+	char *src, *dst;
+	uint32_t rkey;
+	int st;
+
+	src = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	dst = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (src == MAP_FAILED || dst == MAP_FAILED || connect_pair(pd, &cq, qp))
+		return 1;
+	/*
+	 * The remote-access one first: under a shim that cached it, it
+	 * would get the process's binding on the device (one per process)
+	 */
+	dmr = ibv_reg_mr(pd, dst, len, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+	smr = ibv_reg_mr(pd, src, len, IBV_ACCESS_LOCAL_WRITE);
+	if (!smr || !dmr)
+		return 1;
+	rkey = dmr->rkey;
+	memset(src, 0x11, len);
+	st = write_once(qp[0], cq, smr, (uintptr_t)dst, rkey);
+	if (st || dst[0] != 0x11) {
+		printf("deadkey first write failed: status %d\n", st);
+		return 1;
+	}
+	if (ibv_dereg_mr(dmr))
+		return 1;
+	memset(src, 0x22, len);
+	st = write_once(qp[0], cq, smr, (uintptr_t)dst, rkey);
+	if (st < 0) {
+		printf("deadkey second write: no completion\n");
+		return 1;
+	}
+	printf("deadkey %s status=%d byte=0x%02x\n", st ? "dead" : "alive", st,
+	       (unsigned char)dst[0]);
+	return st ? 0 : 2;
+}
+
 int main(int argc, char **argv)
 {
 	struct ibv_device **list;
@@ -284,6 +372,8 @@ int main(int argc, char **argv)
 			r = step_rereg(strtoul(s + 6, NULL, 0));
 		} else if (!strcmp(s, "forkreg")) {
 			r = step_forkreg(pd);
+		} else if (!strcmp(s, "deadkey")) {
+			r = step_deadkey(pd);
 		} else {
 			fprintf(stderr, "umr: unknown step %s\n", s);
 			return 1;

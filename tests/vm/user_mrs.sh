@@ -249,7 +249,7 @@ real=$(grep -c "rnic_user_reg:.*entries=16 " /sys/kernel/tracing/trace)
 echo 0 > /sys/kernel/tracing/events/rnic_mgr/rnic_user_reg/enable
 diag "under the shim: $out; $real real registrations"
 check "shim: 200 registrations of one buffer, 1 reaches the kernel" sh -c "[ $rc = 0 ] && [ $real = 1 ]"
-LD_PRELOAD=$SHIM $UMR $DEV reg:3000 release sleep:60000 > /tmp/shim.out 2>&1 &
+UMR_ACCESS=local LD_PRELOAD=$SHIM $UMR $DEV reg:3000 release sleep:60000 > /tmp/shim.out 2>&1 &
 spid=$!
 check "shim: a released 3000-page registration stays cached and charged" \
 	wait_for 20 sh -c "grep -q 'release ok' /tmp/shim.out && [ \$(cat $SYS/consumers/user:umr:$spid.*/held) = 3000 ]"
@@ -259,6 +259,16 @@ diag "newcomer: $out"
 check "shim: a newcomer gets 1800: the shim evicted the idle registration" [ $rc = 0 ]
 check "shim: the shimmed program was not late" [ "$(ufield $spid late_revocations)" = 0 ]
 kill $spid; wait $spid 2>/dev/null
+# A registration that grants remote access is the program's own: the
+# shim passes it through, so ibv_dereg_mr() kills the key a peer holds
+# (a cached region would have kept it alive, and covered whole pages)
+out=$($UMR $DEV deadkey)
+diag "plain: $out"
+check "plain: an RDMA WRITE with a deregistered rkey fails" sh -c "echo '$out' | grep -q 'deadkey dead'"
+out=$(LD_PRELOAD=$SHIM $UMR $DEV deadkey)
+diag "shim: $out"
+check "shim: an RDMA WRITE with a deregistered rkey fails too" sh -c "echo '$out' | grep -q 'deadkey dead'"
+check "shim: nothing left charged after them" wait_for 10 no_user
 # ibv_rereg_mr: soft-RoCE cannot change an MR's translation in place, so
 # a plain program's rereg fails and its charge stands; under the shim the
 # new buffer is registered (from the cache) and the old one put back, in
@@ -269,7 +279,7 @@ ustart reg:16 rereg:32 wait
 check "rereg of the translation: rxe refuses, the charge stands" \
 	wait_for 20 sh -c "grep -q 'rereg 32 fail' $UOUT && [ \$(cat $SYS/consumers/user:umr:$UPID.*/held) = 16 ]"
 ustop
-out=$(LD_PRELOAD=$SHIM $UMR $DEV reg:16 rereg:32 forkreg dereg 2>&1)
+out=$(UMR_ACCESS=local LD_PRELOAD=$SHIM $UMR $DEV reg:16 rereg:32 forkreg dereg 2>&1)
 rc=$?
 diag "shim: $(echo $out | tr '\n' ' ')"
 check "shim: ibv_rereg_mr moves a cached registration to the new buffer" \
