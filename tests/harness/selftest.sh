@@ -1,8 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The guest harness tests itself: a kernel WARNING, a failing body and a
-# hung body must each fail the run, with the right exit code and reason;
+# The guest harness tests itself: a kernel WARNING, a failing body, a
+# task the kernel reports blocked and a hung body must each fail the
+# run, with the right exit code and reason (a blocked task's stacks are
+# saved to hung.log);
 # the bodies of a group run in one guest, reset between them.
 set -u
 tree=$(cd "$(dirname "$0")/../.." && pwd)
@@ -34,6 +36,14 @@ echo "$results" | sed 's/^/# results: /'
 expect_match "a group: the first body failed, at its first failed check" "$results" \
 	"fail\.sh 1 [0-9]+ not ok 1 - one and one make three: got '2', want '3'$"
 expect_match "a group: the second, in a reset guest, passed" "$results" 'fresh\.sh 0 [0-9]+ ?$'
+
+# a task the kernel says is blocked: the run fails, and the guest saved
+# the blocked tasks' stacks and its kernel log by itself (hung.log)
+run --name selftest_blocked --timeout 120 tests/harness/guest/blocked.sh
+expect_eq "a task reported blocked fails the run with exit 2" "$rc" 2
+expect_match "the harness says a task hung" "$(cat /tmp/rdmastor-selftest.out)" 'FAIL: hung task in guest'
+expect_match "the guest saved its kernel log in hung.log" \
+	"$(cat build/vm/selftest_blocked/single/hung.log 2>/dev/null)" 'task selftest:1 blocked for more than'
 
 run --name selftest_hang --timeout 40 tests/harness/guest/hang.sh
 expect_eq "a hung body fails the run with exit 3" "$rc" 3
