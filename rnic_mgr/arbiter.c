@@ -618,7 +618,7 @@ static int rnic_grow_arrays(struct rnic_dev *rd)
 		return 0;
 	cap = max(2 * rd->rd_cons_cap, 8U);
 	cons = kvmalloc_array(cap, sizeof(*cons), GFP_KERNEL);
-	ev = kvmalloc_array(2 * (size_t)cap, sizeof(*ev), GFP_KERNEL);
+	ev = kvmalloc(rnp_scratch_bytes(cap), GFP_KERNEL);
 	if (!cons || !ev) {
 		kvfree(cons);
 		kvfree(ev);
@@ -630,7 +630,7 @@ static int rnic_grow_arrays(struct rnic_dev *rd)
 	old_cons = p->cons;
 	old_ev = p->scratch;
 	p->cons = cons;
-	p->scratch = ev;
+	rnp_scratch_attach(p, ev, cap);
 	rd->rd_cons_cap = cap;
 	spin_unlock(&rd->rd_lock);
 	kvfree(old_cons);
@@ -851,7 +851,7 @@ int rnic_set_weight(struct rnic_consumer *c, u32 weight)
 	if (rd->rd_dead) {
 		err = -ENODEV;
 	} else if (c->rc_pol.weight != weight) {
-		c->rc_pol.weight = weight;
+		rnp_set_weight(&c->rc_pol, weight);
 		rnic_rebalance(rd, now);
 		rnic_enforce_all(rd, now);
 		rnic_serve_waiters(rd);

@@ -11,6 +11,9 @@
  *  3. pool min_total == sum of the consumers' minimums <= budget.
  *  4. after rnp_rebalance(), sum of shares <= max(budget - reserve,
  *     min_total), and min <= share for every consumer.
+ *  5. after rnp_rebalance(), the shares of a group's members sum to no
+ *     more than the group's share: a tenant's processes, however many,
+ *     divide one share (struct rnp_group).
  */
 #include "rnic_policy.h"
 
@@ -24,6 +27,36 @@ void rnp_params_default(struct rnp_params *params)
 	params->hyst_shift = 4;		/* 6.25% */
 	params->reserve_shift = 5;	/* 3.1% of the budget */
 	params->starve_ms = 2000;
+}
+
+/**
+ * rnp_scratch_bytes - size of rnp_rebalance()'s scratch for a capacity
+ * @cap: most consumers the pool will hold
+ *
+ * Return: bytes for rnp_scratch_attach().
+ */
+size_t rnp_scratch_bytes(u32 cap)
+{
+	return 2 * (size_t)cap * sizeof(struct rnp_event) +
+	       2 * (size_t)cap * sizeof(struct rnp_fill) +
+	       (size_t)cap * sizeof(u32);
+}
+
+/**
+ * rnp_scratch_attach - give a pool its rebalance scratch
+ * @p: the pool
+ * @mem: rnp_scratch_bytes(@cap) bytes, suitably aligned for u64
+ * @cap: most consumers the pool will hold
+ *
+ * Two events and two fill entries per consumer (a group's entry at the
+ * top level and its members' below it never exceed two per consumer),
+ * and one index per consumer.
+ */
+void rnp_scratch_attach(struct rnp_pool *p, void *mem, u32 cap)
+{
+	p->scratch = mem;
+	p->fill = (struct rnp_fill *)(p->scratch + 2 * (size_t)cap);
+	p->order = (u32 *)(p->fill + 2 * (size_t)cap);
 }
 
 static u64 rnp_reserve_for(const struct rnp_pool *p, u64 budget)
@@ -166,6 +199,7 @@ int rnp_cons_init(struct rnp_cons *c, u32 weight, u64 min_entries,
 	if (weight < 1 || weight > RNP_MAX_WEIGHT)
 		return -EINVAL;
 	c->weight = weight;
+	c->group = NULL;
 	c->demand_ms = now_ms;
 	c->wait_since_ms = 0;
 	c->r[RNP_ENTRIES].min = min_entries;
@@ -202,7 +236,25 @@ int rnp_admit(struct rnp_pool *p, struct rnp_cons *c)
 			return -ENOSPC;
 	for (r = 0; r < RNP_NR_RES; r++)
 		p->r[r].min_total += c->r[r].min;
+	if (c->group) {
+		c->group->members++;
+		c->group->member_weight += c->weight;
+	}
 	return 0;
+}
+
+/**
+ * rnp_set_weight - change a consumer's weight
+ * @c: the consumer, admitted or not
+ * @weight: 1..RNP_MAX_WEIGHT, checked by the caller
+ *
+ * Keeps its group's sum of member weights right; the caller rebalances.
+ */
+void rnp_set_weight(struct rnp_cons *c, u32 weight)
+{
+	if (c->group)
+		c->group->member_weight += (u64)weight - c->weight;
+	c->weight = weight;
 }
 
 /**
@@ -225,6 +277,11 @@ void rnp_leave(struct rnp_pool *p, struct rnp_cons *c)
 		s->grant = 0;
 		s->held = 0;
 		s->want = 0;
+	}
+	if (c->group) {
+		c->group->members--;
+		c->group->member_weight -= c->weight;
+		c->group = NULL;
 	}
 }
 
@@ -565,52 +622,35 @@ static u64 rnp_level(u64 v, u32 weight)
 }
 
 /*
- * Weighted max-min fairness with floors and caps, for one resource.
+ * Weighted max-min fairness with floors and caps over @n entities.
  *
- * Consumer i gets clamp(L * w_i, min_i, d_i) for the water level L at
- * which the allocations sum to the capacity. Each consumer's allocation
- * is flat (at min_i) until L = min_i / w_i, grows with slope w_i until
- * L = d_i / w_i, and is flat (at d_i) after, so the sum is piecewise
- * linear in L: sort the 2n breakpoints and sweep them keeping
- * S(L) = F + L * W, where F sums the flat allocations and W the weights
- * of the growing ones. O(n log n) for the sort, O(n) for the sweep.
+ * Entity i gets clamp(L * w_i, min_i, d_i) for the water level L at
+ * which the allocations sum to @cap. Each allocation is flat (at min_i)
+ * until L = min_i / w_i, grows with slope w_i until L = d_i / w_i, and is
+ * flat (at d_i) after, so the sum is piecewise linear in L: sort the 2n
+ * breakpoints and sweep them keeping S(L) = F + L * W, where F sums the
+ * flat allocations and W the weights of the growing ones. O(n log n) for
+ * the sort, O(n) for the sweep. Needs sum(min_i) <= @cap and every
+ * d_i <= RNP_MAX_BUDGET.
  */
-static void rnp_shares_one(struct rnp_pool *p, enum rnp_res r, u64 now_ms)
+static void rnp_waterfill(struct rnp_fill *it, u32 n, u64 cap,
+			  struct rnp_event *ev)
 {
-	struct rnp_pool_res *pr = &p->r[r];
-	struct rnp_event *ev = p->scratch;
-	u64 cap, sum_d = 0, f = 0, w = 0, num = 0, den = 1;
+	u64 sum_d = 0, f = 0, w = 0, num, den;
 	u32 i, nev = 0;
 
-	cap = pr->budget > pr->reserve ? pr->budget - pr->reserve : pr->budget;
-	cap = max(cap, pr->min_total);
-
-	/*
-	 * Demand for the sweep: the decayed estimate, or, for a hungry
-	 * consumer, the whole capacity (unbounded for our purposes).
-	 */
-	for (i = 0; i < p->nr; i++) {
-		struct rnp_cons *c = p->cons[i];
-		struct rnp_res_state *s = &c->r[r];
-		u64 d = rnp_hungry(s, now_ms) ? max(cap, s->min) : max(s->demand, s->min);
-
-		s->eff_demand = d;
-		sum_d += d;
-		f += s->min;
-		ev[nev++] = (struct rnp_event){ rnp_level(s->min, c->weight), i,
+	for (i = 0; i < n; i++) {
+		sum_d += it[i].demand;
+		f += it[i].min;
+		ev[nev++] = (struct rnp_event){ rnp_level(it[i].min, it[i].weight), i,
 						RNP_EV_ACTIVATE };
-		ev[nev++] = (struct rnp_event){ rnp_level(d, c->weight), i,
+		ev[nev++] = (struct rnp_event){ rnp_level(it[i].demand, it[i].weight), i,
 						RNP_EV_SATURATE };
 	}
-
 	if (sum_d <= cap) {
 		/* Everyone can have what they want; the rest stays free. */
-		for (i = 0; i < p->nr; i++) {
-			struct rnp_res_state *s = &p->cons[i]->r[r];
-
-			s->share = s->eff_demand;
-		}
-		rnp_owed_one(p, r, now_ms);
+		for (i = 0; i < n; i++)
+			it[i].share = it[i].demand;
 		return;
 	}
 
@@ -621,17 +661,17 @@ static void rnp_shares_one(struct rnp_pool *p, enum rnp_res r, u64 now_ms)
 	 * units of 2^-RNP_LEVEL_SHIFT; with W == 0 it is the breakpoint.
 	 */
 	for (i = 0; i < nev; i++) {
-		u32 w_i = p->cons[ev[i].idx]->weight;
+		const struct rnp_fill *e = &it[ev[i].idx];
 		u64 s_here = f + mul_u64_u64_div_u64(ev[i].key, w, 1ULL << RNP_LEVEL_SHIFT);
 
 		if (s_here >= cap)
 			break;
 		if (ev[i].kind == RNP_EV_ACTIVATE) {
-			f -= p->cons[ev[i].idx]->r[r].min;
-			w += w_i;
+			f -= e->min;
+			w += e->weight;
 		} else {
-			f += p->cons[ev[i].idx]->r[r].eff_demand;
-			w -= w_i;
+			f += e->demand;
+			w -= e->weight;
 		}
 	}
 	if (w) {
@@ -642,19 +682,103 @@ static void rnp_shares_one(struct rnp_pool *p, enum rnp_res r, u64 now_ms)
 		den = 1;
 	}
 
+	for (i = 0; i < n; i++) {
+		u64 a = mul_u64_u64_div_u64(num, it[i].weight, den) >> RNP_LEVEL_SHIFT;
+
+		it[i].share = min(it[i].demand, max(it[i].min, a));
+	}
+}
+
+/*
+ * One resource's shares, hierarchically (struct rnp_group): a water fill
+ * over the top-level entities, then one inside each group over its
+ * members, with the group's share as the capacity. p->order maps each
+ * consumer to its fill entry: at the top level if ungrouped, among the
+ * members (after the top-level entries) if grouped.
+ */
+static void rnp_shares_one(struct rnp_pool *p, enum rnp_res r, u64 now_ms)
+{
+	struct rnp_pool_res *pr = &p->r[r];
+	struct rnp_fill *top = p->fill, *sub;
+	struct rnp_group *g;
+	u32 i, ntop = 0, next = 0;
+	u64 cap;
+
+	cap = pr->budget > pr->reserve ? pr->budget - pr->reserve : pr->budget;
+	cap = max(cap, pr->min_total);
+
+	for (i = 0; i < p->nr; i++) {
+		g = p->cons[i]->group;
+		if (g) {
+			g->slot = U32_MAX;
+			g->base = U32_MAX;
+			g->count = 0;
+			g->placed = 0;
+		}
+	}
+	/*
+	 * Demand for the fill: the decayed estimate, or, for a hungry
+	 * consumer, the whole capacity (unbounded for our purposes).
+	 */
 	for (i = 0; i < p->nr; i++) {
 		struct rnp_cons *c = p->cons[i];
 		struct rnp_res_state *s = &c->r[r];
-		u64 a = mul_u64_u64_div_u64(num, c->weight, den) >> RNP_LEVEL_SHIFT;
+		u64 d = rnp_hungry(s, now_ms) ? max(cap, s->min) : max(s->demand, s->min);
 
-		s->share = min(s->eff_demand, max(s->min, a));
+		s->eff_demand = d;
+		g = c->group;
+		if (!g) {
+			p->order[i] = ntop;
+			top[ntop++] = (struct rnp_fill){ s->min, d, 0, c->weight };
+			continue;
+		}
+		if (g->slot == U32_MAX) {
+			g->slot = ntop;
+			top[ntop++] = (struct rnp_fill){ 0, 0, 0, g->weight };
+		}
+		top[g->slot].min += s->min;
+		top[g->slot].demand += d;
+		g->count++;
+	}
+	/* a group wants no more than the whole capacity either */
+	for (i = 0; i < ntop; i++)
+		top[i].demand = min(top[i].demand, max(cap, top[i].min));
+	rnp_waterfill(top, ntop, cap, p->scratch);
+
+	sub = top + ntop;
+	for (i = 0; i < p->nr; i++) {
+		struct rnp_cons *c = p->cons[i];
+		struct rnp_res_state *s = &c->r[r];
+
+		g = c->group;
+		if (!g)
+			continue;
+		if (g->base == U32_MAX) {
+			g->base = next;
+			next += g->count;
+		}
+		p->order[i] = g->base + g->placed++;
+		sub[p->order[i]] = (struct rnp_fill){ s->min, s->eff_demand, 0, c->weight };
+	}
+	for (i = 0; i < p->nr; i++) {
+		g = p->cons[i]->group;
+		if (!g || g->slot == U32_MAX)
+			continue;
+		g->share[r] = top[g->slot].share;
+		rnp_waterfill(sub + g->base, g->count, g->share[r], p->scratch);
+		g->slot = U32_MAX;	/* filled */
+	}
+	for (i = 0; i < p->nr; i++) {
+		struct rnp_cons *c = p->cons[i];
+
+		c->r[r].share = c->group ? sub[p->order[i]].share : top[p->order[i]].share;
 	}
 	rnp_owed_one(p, r, now_ms);
 }
 
 /**
  * rnp_rebalance - decay demands and recompute every fair share
- * @p: the pool, with p->scratch sized for 2 * p->nr events
+ * @p: the pool, with scratch attached for at least p->nr consumers
  * @now_ms: current time
  *
  * Only computes shares: rnp_enforce() acts on them, consumer by consumer.
@@ -748,6 +872,22 @@ unsigned int rnp_enforce(struct rnp_pool *p, struct rnp_cons *c)
 	return flags;
 }
 
+/*
+ * Entries held per unit of weight. A group's member counts with its part
+ * of the group's weight, so a tenant's many processes wait their turn as
+ * one consumer of the tenant's weight would.
+ */
+static u64 rnp_wait_level(const struct rnp_cons *c)
+{
+	u64 held = c->r[RNP_ENTRIES].held;
+	const struct rnp_group *g = c->group;
+
+	if (!g || !g->member_weight)
+		return rnp_level(held, c->weight);
+	return div64_u64(mul_u64_u64_div_u64(held << RNP_LEVEL_SHIFT,
+					     g->member_weight, c->weight), g->weight);
+}
+
 static bool rnp_waiting(const struct rnp_cons *c)
 {
 	int r;
@@ -784,7 +924,7 @@ struct rnp_cons *rnp_pick_waiter(const struct rnp_pool *p, u64 now_ms)
 		if (now_ms >= c->wait_since_ms + p->params.starve_ms &&
 		    (!starving || c->wait_since_ms < starving->wait_since_ms))
 			starving = c;
-		lvl = rnp_level(c->r[RNP_ENTRIES].held, c->weight);
+		lvl = rnp_wait_level(c);
 		if (lvl < best_level) {
 			best_level = lvl;
 			deprived = c;

@@ -117,8 +117,40 @@ struct rnp_res_state {
 };
 
 /**
+ * struct rnp_group - a tenant: consumers that share one fair share
+ * @weight: the tenant's weight against the pool's other top-level
+ *	entities (ungrouped consumers and other tenants), 1..RNP_MAX_WEIGHT
+ * @members: consumers of the pool in this group
+ * @member_weight: sum of the members' weights
+ * @share: the group's share of each resource at the last rebalance
+ * @slot: rnp_rebalance()'s scratch
+ * @count: rnp_rebalance()'s scratch
+ * @base: rnp_rebalance()'s scratch
+ * @placed: rnp_rebalance()'s scratch
+ *
+ * Shares are hierarchical, as the CPU and I/O controllers' are: the
+ * pool's capacity is divided among the top-level entities by weight,
+ * with a group standing as one entity whose minimum and demand are its
+ * members' sums; a group's share is then divided among its members by
+ * their own weights. So N consumers in one group get what one consumer
+ * of the group's weight would, however large N is.
+ */
+struct rnp_group {
+	u32 weight;
+	u32 members;
+	u64 member_weight;
+	u64 share[RNP_NR_RES];
+	u32 slot;
+	u32 count;
+	u32 base;
+	u32 placed;
+};
+
+/**
  * struct rnp_cons - a consumer as the policy sees it
- * @weight: 1..RNP_MAX_WEIGHT
+ * @weight: 1..RNP_MAX_WEIGHT (within its group, if it has one)
+ * @group: the tenant it belongs to, or NULL for a top-level consumer;
+ *	set before rnp_admit(), cleared by rnp_leave()
  * @demand_ms: time of the last demand decay
  * @wait_since_ms: when its oldest queued waiter arrived (valid if any
  *	@r[].want is non-zero)
@@ -126,6 +158,7 @@ struct rnp_res_state {
  */
 struct rnp_cons {
 	u32 weight;
+	struct rnp_group *group;
 	u64 demand_ms;
 	u64 wait_since_ms;
 	struct rnp_res_state r[RNP_NR_RES];
@@ -150,11 +183,19 @@ struct rnp_pool_res {
 	u64 owed;
 };
 
-/* Scratch for rnp_rebalance(): two per consumer, owned by the caller. */
+/* Scratch for rnp_rebalance(): see rnp_scratch_attach(). */
 struct rnp_event {
 	u64 key;
 	u32 idx;
 	u32 kind;
+};
+
+/* One entity of a water fill (a consumer, or a group at the top level). */
+struct rnp_fill {
+	u64 min;
+	u64 demand;
+	u64 share;
+	u32 weight;
 };
 
 /**
@@ -164,7 +205,11 @@ struct rnp_event {
  * @cons: the consumers; the caller owns the array and keeps @nr right
  * @nr: number of consumers in @cons
  * @policy: enum rnp_policy
- * @scratch: 2 * @nr events for rnp_rebalance(), owned by the caller
+ * @scratch: rnp_rebalance()'s scratch, owned by the caller, sized by
+ *	rnp_scratch_bytes() and carved by rnp_scratch_attach(); it starts
+ *	with the events, so freeing @scratch frees it all
+ * @fill: 2 * capacity fill entries inside @scratch
+ * @order: capacity indexes inside @scratch
  */
 struct rnp_pool {
 	struct rnp_pool_res r[RNP_NR_RES];
@@ -173,6 +218,8 @@ struct rnp_pool {
 	u32 nr;
 	u32 policy;
 	struct rnp_event *scratch;
+	struct rnp_fill *fill;
+	u32 *order;
 };
 
 /* Notifications a consumer is due, returned by rnp_enforce(). */
@@ -186,6 +233,9 @@ struct rnp_pool {
 #define RNP_REL_SHRUNK		0x2	/* the consumer reached its target */
 
 void rnp_params_default(struct rnp_params *params);
+size_t rnp_scratch_bytes(u32 cap);
+void rnp_scratch_attach(struct rnp_pool *p, void *mem, u32 cap);
+void rnp_set_weight(struct rnp_cons *c, u32 weight);
 void rnp_pool_init(struct rnp_pool *p, u64 entries, u64 keys,
 		   const struct rnp_params *params);
 int rnp_set_budget(struct rnp_pool *p, enum rnp_res r, u64 budget);

@@ -27,7 +27,7 @@ static inline void upool_init(struct upool *u, u64 entries, u64 keys,
 	rnp_pool_init(&u->p, entries, keys, &params);
 	u->cap = cap;
 	u->p.cons = calloc(cap, sizeof(*u->p.cons));
-	u->p.scratch = calloc(2 * (size_t)cap, sizeof(*u->p.scratch));
+	rnp_scratch_attach(&u->p, calloc(1, rnp_scratch_bytes(cap)), cap);
 	u->shrink_requests = 0;
 	assert(u->p.cons && u->p.scratch);
 }

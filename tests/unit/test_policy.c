@@ -614,6 +614,227 @@ static void test_target_follows_share(void)
 	upool_free(&u);
 }
 
+/* Dumb model of one water fill: bisection on the (real) level. */
+static void model_fill(unsigned int n, const double *mn, const double *d,
+		       const double *w, double cap, double *out)
+{
+	double lo = 0, hi = 1e18, sum_d = 0;
+	unsigned int i;
+	int it;
+
+	for (i = 0; i < n; i++)
+		sum_d += d[i];
+	for (it = 0; it < 200; it++) {
+		double mid = (lo + hi) / 2, s = 0;
+
+		for (i = 0; i < n; i++)
+			s += fmin(d[i], fmax(mn[i], mid * w[i]));
+		if (s > cap)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	for (i = 0; i < n; i++)
+		out[i] = sum_d <= cap ? d[i] : fmin(d[i], fmax(mn[i], lo * w[i]));
+}
+
+#define NG 6	/* groups in test_groups_model(); group NG means none */
+
+/*
+ * Hierarchical shares against the model applied twice: over the
+ * top-level entities, then inside each group. Invariants 4 and 5.
+ */
+static void test_groups_model(void)
+{
+	static struct rnp_cons mc[120];
+	static struct rnp_group grp[NG];
+	static double mn[120], d[120], w[120], out[120], gshare[NG + 120];
+	unsigned int trial, bad = 0, over = 0, gover = 0;
+
+	srandom(7);
+	for (trial = 0; trial < 1000; trial++) {
+		struct upool u;
+		unsigned int n = 1 + random() % 120, i, g, ntop = 0, k;
+		u64 budget = 1000 + random() % 1000000, cap, sum_share = 0;
+		int slot[NG];
+		unsigned int gof[120];
+		double topmin[NG + 120], topd[NG + 120], topw[NG + 120], topout[NG + 120];
+
+		upool_init(&u, budget, 1000, n);
+		for (g = 0; g < NG; g++) {
+			grp[g] = (struct rnp_group){ .weight = 1 + random() % 20 };
+			slot[g] = -1;
+		}
+		for (i = 0; i < n; i++) {
+			u64 m = random() % (budget / n / 2 + 1);
+
+			gof[i] = random() % (NG + 1);
+			rnp_cons_init(&mc[i], 1 + random() % 10, m, 0, 0);
+			mc[i].group = gof[i] < NG ? &grp[gof[i]] : NULL;
+			assert(!rnp_admit(&u.p, &mc[i]));
+			u.p.cons[u.p.nr++] = &mc[i];
+			mc[i].r[E].demand = m + (random() % 4 ? random() % (budget / 4 + 1) : 0);
+			if (random() % 5 == 0)
+				mc[i].r[E].hungry_until_ms = 1000;
+		}
+		rnp_rebalance(&u.p, 0);
+		cap = max(budget - u.p.r[E].reserve, u.p.r[E].min_total);
+		/* the model: top level */
+		for (i = 0; i < n; i++) {
+			const struct rnp_res_state *s = &mc[i].r[E];
+
+			if (gof[i] == NG) {
+				topmin[ntop] = (double)s->min;
+				topd[ntop] = (double)s->eff_demand;
+				topw[ntop] = mc[i].weight;
+				gof[i] = NG + ntop++;	/* its own slot */
+				continue;
+			}
+			if (slot[gof[i]] < 0) {
+				slot[gof[i]] = ntop;
+				topmin[ntop] = topd[ntop] = 0;
+				topw[ntop++] = grp[gof[i]].weight;
+			}
+			topmin[slot[gof[i]]] += (double)s->min;
+			topd[slot[gof[i]]] += (double)s->eff_demand;
+		}
+		for (k = 0; k < ntop; k++)
+			topd[k] = fmin(topd[k], fmax((double)cap, topmin[k]));
+		model_fill(ntop, topmin, topd, topw, (double)cap, topout);
+		/* then inside each group, with its (integer) share as capacity */
+		for (g = 0; g < NG; g++) {
+			unsigned int m = 0, idx[120];
+
+			if (slot[g] < 0)
+				continue;
+			gshare[g] = (double)grp[g].share[E];
+			if (fabs(gshare[g] - topout[slot[g]]) > 1.0 + 1e-9 * topout[slot[g]])
+				bad++;
+			for (i = 0; i < n; i++) {
+				if (gof[i] != g)
+					continue;
+				idx[m] = i;
+				mn[m] = (double)mc[i].r[E].min;
+				d[m] = (double)mc[i].r[E].eff_demand;
+				w[m++] = mc[i].weight;
+			}
+			model_fill(m, mn, d, w, gshare[g], out);
+			for (k = 0; k < m; k++)
+				if (fabs((double)mc[idx[k]].r[E].share - out[k]) > 1.0 + 1e-9 * out[k])
+					bad++;
+		}
+		for (i = 0; i < n; i++) {
+			if (gof[i] >= NG &&
+			    fabs((double)mc[i].r[E].share - topout[gof[i] - NG]) >
+			    1.0 + 1e-9 * topout[gof[i] - NG])
+				bad++;
+			if (mc[i].r[E].share < mc[i].r[E].min)
+				bad++;
+			sum_share += mc[i].r[E].share;
+		}
+		for (g = 0; g < NG; g++) {
+			u64 sum = 0;
+
+			for (i = 0; i < n; i++)
+				if (mc[i].group == &grp[g])
+					sum += mc[i].r[E].share;
+			if (slot[g] >= 0 && sum > grp[g].share[E])
+				gover++;
+		}
+		if (sum_share > cap)
+			over++;
+		for (i = 0; i < n; i++)
+			rnp_leave(&u.p, &mc[i]);
+		for (g = 0; g < NG; g++)
+			if (grp[g].members || grp[g].member_weight)
+				gover++;
+		upool_free(&u);
+	}
+	tap_ok(bad == 0, "groups: hierarchical fill matches the model twice over on 1000 random pools (%u off)",
+	       bad);
+	tap_ok(over == 0, "groups: shares never sum past the capacity (%u over)", over);
+	tap_ok(gover == 0, "groups: members' shares never sum past their group's, and leaving empties it (%u bad)",
+	       gover);
+}
+
+/* Saturate the pool's consumers until every one holds its share. */
+static void tenants_run(struct upool *u, unsigned int rounds)
+{
+	saturate(u, u->p.nr, 64, rounds);
+}
+
+static u64 group_held(const struct upool *u, const struct rnp_group *g)
+{
+	u64 sum = 0;
+	unsigned int i;
+
+	for (i = 0; i < u->p.nr; i++)
+		if (u->p.cons[i]->group == g)
+			sum += u->p.cons[i]->r[E].held;
+	return sum;
+}
+
+/*
+ * A tenant of one process against a tenant of 16, all saturating: the
+ * tenants, not the processes, are equal; then weights 1:2 are honoured.
+ * And a kernel consumer (no group) of weight 1 against the 16: half each.
+ */
+static void test_tenants(void)
+{
+	static struct rnp_cons tc[17];
+	struct rnp_group a = { .weight = 1 }, b = { .weight = 1 };
+	u64 held[2];
+	u32 w[2] = { 1, 1 };
+	double ratio;
+	unsigned int i;
+	struct upool u;
+
+	upool_init(&u, 100000, 100000, 17);
+	for (i = 0; i < 17; i++) {
+		rnp_cons_init(&tc[i], 1, 16, 0, 0);
+		tc[i].group = i ? &b : &a;
+		assert(!rnp_admit(&u.p, &tc[i]));
+		u.p.cons[u.p.nr++] = &tc[i];
+	}
+	tenants_run(&u, 1500);
+	held[0] = group_held(&u, &a);
+	held[1] = group_held(&u, &b);
+	tap_ok(jain(held, w, 2) >= 0.99,
+	       "tenants: 1 process against 16, Jain %.4f >= 0.99 over tenants (held %llu, %llu)",
+	       jain(held, w, 2), (unsigned long long)held[0], (unsigned long long)held[1]);
+	tap_ok(tc[1].r[E].share * 15 <= tc[0].r[E].share && tc[1].r[E].share * 17 >= tc[0].r[E].share,
+	       "tenants: each of the 16 gets 1/16 of its tenant's share (%llu against %llu)",
+	       (unsigned long long)tc[1].r[E].share, (unsigned long long)tc[0].r[E].share);
+	tap_ok(!upool_check(&u), "tenants: invariants hold");
+
+	b.weight = 2;
+	tenants_run(&u, 1500);
+	held[0] = group_held(&u, &a);
+	held[1] = group_held(&u, &b);
+	ratio = (double)held[1] / (double)held[0];
+	tap_ok(ratio >= 1.9 && ratio <= 2.1,
+	       "tenants: weights 1:2 honoured within 5%% (held %llu, %llu: %.3f, want 2)",
+	       (unsigned long long)held[0], (unsigned long long)held[1], ratio);
+
+	/* tenant a's process becomes a kernel consumer of weight 1 */
+	b.weight = 1;
+	upool_del(&u, &tc[0]);
+	rnp_cons_init(&tc[0], 1, 16, 0, 0);
+	assert(!rnp_admit(&u.p, &tc[0]));
+	u.p.cons[u.p.nr++] = &tc[0];
+	tenants_run(&u, 1500);
+	ratio = (double)group_held(&u, &b) / (double)tc[0].r[E].held;
+	tap_ok(ratio >= 0.95 && ratio <= 1.05,
+	       "tenants: a kernel consumer of weight 1 and a tenant of 16 hold alike (%.3f, want 1)",
+	       ratio);
+	tap_ok(!upool_check(&u), "tenants: invariants hold after weights change");
+	for (i = 0; i < 17; i++)
+		upool_del(&u, &tc[i]);
+	tap_ok(!a.members && !b.members, "tenants: leaving empties the groups (%u, %u)",
+	       a.members, b.members);
+	upool_free(&u);
+}
+
 int main(void)
 {
 	test_lone_consumer();
@@ -630,5 +851,7 @@ int main(void)
 	test_large_waiters();
 	test_may_hold();
 	test_target_follows_share();
+	test_groups_model();
+	test_tenants();
 	return tap_done();
 }
