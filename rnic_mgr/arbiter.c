@@ -28,8 +28,11 @@
  *      re-derived from the current share first, raised if the share
  *      grew, cleared (ending the shrink) once it holds no more than
  *      share + hysteresis.
- *      Enforced: rnic_enforce_one(), which the reaper calls before it
- *      counts a consumer late; tested by test_policy's "follows share".
+ *      Enforced: rnic_enforce_one(), which the reaper calls at every
+ *      tick for a consumer with a pending shrink, after a rebalance,
+ *      before it counts it late; tested by test_policy's "follows
+ *      share" and user_tenants' sybil (the target clears once the
+ *      sybil is gone).
  */
 #include <linux/module.h>
 #include <linux/sched/signal.h>
@@ -538,7 +541,7 @@ static void rnic_reap_work(struct work_struct *work)
 					   rd_reap_work);
 	struct rnp_pool *p = &rd->rd_pool;
 	u64 now = rnic_now_ms();
-	bool notify = false;
+	bool notify = false, pending;
 	u32 i;
 
 	spin_lock(&rd->rd_lock);
@@ -547,6 +550,10 @@ static void rnic_reap_work(struct work_struct *work)
 		return;
 	}
 	rnic_update_short(rd);
+	for (i = 0; i < p->nr; i++)
+		if (rnic_of(p->cons[i])->rc_shrink_ms)
+			break;
+	pending = i < p->nr;
 	if (rd->rd_short || atomic_read(&rd->rd_nr_waiting)) {
 		/* Idle grants first: they cost nobody anything. */
 		for (i = 0; i < p->nr; i++) {
@@ -561,23 +568,29 @@ static void rnic_reap_work(struct work_struct *work)
 		if (rd->rd_short || rnic_waiter_owed(rd))
 			rnic_enforce_all(rd, now);
 		rnic_serve_waiters(rd);
+	} else if (pending) {
+		/* fresh shares for the targets below */
+		rnic_rebalance(rd, now);
 	}
 	for (i = 0; i < p->nr; i++) {
 		struct rnic_consumer *c = rnic_of(p->cons[i]);
 		u32 deadline = c->rc_deadline_ms ? c->rc_deadline_ms :
 			       READ_ONCE(rnic_revoke_deadline_ms);
 
-		if (!c->rc_shrink_ms || c->rc_late_counted ||
-		    now - c->rc_shrink_ms <= deadline)
+		if (!c->rc_shrink_ms)
 			continue;
 		/*
-		 * Late only while above its current share (I5): the shares
-		 * may have grown since the target was set (the consumers
-		 * that cut them left), which raises or clears the target.
+		 * A target follows the share at every tick (I5): the shares
+		 * may have grown since it was set (the consumers that cut
+		 * them left), which raises or clears it. So a consumer that
+		 * never shrank, a plain verbs program, is not held to a
+		 * share that no longer exists, and is late only while above
+		 * its current one.
 		 */
 		if (rnic_enforce_one(rd, c, now))
 			notify = true;
-		if (!c->rc_shrink_ms)
+		if (!c->rc_shrink_ms || c->rc_late_counted ||
+		    now - c->rc_shrink_ms <= deadline)
 			continue;
 		c->rc_late++;
 		c->rc_late_counted = true;
@@ -639,17 +652,19 @@ static int rnic_grow_arrays(struct rnic_dev *rd)
 }
 
 /**
- * rnic_register - become a consumer of an RDMA device's resources
+ * rnic_register_in - rnic_register(), as a member of a tenant
  * @ibdev: the device
- * @desc: name, weight, guaranteed minimum and callbacks
+ * @desc: name, weight (within the tenant), guaranteed minimum, callbacks
+ * @grp: the tenant's group, or NULL for a top-level consumer; it must
+ *	outlive the consumer's time in the pool (user.c's tenants, T2)
+ * @tenant: the tenant's name for sysfs, or NULL; lives as long as @grp
  *
- * Return: the consumer, or ERR_PTR: -ENODEV (device unknown or going
- * away), -EINVAL (bad weight or missing ops), -ENOSPC (the budget
- * cannot guarantee the minimum), -ENOMEM.
+ * Return: as rnic_register().
  * Context: process, may sleep.
  */
-struct rnic_consumer *rnic_register(struct ib_device *ibdev,
-				    const struct rnic_consumer_desc *desc)
+struct rnic_consumer *rnic_register_in(struct ib_device *ibdev,
+				       const struct rnic_consumer_desc *desc,
+				       struct rnp_group *grp, const char *tenant)
 {
 	struct rnic_consumer *c;
 	struct rnic_dev *rd;
@@ -677,6 +692,8 @@ struct rnic_consumer *rnic_register(struct ib_device *ibdev,
 			    desc->min_keys, rnic_now_ms());
 	if (err)
 		goto out_free;
+	c->rc_pol.group = grp;
+	c->rc_tenant = tenant;
 
 	mutex_lock(&rd->rd_cons_mutex);
 	err = rnic_grow_arrays(rd);
@@ -722,6 +739,25 @@ out_put_dev:
 		pr_warn("%s: cannot guarantee %s its minimum of %u entries, %u keys\n",
 			rd->rd_name, desc->name, desc->min_entries, desc->min_keys);
 	return ERR_PTR(err);
+}
+
+/**
+ * rnic_register - become a consumer of an RDMA device's resources
+ * @ibdev: the device
+ * @desc: name, weight, guaranteed minimum and callbacks
+ *
+ * A kernel consumer stands alone at the top level of the device's fair
+ * shares, as a tenant of its own.
+ *
+ * Return: the consumer, or ERR_PTR: -ENODEV (device unknown or going
+ * away), -EINVAL (bad weight or missing ops), -ENOSPC (the budget
+ * cannot guarantee the minimum), -ENOMEM.
+ * Context: process, may sleep.
+ */
+struct rnic_consumer *rnic_register(struct ib_device *ibdev,
+				    const struct rnic_consumer_desc *desc)
+{
+	return rnic_register_in(ibdev, desc, NULL, NULL);
 }
 EXPORT_SYMBOL_GPL(rnic_register);
 
@@ -856,6 +892,39 @@ int rnic_set_weight(struct rnic_consumer *c, u32 weight)
 		rnic_enforce_all(rd, now);
 		rnic_serve_waiters(rd);
 		trace_rnic_weight(c, weight);
+	}
+	spin_unlock(&rd->rd_lock);
+	return err;
+}
+
+/**
+ * rnic_group_set_weight - change a tenant's weight
+ * @rd: the device its consumers belong to
+ * @grp: the tenant's group
+ * @weight: 1..RNP_MAX_WEIGHT
+ * @name: the tenant's name, for the trace
+ *
+ * As rnic_set_weight(), for every member at once.
+ *
+ * Return: 0, -EINVAL for a weight out of range, -ENODEV.
+ */
+int rnic_group_set_weight(struct rnic_dev *rd, struct rnp_group *grp,
+			  u32 weight, const char *name)
+{
+	u64 now = rnic_now_ms();
+	int err = 0;
+
+	if (weight < 1 || weight > RNP_MAX_WEIGHT)
+		return -EINVAL;
+	spin_lock(&rd->rd_lock);
+	if (rd->rd_dead) {
+		err = -ENODEV;
+	} else if (grp->weight != weight) {
+		grp->weight = weight;
+		rnic_rebalance(rd, now);
+		rnic_enforce_all(rd, now);
+		rnic_serve_waiters(rd);
+		trace_rnic_tenant_weight(rd, name, weight);
 	}
 	spin_unlock(&rd->rd_lock);
 	return err;

@@ -80,7 +80,7 @@ RNIC_UINT_PARAM(reap_interval_ms, rnic_reap_interval_ms, 1, 60000,
 /*
  * User registrations (user.c): whether devices added from now on have
  * them charged, how long REGISTER-WAIT lasts, and the weight of a
- * process's consumer (kernel consumers have weight 1).
+ * tenant (kernel consumers have weight 1; tenant.c).
  */
 unsigned int rnic_charge_user_mrs = 1;
 RNIC_UINT_PARAM(charge_user_mrs, rnic_charge_user_mrs, 0, 1,
@@ -92,7 +92,7 @@ RNIC_UINT_PARAM(user_wait_ms, rnic_user_wait_ms, 1, 3600000,
 
 unsigned int rnic_user_weight = 1;
 RNIC_UINT_PARAM(user_weight, rnic_user_weight, 1, 10000,
-		"weight of each process's consumer");
+		"weight of a tenant no tenant_weights rule names, and of each process within its tenant");
 
 unsigned int rnic_user_grace_ms = 1000;
 RNIC_UINT_PARAM(user_grace_ms, rnic_user_grace_ms, 1, 3600000,
@@ -132,6 +132,7 @@ static void __exit rnic_mgr_exit(void)
 {
 	rnic_client_exit();
 	rnic_user_dev_exit();
+	rnic_tenant_exit();
 	rnic_sysfs_exit();
 	rnic_fault_exit();
 	pr_info("unloaded\n");

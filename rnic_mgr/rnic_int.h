@@ -61,6 +61,8 @@
  * @rd_uprocs: the user consumers (processes) of this device
  * @rd_user_inflight: tasks inside one of this device's wrappers (user.c, U1)
  * @rd_user_draining: an unwrap of this device waits for @rd_user_inflight
+ * @rd_tenant_by: how its user consumers are grouped into tenants (enum
+ *	rnt_by; tenant.c); changes only while it has no tenant (T3)
  */
 struct rnic_dev {
 	struct kobject rd_kobj;
@@ -94,6 +96,7 @@ struct rnic_dev {
 	struct list_head rd_uprocs;
 	atomic_t rd_user_inflight;
 	atomic_t rd_user_draining;
+	u32 rd_tenant_by;
 };
 
 /**
@@ -122,6 +125,7 @@ struct rnic_dev {
  * @rc_last_reclaim_ms: time the last shrink took
  * @rc_deadline_ms: its revocation deadline, or 0 for revoke_deadline_ms
  *	(user consumers get user_grace_ms, the T of their REVOKE events)
+ * @rc_tenant: the name of the tenant it belongs to (user.c), or NULL
  */
 struct rnic_consumer {
 	struct kobject rc_kobj;
@@ -148,6 +152,7 @@ struct rnic_consumer {
 	u64 rc_late;
 	u64 rc_last_reclaim_ms;
 	u32 rc_deadline_ms;
+	const char *rc_tenant;
 };
 
 /* rc_notify flags beyond the policy's RNP_NOTIFY_* */
@@ -177,6 +182,11 @@ void rnic_dev_removed(struct rnic_dev *rd);
 int rnic_dev_set_budget(struct rnic_dev *rd, enum rnp_res r, u64 budget);
 int rnic_dev_set_policy(struct rnic_dev *rd, u32 policy);
 int rnic_set_weight(struct rnic_consumer *c, u32 weight);
+int rnic_group_set_weight(struct rnic_dev *rd, struct rnp_group *grp,
+			  u32 weight, const char *name);
+struct rnic_consumer *rnic_register_in(struct ib_device *ibdev,
+				       const struct rnic_consumer_desc *desc,
+				       struct rnp_group *grp, const char *tenant);
 void rnic_may_hold(struct rnic_consumer *c, u64 *entries, u64 *keys);
 int rnic_acquire_timeout(struct rnic_consumer *c, u32 entries, u32 keys,
 			 unsigned int timeout_ms);
@@ -189,6 +199,9 @@ struct rnic_dev *rnic_dev_of(struct ib_device *ibdev);
 struct rnic_dev *rnic_dev_get_by_name(const char *name);
 
 void rnic_user_wrap(struct rnic_dev *rd);
+ssize_t rnic_tenants_show(struct rnic_dev *rd, char *buf);
+ssize_t rnic_tenant_by_show(struct rnic_dev *rd, char *buf);
+int rnic_tenant_by_store(struct rnic_dev *rd, const char *buf);
 void rnic_user_unwrap(struct rnic_dev *rd);
 
 /* fault.c: fault switches for tests, in debug builds only (RDMASTOR_DEBUG) */

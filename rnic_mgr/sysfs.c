@@ -8,8 +8,10 @@
  *       policy                       writable: arbiter, fcfs or static
  *       free key_free reserve granted nr_consumers waiting rebalances
  *       table                        one line per consumer (rnic-top)
+ *       tenant_by                    writable: cgroup, uid or process
+ *       tenants                      one line per tenant (tenant.c)
  *       consumers/<name>.<id>/       one directory per consumer:
- *           name weight min share held grant peak demand target
+ *           name tenant weight min share held grant peak demand target
  *           key_min key_share key_held key_peak
  *           waits eagain wait_time_us revocations late_revocations
  *           last_reclaim_ms
@@ -22,6 +24,7 @@
 #include <linux/sysfs.h>
 
 #include "rnic_int.h"
+#include "tenant_rules.h"
 
 static struct kobject *rnic_root_kobj;
 static struct kset *rnic_devices_kset;
@@ -162,8 +165,8 @@ static ssize_t policy_store(struct kobject *kobj, struct kobj_attribute *attr,
 
 static struct kobj_attribute policy_attr = __ATTR_RW(policy);
 
-/* Longest line of `table`, with room to spare. */
-#define RNIC_TABLE_LINE	160
+/* Longest line of `table`, with room to spare (a tenant's name too). */
+#define RNIC_TABLE_LINE	(160 + RNT_MAX_PATH)
 
 static ssize_t table_show(struct kobject *kobj, struct kobj_attribute *attr,
 			  char *buf)
@@ -173,10 +176,10 @@ static ssize_t table_show(struct kobject *kobj, struct kobj_attribute *attr,
 	unsigned int nr_left;
 	ssize_t len;
 
-	len = sysfs_emit(buf, "%-20s %6s %8s %10s %10s %10s %10s %10s %6s %6s %9s %7s %5s\n",
+	len = sysfs_emit(buf, "%-20s %6s %8s %10s %10s %10s %10s %10s %6s %6s %9s %7s %5s %s\n",
 			 "consumer", "weight", "min", "share", "held", "peak",
 			 "demand", "target", "keys", "waits", "wait_ms",
-			 "revoked", "late");
+			 "revoked", "late", "tenant");
 	mutex_lock(&rd->rd_cons_mutex);
 	spin_lock(&rd->rd_lock);
 	nr_left = 0;
@@ -196,13 +199,14 @@ static ssize_t table_show(struct kobject *kobj, struct kobj_attribute *attr,
 
 		snprintf(name, sizeof(name), "%s.%llu", c->rc_name, c->rc_id);
 		len += sysfs_emit_at(buf, len,
-				     "%-20s %6u %8llu %10llu %10llu %10llu %10llu %10lld %6llu %6llu %9llu %7llu %5llu\n",
+				     "%-20s %6u %8llu %10llu %10llu %10llu %10llu %10lld %6llu %6llu %9llu %7llu %5llu %s\n",
 				     name, c->rc_pol.weight, e->min, e->share, e->held,
 				     e->peak, e->demand,
 				     e->target == RNP_NO_TARGET ? -1LL : (s64)e->target,
 				     c->rc_pol.r[RNP_KEYS].held, c->rc_waits,
 				     div_u64(c->rc_wait_ns, NSEC_PER_MSEC),
-				     c->rc_revocations, c->rc_late);
+				     c->rc_revocations, c->rc_late,
+				     c->rc_tenant ? c->rc_tenant : "-");
 	}
 	spin_unlock(&rd->rd_lock);
 	mutex_unlock(&rd->rd_cons_mutex);
@@ -210,6 +214,30 @@ static ssize_t table_show(struct kobject *kobj, struct kobj_attribute *attr,
 }
 
 static struct kobj_attribute table_attr = __ATTR_RO(table);
+
+static ssize_t tenant_by_show(struct kobject *kobj, struct kobj_attribute *attr,
+			      char *buf)
+{
+	return rnic_tenant_by_show(to_rnic_dev(kobj), buf);
+}
+
+static ssize_t tenant_by_store(struct kobject *kobj, struct kobj_attribute *attr,
+			       const char *buf, size_t count)
+{
+	int err = rnic_tenant_by_store(to_rnic_dev(kobj), buf);
+
+	return err ? err : count;
+}
+
+static struct kobj_attribute tenant_by_attr = __ATTR_RW(tenant_by);
+
+static ssize_t tenants_show(struct kobject *kobj, struct kobj_attribute *attr,
+			    char *buf)
+{
+	return rnic_tenants_show(to_rnic_dev(kobj), buf);
+}
+
+static struct kobj_attribute tenants_attr = __ATTR_RO(tenants);
 
 static struct attribute *rnic_dev_attrs[] = {
 	&ibdev_attr.attr,
@@ -226,6 +254,8 @@ static struct attribute *rnic_dev_attrs[] = {
 	&waiting_attr.attr.attr,
 	&rebalances_attr.attr.attr,
 	&table_attr.attr,
+	&tenant_by_attr.attr,
+	&tenants_attr.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(rnic_dev);
@@ -334,8 +364,23 @@ static ssize_t name_show(struct kobject *kobj, struct kobj_attribute *attr,
 
 static struct kobj_attribute cons_name_attr = __ATTR_RO(name);
 
+/*
+ * Its tenant's name lives until the consumer unregisters, and
+ * unregistering removes this file first (kobject_del() drains readers).
+ */
+static ssize_t tenant_show(struct kobject *kobj, struct kobj_attribute *attr,
+			   char *buf)
+{
+	const char *t = to_rnic_consumer(kobj)->rc_tenant;
+
+	return sysfs_emit(buf, "%s\n", t ? t : "-");
+}
+
+static struct kobj_attribute cons_tenant_attr = __ATTR_RO(tenant);
+
 static struct attribute *rnic_cons_attrs[] = {
 	&cons_name_attr.attr,
+	&cons_tenant_attr.attr,
 	&cons_weight_attr.attr.attr,
 	&cons_min_attr.attr.attr,
 	&cons_share_attr.attr.attr,

@@ -209,6 +209,51 @@ TRACE_EVENT(rnic_weight,
 		  __get_str(name), __entry->weight)
 );
 
+/* A tenant's weight changed (tenant.c, tenant_weights). */
+TRACE_EVENT(rnic_tenant_weight,
+	TP_PROTO(const struct rnic_dev *rd, const char *tenant, u32 weight),
+	TP_ARGS(rd, tenant, weight),
+	TP_STRUCT__entry(
+		__string(dev, rd->rd_name)
+		__string(tenant, tenant)
+		__field(u32, weight)
+	),
+	TP_fast_assign(
+		__assign_str(dev, rd->rd_name);
+		__assign_str(tenant, tenant);
+		__entry->weight = weight;
+	),
+	TP_printk("dev=%s tenant=%s weight=%u", __get_str(dev),
+		  __get_str(tenant), __entry->weight)
+);
+
+/*
+ * A process joined or left a tenant (tenant.c): its consumer is grouped
+ * with the tenant's other processes under one share.
+ */
+DECLARE_EVENT_CLASS(rnic_tenant_class,
+	TP_PROTO(const struct rnic_dev *rd, const char *tenant, u32 procs),
+	TP_ARGS(rd, tenant, procs),
+	TP_STRUCT__entry(
+		__string(dev, rd->rd_name)
+		__string(tenant, tenant)
+		__field(u32, procs)
+	),
+	TP_fast_assign(
+		__assign_str(dev, rd->rd_name);
+		__assign_str(tenant, tenant);
+		__entry->procs = procs;
+	),
+	TP_printk("dev=%s tenant=%s procs=%u", __get_str(dev),
+		  __get_str(tenant), __entry->procs)
+);
+DEFINE_EVENT(rnic_tenant_class, rnic_tenant_join,
+	TP_PROTO(const struct rnic_dev *rd, const char *tenant, u32 procs),
+	TP_ARGS(rd, tenant, procs));
+DEFINE_EVENT(rnic_tenant_class, rnic_tenant_leave,
+	TP_PROTO(const struct rnic_dev *rd, const char *tenant, u32 procs),
+	TP_ARGS(rd, tenant, procs));
+
 /*
  * User registrations (user.c): each one the wrappers saw, its span in
  * entries, and what became of it: 0, or the errno the program got

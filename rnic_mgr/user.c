@@ -125,24 +125,33 @@ static struct rnic_uproc *rnic_uproc_create(struct rnic_dev *rd)
 		.weight = READ_ONCE(rnic_user_weight),
 		.ops = &rnic_uproc_ops,
 	};
+	struct rnic_tenant *t;
 	struct rnic_uproc *up;
 	char name[32];
 
 	up = kzalloc(sizeof(*up), GFP_KERNEL);
 	if (!up)
 		return ERR_PTR(-ENOMEM);
+	t = rnic_tenant_get(rd);
+	if (IS_ERR(t)) {
+		kfree(up);
+		return ERR_CAST(t);
+	}
 	/* sysfs names cannot hold '/', which kernel threads' names do */
 	snprintf(name, sizeof(name), "user:%s:%d", current->comm, current->tgid);
 	strreplace(name, '/', '_');
 	desc.name = name;
 	desc.priv = up;
-	up->up_cons = rnic_register(rd->rd_ibdev, &desc);
+	up->up_cons = rnic_register_in(rd->rd_ibdev, &desc, t ? &t->t_grp : NULL,
+				       t ? t->t_name : NULL);
 	if (IS_ERR(up->up_cons)) {
 		int err = PTR_ERR(up->up_cons);
 
+		rnic_tenant_put(t);
 		kfree(up);
 		return ERR_PTR(err);
 	}
+	up->up_tenant = t;
 	/* its REVOKE events give it user_grace_ms: so does the reaper */
 	up->up_cons->rc_deadline_ms = READ_ONCE(rnic_user_grace_ms);
 	up->up_rd = rd;
@@ -242,6 +251,7 @@ static void rnic_uproc_release(struct rnic_uproc *up)
 	list_del(&up->up_node);
 	rnic_uproc_unreserve(up);
 	rnic_unregister(up->up_cons);
+	rnic_tenant_put(up->up_tenant);	/* after the consumer left the pool: T2 */
 	put_pid(up->up_pid);
 	wake_up_var(&up->up_rd->rd_uprocs);	/* an unwrap may wait for the list */
 	kfree_rcu(up, up_rcu);

@@ -14,14 +14,43 @@
 #include <linux/refcount.h>
 #include <linux/spinlock.h>
 #include "rnic_int.h"
+#include "tenant_rules.h"
 
 struct rnic_ufile;
+
+/* "cgroup:" and a cgroup path, or "uid:" and a number */
+#define RNIC_TENANT_NAME	(8 + RNT_MAX_PATH)
+
+/**
+ * struct rnic_tenant - the processes of one cgroup or uid on one device
+ * @t_node: on tenant.c's list of every tenant (rnic_user_mutex)
+ * @t_rd: the device
+ * @t_by: how it was grouped (enum rnt_by)
+ * @t_key: the cgroup's id or the uid
+ * @t_uid: the uid (RNT_BY_UID), for weight rules
+ * @t_path: the cgroup's path from the root (RNT_BY_CGROUP), for rules
+ * @t_name: "cgroup:PATH" or "uid:N", in sysfs and traces
+ * @t_procs: uprocs in it (rnic_user_mutex); it is freed at 0 (T1)
+ * @t_grp: the policy's group; its weight changes under the pool lock
+ */
+struct rnic_tenant {
+	struct list_head t_node;
+	struct rnic_dev *t_rd;
+	u32 t_by;
+	u64 t_key;
+	u32 t_uid;
+	char t_path[RNT_MAX_PATH];
+	char t_name[RNIC_TENANT_NAME];
+	u32 t_procs;
+	struct rnp_group t_grp;
+};
 
 /**
  * struct rnic_uproc - one process's consumer on one device
  * @up_node: on rd_uprocs
  * @up_rd: the device
  * @up_tgid: the process
+ * @up_tenant: the tenant it belongs to, or NULL (tenant_by process)
  * @up_refs: records + owned verbs contexts + callers holding it (U3)
  * @up_cons: its rnic_mgr consumer
  * @up_pid: the process, to end it (user_enforce)
@@ -40,6 +69,7 @@ struct rnic_uproc {
 	struct list_head up_node;
 	struct rnic_dev *up_rd;
 	pid_t up_tgid;
+	struct rnic_tenant *up_tenant;
 	refcount_t up_refs;
 	struct rnic_consumer *up_cons;
 	struct pid *up_pid;
@@ -87,6 +117,10 @@ u32 rnic_uproc_victims(struct rnic_uproc *up, u64 entries, u32 *lkeys, u32 max);
 u64 rnic_uproc_plan_entries(struct rnic_uproc *up, const u32 *lkeys, u32 n);
 int rnic_uproc_reserve(struct rnic_uproc *up, u64 entries, u32 keys, bool nowait);
 u64 rnic_uproc_unreserve(struct rnic_uproc *up);
+
+struct rnic_tenant *rnic_tenant_get(struct rnic_dev *rd);
+void rnic_tenant_put(struct rnic_tenant *t);
+void rnic_tenant_exit(void);
 
 int rnic_user_dev_init(void);
 void rnic_user_dev_exit(void);

@@ -11,7 +11,7 @@
  *   dereg            deregister the newest registration (pop)
  *   release          deregister it but keep its buffer mapped (pop)
  *   sleep:MS         sleep
- *   wait             block until stdin reaches end of file
+ *   wait             print "waiting", block until stdin reaches end of file
  *   loop:N:PAGES     N register/deregister pairs of one buffer; prints
  *                    the mean time of each in ns
  *   fork             fork; the child exits at once, the parent waits
@@ -352,6 +352,7 @@ int main(int argc, char **argv)
 		} else if (!strcmp(s, "wait")) {
 			char b[64];
 
+			printf("waiting\n");
 			while (read(0, b, sizeof(b)) > 0)
 				;
 		} else if (!strncmp(s, "loop:", 5)) {

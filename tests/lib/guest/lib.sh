@@ -170,6 +170,27 @@ wait_for() {
 	done
 }
 
+# body_cgroup: the cgroup v2 directory this body runs in (stage2's).
+body_cgroup() {
+	echo "/sys/fs/cgroup$(sed -n 's/^0:://p' /proc/self/cgroup)"
+}
+
+# in_cgroup NAME CMD...: run CMD in cgroup NAME under this body's own,
+# made if need be: a tenant of its own to rnic_mgr (tenant_by cgroup,
+# its default). In the background (a subshell of its own) it execs, so
+# that $! is CMD's pid.
+in_cgroup() {
+	local cg
+	cg=$(body_cgroup)/$1
+	shift
+	mkdir -p "$cg" || return 1
+	set -- sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' sh "$cg" "$@"
+	if [ "$BASHPID" != "$$" ]; then
+		exec "$@"
+	fi
+	"$@"
+}
+
 # bail REASON: a step later checks depend on failed; stop here.
 bail() {
 	diag "stopping: $*"

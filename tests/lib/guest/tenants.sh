@@ -98,13 +98,15 @@ tenants_run() {
 	touch $TN_OUT/sampling
 	tenants_sample $TN_OUT/$pol.held &
 	spid=$!
-	UCOOP_GREEDY=1 build/tools/ucoop $TN_DEV coop 48 50 $((secs + 2)) > $TN_OUT/greedy.out 2>&1 &
+	# each user-level tenant in a cgroup of its own: a tenant to rnic_mgr
+	UCOOP_GREEDY=1 in_cgroup greedy build/tools/ucoop $TN_DEV coop 48 50 $((secs + 2)) \
+		> $TN_OUT/greedy.out 2>&1 &
 	gpid=$!
 	sleep 2
 	tenants_fio $TN_F4 nfs4 "$secs" & pids+=($!)
 	tenants_fio $TN_F6 nfs6 "$secs" & pids+=($!)
 	tenants_fio "$TN_LUN" iser "$secs" & pids+=($!)
-	build/tools/ucoop $TN_DEV inflight 40 16 "$secs" > $TN_OUT/verbs.out 2>&1 &
+	in_cgroup verbs build/tools/ucoop $TN_DEV inflight 40 16 "$secs" > $TN_OUT/verbs.out 2>&1 &
 	vpid=$!
 	# which consumer is which tenant (prefixes of consumer names)
 	printf '%s\n' "user:ucoop:$gpid. greedy" "user:ucoop:$vpid. verbs" \

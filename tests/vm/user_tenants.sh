@@ -1,0 +1,182 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# vm-group: user (one guest boot: tests/lib/check)
+#
+# Tenants (rnic_mgr/tenant.c): user consumers grouped by cgroup v2 (the
+# default) or uid, one share per tenant however many processes it runs.
+#   - tenant_by and tenant_weights: what an administrator may write, and
+#     what is refused;
+#   - sybil: tenant A holds most of the device with one plain verbs
+#     program; tenant B forks 16 processes that register a little each
+#     and exit after 100 ms. A keeps half the device while B contends,
+#     is never killed (user_enforce 0 and 1), its target is cleared once
+#     B is gone, and its next registration is served at once. The same
+#     burst with tenant_by process (every process a tenant, as before
+#     tenants existed) cuts A to 1/17: the defect tenants remove;
+#   - two tenants by cgroup: one librnic process against 16, each
+#     caching all it may; Jain over the tenants' held entries >= 0.99,
+#     and weights 1:2 give 2:1 within 5%.
+. tests/lib/guest/lib.sh
+
+DEV=rxe0
+SYS=/sys/kernel/rnic_mgr/devices/$DEV
+P=/sys/module/rnic_mgr/parameters
+UMR=build/tools/umr
+COOP=build/tools/ucoop
+CG=$(sed -n 's/^0:://p' /proc/self/cgroup)
+
+ucons() { ls -d $SYS/consumers/user:*:"$1".* 2>/dev/null | head -n1; }
+ufield() { cat "$(ucons "$1")/$2" 2>/dev/null; }
+nr_user() { ls -d $SYS/consumers/user:* 2>/dev/null | wc -l; }
+no_user() { [ "$(nr_user)" = 0 ]; }
+# tenant_col NAME COLUMN: a column of tenant NAME's line in `tenants`
+# (2 weight, 3 procs, 4 share, 5 held, 6 keys)
+tenant_col() { awk -v t="$1" -v c="$2" '$1 == t { print $c }' $SYS/tenants; }
+
+check "rdmastor modules installed" rdmastor_install
+check "soft-RoCE on a dummy device" tests/lib/guest/rxe-setup single
+check "rnic_mgr loads" modprobe rnic_mgr
+expect_eq "processes are grouped by cgroup by default" "$(cat $SYS/tenant_by)" cgroup
+
+# --- what an administrator may write ---
+check "tenant_by: uid accepted while no process uses the device" sh -c "echo uid > $SYS/tenant_by"
+check_not "tenant_by: another word is refused" sh -c "echo gid > $SYS/tenant_by"
+echo cgroup > $SYS/tenant_by
+fifo=$(mktemp -u /tmp/ten.XXXX)
+mkfifo "$fifo"
+$UMR $DEV reg:1 wait < "$fifo" > "$fifo.out" 2>&1 &
+hold=$!
+exec {hfd}> "$fifo"
+check "a process registers" wait_for 20 grep -q "reg 1 ok" "$fifo.out"
+check_not "tenant_by: refused while a process uses the device" sh -c "echo uid > $SYS/tenant_by"
+expect_eq "and it stays cgroup" "$(cat $SYS/tenant_by)" cgroup
+expect_eq "its tenant is its cgroup" "$(ufield $hold tenant)" "cgroup:$CG"
+check "rnic-top's table names the tenant" grep -q "user:umr:$hold.* cgroup:$CG\$" $SYS/table
+check "the tenants file lists it with its process" grep -q "^cgroup:$CG .* user:umr:$hold\." $SYS/tenants
+exec {hfd}>&-
+wait $hold
+check_not "tenant_weights: a malformed list is refused" sh -c "echo 'uid:1000=0' > $P/tenant_weights"
+check_not "tenant_weights: an unknown kind is refused" sh -c "echo 'gid:5=2' > $P/tenant_weights"
+check "tenant_weights: a good list is taken" sh -c "echo 'uid:1000=3,cgroup:/x/y=7' > $P/tenant_weights"
+expect_eq "and reads back" "$(cat $P/tenant_weights)" "uid:1000=3,cgroup:/x/y=7"
+echo > $P/tenant_weights
+
+# --- sybil ---
+# budget 400: the arbiter lends up to 388 (the reserve is 12); A takes
+# 350, B's 16 processes ask 8 pages each: most of them must wait
+BUDGET=400
+CAP=388
+echo $BUDGET > $SYS/budget
+echo 2000 > $P/user_wait_ms
+echo 1000 > $P/user_grace_ms
+
+# sybil_round LABEL: A in cgroup tA, B's 16 in tB; sets MINSHARE (A's
+# least share while B ran), and checks what holds under any setting
+sybil_round() {
+	local label=$1 apid afd gfd i bpids=() s t0 t1 cleared
+	fifo=$(mktemp -u /tmp/syb.XXXX)
+	mkfifo "$fifo"
+	in_cgroup tA $UMR $DEV reg:350 wait reg:10 < "$fifo" > "$fifo.out" 2>&1 &
+	apid=$!
+	exec {afd}> "$fifo"
+	check "$label: A registers 350 of $BUDGET entries" wait_for 20 grep -q "reg 350 ok" "$fifo.out"
+	# B's 16 start together: each waits for the end of one shared pipe
+	mkfifo "$fifo.go"
+	for i in $(seq 16); do
+		in_cgroup tB $UMR $DEV wait reg:8 sleep:100 < "$fifo.go" > /tmp/syb.b$i 2>&1 &
+		bpids+=($!)
+	done
+	exec {gfd}> "$fifo.go"
+	wait_for 20 sh -c "[ \$(cat /tmp/syb.b* | grep -c '^waiting') = 16 ]"
+	exec {gfd}>&-
+	MINSHARE=$CAP
+	# sample A's share until B's processes are gone (they wait at most
+	# user_wait_ms for entries, then give up)
+	while kill -0 "${bpids[@]}" 2>/dev/null; do
+		s=$(ufield $apid share)
+		[ -n "$s" ] && [ "$s" -lt "$MINSHARE" ] && MINSHARE=$s
+		sleep 0.1
+	done
+	wait "${bpids[@]}"
+	t0=$(date +%s%N)
+	diag "$label: A's least share while B ran: $MINSHARE of $CAP; B: $(cat /tmp/syb.b* | grep -c ' ok ') granted, $(cat /tmp/syb.b* | grep -c ' fail ') refused"
+	check "$label: B contended (A's share fell below $CAP)" [ "$MINSHARE" -lt $CAP ]
+	check "$label: A is alive" kill -0 $apid
+	cleared=no
+	wait_for 5 sh -c "[ \"\$(cat $(ucons $apid)/target)\" = -1 ]" && cleared=yes
+	t1=$(date +%s%N)
+	check "$label: once B is gone A's target is cleared within 2 s (${cleared}, $(( (t1 - t0) / 1000000 )) ms)" \
+		sh -c "[ $cleared = yes ] && [ $(( (t1 - t0) / 1000000 )) -le 2000 ]"
+	exec {afd}>&-
+	check "$label: A's next registration, within its share, is granted" wait_for 20 grep -q "reg 10 ok" "$fifo.out"
+	diag "$label: A: $(tail -n1 "$fifo.out")"
+	check "$label: at once (no REGISTER-WAIT)" \
+		sh -c "[ \$(sed -n 's/^reg 10 ok .*ms=//p' $fifo.out) -lt 1000 ]"
+	wait $apid
+	check "$label: A ran to its end (not killed)" [ $? = 0 ]
+	wait_for 20 no_user
+}
+
+echo 0 > $P/user_enforce
+sybil_round "sybil, user_enforce 0"
+check "sybil, user_enforce 0: A kept at least 45% of the device" [ "$MINSHARE" -ge $((CAP * 45 / 100)) ]
+echo 1 > $P/user_enforce
+sybil_round "sybil, user_enforce 1"
+check "sybil, user_enforce 1: A kept at least 45% of the device" [ "$MINSHARE" -ge $((CAP * 45 / 100)) ]
+echo 0 > $P/user_enforce
+echo process > $SYS/tenant_by
+sybil_round "sybil, tenant_by process"
+check "sybil, tenant_by process: the same burst cuts A to 1/10 or less (the defect)" \
+	[ "$MINSHARE" -le $((CAP / 10)) ]
+echo cgroup > $SYS/tenant_by
+
+# --- two tenants by cgroup: one process against 16 ---
+# B's 16 cache 60 regions of 4 pages (240 each, 3840 in all: nearly the
+# whole device); then A asks for 600 regions: A is owed half, B's
+# processes are revoked down to their part of B's half. Greedy: each
+# keeps what it got when a registration is refused.
+echo 4000 > $SYS/budget
+TCAP=3875
+two_round() {
+	local label=$1 i bpids=() apid ha hb
+	for i in $(seq 16); do
+		UCOOP_GREEDY=1 in_cgroup tB $COOP $DEV coop 60 4 60 > /tmp/two.b$i 2>&1 &
+		bpids+=($!)
+	done
+	check "$label: B's 16 processes cache 240 pages each" \
+		wait_for 120 sh -c "[ \$(cat /tmp/two.b* | grep -c 'coop cached 240') = 16 ]"
+	UCOOP_GREEDY=1 in_cgroup tA $COOP $DEV coop 600 4 60 > /tmp/two.a 2>&1 &
+	apid=$!
+	check "$label: A caches all it may" wait_for 120 grep -q "coop cached" /tmp/two.a
+	sleep 3	# B's last revocations land
+	ha=$(tenant_col "cgroup:$CG/tA" 5)
+	hb=$(tenant_col "cgroup:$CG/tB" 5)
+	while read -r l; do diag "$label: $l"; done < $SYS/tenants
+	diag "$label: A $(head -n1 /tmp/two.a); held A $ha, B $hb of $TCAP"
+	HA=${ha:-0}
+	HB=${hb:-1}
+	kill "${bpids[@]}" $apid 2>/dev/null
+	wait "${bpids[@]}" $apid 2>/dev/null
+	wait_for 30 no_user
+}
+jain2() { awk -v a="$1" -v b="$2" -v wa="$3" -v wb="$4" \
+	'BEGIN { x = a / wa; y = b / wb; printf "%.4f", (x + y) ^ 2 / (2 * (x * x + y * y)) }'; }
+
+two_round "equal weights"
+j=$(jain2 "$HA" "$HB" 1 1)
+check "equal weights: Jain over the tenants' held entries $j >= 0.99 (A $HA, B $HB)" \
+	awk -v j="$j" 'BEGIN { exit !(j >= 0.99) }'
+check "equal weights: the tenants hold at least 90% of the device between them" \
+	[ $((HA + HB)) -ge $((TCAP * 90 / 100)) ]
+
+echo "cgroup:$CG/tB=2" > $P/tenant_weights
+two_round "weights 1:2"
+r=$(awk -v a="$HA" -v b="$HB" 'BEGIN { printf "%.3f", b / a }')
+check "weights 1:2: B holds $r times what A holds (want 2, within 5%)" \
+	awk -v r="$r" 'BEGIN { exit !(r >= 1.9 && r <= 2.1) }'
+echo > $P/tenant_weights
+
+check "nothing left charged" sh -c "[ $(nr_user) = 0 ] && ! grep -q '^cgroup' $SYS/tenants"
+echo 262144 > $SYS/budget
+check "rnic_mgr unloads" rmmod rnic_mgr
+tap_done
