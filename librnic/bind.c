@@ -12,6 +12,21 @@
 
 #include "bind.h"
 
+/*
+ * Before a cache lookup (M8): if the kernel queued an event this
+ * binding has not read, read what is queued now. One load when there
+ * is none. The kernel announces an event after it queued it
+ * (events_posted, release), and a STALE is queued within munmap().
+ */
+static void rnic_bind_sync(void *arg)
+{
+	struct rnic_binding *b = arg;
+	uint64_t posted = __atomic_load_n(&b->shared->events_posted, __ATOMIC_ACQUIRE);
+
+	if ((uint32_t)posted != b->lib.expect_seq - 1)
+		rnic_bind_process(b, 0);
+}
+
 /**
  * rnic_bind_open - bind this process to its consumer on an RDMA device
  * @b: filled in
@@ -50,6 +65,8 @@ int rnic_bind_open(struct rnic_binding *b, const char *ibdev,
 	b->grace_ms = req.grace_ms;
 	b->consumer_id = req.consumer_id;
 	rnic_lib_init(&b->lib, cache, b->shared);
+	if (cache)
+		rnic_cache_set_sync(cache, rnic_bind_sync, b);
 	return 0;
 fail:
 	err = -errno;
@@ -106,6 +123,8 @@ int rnic_bind_process(struct rnic_binding *b, int timeout_ms)
  */
 void rnic_bind_close(struct rnic_binding *b)
 {
+	if (b->lib.cache)
+		rnic_cache_set_sync(b->lib.cache, NULL, NULL);
 	if (b->shared)
 		munmap((void *)b->shared, (size_t)sysconf(_SC_PAGESIZE));
 	if (b->fd >= 0)

@@ -57,6 +57,8 @@ struct rnic_cache {
 	double r;
 	uint64_t clock;
 	struct rnic_cache_stats stats;
+	void (*sync)(void *);	/* before each lookup (rnic_cache_set_sync()) */
+	void *sync_arg;
 };
 
 static uint64_t rnic_cache_pages(const struct rnic_cache *c, const struct rnic_cache_region *g)
@@ -316,6 +318,9 @@ int rnic_cache_get(struct rnic_cache *c, uintptr_t addr, size_t len,
 
 	if (!len || last < addr || last > UINTPTR_MAX - c->page)
 		return -EINVAL;
+	/* the binding's events first: a hit must not outlive a STALE */
+	if (c->sync)
+		c->sync(c->sync_arg);
 	s = addr & ~(c->page - 1);
 	e = (last + c->page - 1) & ~(c->page - 1);
 
@@ -522,6 +527,23 @@ void rnic_cache_set_capacity(struct rnic_cache *c, uint64_t pages)
 	c->capacity = pages;
 	if (c->cached > pages)
 		rnic_cache_evict(c, c->cached - pages, c->cached - pages);
+}
+
+/**
+ * rnic_cache_set_sync - a call to make before each lookup
+ * @c: the cache
+ * @sync: called with @arg at the start of every rnic_cache_get(), or
+ *	NULL for none; it may shrink and invalidate the cache
+ * @arg: its argument
+ *
+ * librnic's binding sets it (rnic_bind_open()): the events the kernel
+ * posted are acted on before a lookup, so the cache never serves a
+ * region the kernel reported stale.
+ */
+void rnic_cache_set_sync(struct rnic_cache *c, void (*sync)(void *), void *arg)
+{
+	c->sync = sync;
+	c->sync_arg = arg;
 }
 
 /**

@@ -120,6 +120,11 @@ static void rnic_ufile_post(struct rnic_ufile *f, struct rnic_uproc *up,
 		dropped = true;
 	else
 		kfifo_in(&f->queue, buf, len);
+	/*
+	 * Posted (or lost: the gap tells the reader) before it is
+	 * announced: pairs with the library's acquire load (M8).
+	 */
+	smp_store_release(&f->shared->events_posted, ev->seq);
 	trace_rnic_user_event(up->up_cons, ev->type, ev->seq,
 			      ev->type == RNIC_EV_REVOKE ? ev->revoke.entries : 0,
 			      dropped);

@@ -26,6 +26,10 @@
  *	register a buffer through the cache, munmap it and map new pages at
  *	the same address: waits for the STALE event, then checks the cache
  *	registers the new pages rather than handing out the old MR.
+ *   ucoop DEV stalenow
+ *	the same, but the new pages are looked up at once, with no wait
+ *	for the STALE event and no event loop run in between (review M8):
+ *	the lookup itself must see the event the kernel posted.
  *   ucoop DEV deaf PAGES SECONDS
  *	bound, but deaf: register a PAGES-page buffer with ibv_reg_mr (not
  *	through the cache), print "deaf ok", then sleep SECONDS without
@@ -347,7 +351,7 @@ static int run_reserve(struct rnic_cache *c, struct rnic_binding *b, struct ibv_
 	       h3 == 900 && (e1 == EAGAIN || e1 == ENOMEM) ? 0 : 1;
 }
 
-static int run_stale(struct rnic_cache *c, struct rnic_binding *b)
+static int run_stale(struct rnic_cache *c, struct rnic_binding *b, int at_once)
 {
 	size_t len = 8 * (size_t)sysconf(_SC_PAGESIZE);
 	struct rnic_cache_seg seg;
@@ -364,8 +368,9 @@ static int run_stale(struct rnic_cache *c, struct rnic_binding *b)
 	if (mmap(buf, len, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_POPULATE, -1, 0) != buf)
 		return 1;
+	/* at once: no waiting for the event, the lookup must see it (M8) */
 	end = now_s() + 5;
-	while (!b->lib.stats.stale && now_s() < end)
+	while (!at_once && !b->lib.stats.stale && now_s() < end)
 		if (rnic_bind_process(b, 100) < 0)
 			return 1;
 	if (rnic_cache_get(c, (uintptr_t)buf, len, &seg, 1) != 1)
@@ -450,7 +455,9 @@ int main(int argc, char **argv)
 	else if (!strcmp(argv[2], "reserve"))
 		ret = run_reserve(c, &b, pd);
 	else if (!strcmp(argv[2], "stale"))
-		ret = run_stale(c, &b);
+		ret = run_stale(c, &b, 0);
+	else if (!strcmp(argv[2], "stalenow"))
+		ret = run_stale(c, &b, 1);
 	else if (!strcmp(argv[2], "deaf") && argc == 5)
 		ret = run_deaf(pd, strtoul(argv[3], NULL, 0), atof(argv[4]));
 	else

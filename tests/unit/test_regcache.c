@@ -358,11 +358,49 @@ static void random_run(unsigned int seed, int ops_n)
 	tap_ok(live == 0, "seed %u: nothing left registered after destroy (%d)", seed, live);
 }
 
+/* rnic_cache_set_sync(): the binding's events, acted on before a lookup */
+static struct rnic_cache *sync_cache;
+static int sync_calls;
+
+static void sync_stale(void *arg)
+{
+	sync_calls++;
+	/* as a STALE event read by the binding would: the range is dropped */
+	rnic_cache_invalidate(sync_cache, *(uintptr_t *)arg, PG);
+}
+
+static void sync_case(void)
+{
+	struct rnic_cache_seg s[8], t[8];
+	uintptr_t stale = P(40);
+	void *old;
+	int n;
+
+	mock_reset();
+	sync_cache = rnic_cache_create(&ops, NULL, PG, 64);
+	n = get(sync_cache, P(40), 2 * PG, s);
+	old = s[0].handle;
+	put_segs(sync_cache, s, n);
+	mock_change(P(40), PG);
+	rnic_cache_set_sync(sync_cache, sync_stale, &stale);
+	n = get(sync_cache, P(40), 2 * PG, t);
+	tap_ok(sync_calls == 1 && n == 1 && t[0].handle != old && !violations,
+	       "the sync runs before the lookup: a range it reports stale is registered anew (calls %d, same %d)",
+	       sync_calls, t[0].handle == old);
+	put_segs(sync_cache, t, n);
+	rnic_cache_set_sync(sync_cache, NULL, NULL);
+	n = get(sync_cache, P(40), 2 * PG, t);
+	tap_ok(sync_calls == 1 && n == 1, "cleared, it is not called (calls %d)", sync_calls);
+	put_segs(sync_cache, t, n);
+	rnic_cache_destroy(sync_cache);
+}
+
 int main(void)
 {
 	unsigned int seed;
 
 	fixed_cases();
+	sync_case();
 	for (seed = 1; seed <= 6; seed++)
 		random_run(seed, 4000);
 	return tap_done();

@@ -236,6 +236,10 @@ diag "$(tr '\n' ' ' < /tmp/xfer.out)"
 check "a bound program's cache never hands out an MR of unmapped memory" \
 	sh -c "$COOP $DEV stale > /tmp/stale.out 2>&1"
 diag "$(tail -n1 /tmp/stale.out)"
+# review M8: the lookup right after munmap + mmap, with no event loop run
+check "a bound program's cache sees the STALE in the lookup made at once" \
+	sh -c "$COOP $DEV stalenow > /tmp/stale.out 2>&1"
+diag "$(tail -n1 /tmp/stale.out)"
 
 # An unmodified program under librnic's LD_PRELOAD shim: repeated
 # registrations of one buffer hit the cache (one real registration),
@@ -268,6 +272,12 @@ check "plain: an RDMA WRITE with a deregistered rkey fails" sh -c "echo '$out' |
 out=$(LD_PRELOAD=$SHIM $UMR $DEV deadkey)
 diag "shim: $out"
 check "shim: an RDMA WRITE with a deregistered rkey fails too" sh -c "echo '$out' | grep -q 'deadkey dead'"
+# review M8: munmap, mmap at the same address and register at once; the
+# shim's event thread polls every 200 ms, so the lookup must see it
+out=$(UMR_ACCESS=local LD_PRELOAD=$SHIM $UMR $DEV reg:16 remap 2>&1)
+diag "shim: $(echo "$out" | tr '\n' ' ')"
+check "shim: a registration right after munmap + mmap gets a new key, not the stale cached one" \
+	sh -c "echo '$out' | awk '/^remap ok/ { split(\$3, n, \"=\"); split(\$4, o, \"=\"); ok = n[2] != o[2] } END { exit !ok }'"
 check "shim: nothing left charged after them" wait_for 10 no_user
 # ibv_rereg_mr: soft-RoCE cannot change an MR's translation in place, so
 # a plain program's rereg fails and its charge stands; under the shim the

@@ -115,6 +115,12 @@ struct rnic_release_plan {
  * @key_entitlement: keys it may hold
  * @key_held: keys held
  * @deadline_ns: when the pending REVOKE ends (CLOCK_MONOTONIC), or 0
+ * @events_posted: the seq of the last event queued to the file, set
+ *	after the event is in the queue and outside @seq's protocol (read
+ *	it alone, with acquire ordering). A library compares it with the
+ *	last event it read before it serves a cached registration: a STALE
+ *	posted by munmap() is visible here by the time munmap() returns,
+ *	so a hit is never served for a range the kernel reported stale
  */
 struct rnic_shared {
 	__u64 seq;
@@ -126,6 +132,7 @@ struct rnic_shared {
 	__u32 key_entitlement;
 	__u32 key_held;
 	__u64 deadline_ns;
+	__u64 events_posted;
 };
 
 #define RNIC_NO_TARGET		(~(__u64)0)
