@@ -57,7 +57,7 @@ struct rnic_cache {
 	double r;
 	uint64_t clock;
 	struct rnic_cache_stats stats;
-	void (*sync)(void *);	/* before each lookup (rnic_cache_set_sync()) */
+	void (*sync)(void *arg);	/* before each lookup (rnic_cache_set_sync()) */
 	void *sync_arg;
 };
 
@@ -540,7 +540,7 @@ void rnic_cache_set_capacity(struct rnic_cache *c, uint64_t pages)
  * posted are acted on before a lookup, so the cache never serves a
  * region the kernel reported stale.
  */
-void rnic_cache_set_sync(struct rnic_cache *c, void (*sync)(void *), void *arg)
+void rnic_cache_set_sync(struct rnic_cache *c, void (*sync)(void *arg), void *arg)
 {
 	c->sync = sync;
 	c->sync_arg = arg;

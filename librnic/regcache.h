@@ -107,7 +107,7 @@ uint64_t rnic_cache_cached_pages(const struct rnic_cache *c);
 
 uint64_t rnic_cache_capacity(const struct rnic_cache *c);
 
-void rnic_cache_set_sync(struct rnic_cache *c, void (*sync)(void *), void *arg);
+void rnic_cache_set_sync(struct rnic_cache *c, void (*sync)(void *arg), void *arg);
 
 void *rnic_cache_ctx(const struct rnic_cache *c);
 
