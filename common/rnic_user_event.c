@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * The /dev/rnic_mgr event codec (include/rdmastor/rnic_user_event.h).
  * Events are in host byte order (a local interface) and may sit at any

@@ -1,16 +1,36 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * librnic's binding to /dev/rnic_mgr (bind.h).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "bind.h"
+#include "events_int.h"
+
+/**
+ * struct rnic_binding - one process's binding on one RDMA device
+ * @fd: the open /dev/rnic_mgr
+ * @shared: the mapped page
+ * @lib: event handling for the cache
+ * @grace_ms: T, the time a REVOKE gives
+ * @consumer_id: the consumer's id, as in its sysfs name
+ *
+ * Programs hold it by pointer only (bind.h): its layout may change.
+ */
+struct rnic_binding {
+	int fd;
+	const struct rnic_shared *shared;
+	struct rnic_lib lib;
+	uint32_t grace_ms;
+	uint64_t consumer_id;
+};
 
 /*
  * Before a cache lookup (M8): if the kernel queued an event this
@@ -29,32 +49,41 @@ static void rnic_bind_sync(void *arg)
 
 /**
  * rnic_bind_open - bind this process to its consumer on an RDMA device
- * @b: filled in
+ * @out: set to the binding, freed by rnic_bind_close()
  * @ibdev: the device's name, e.g. "rxe0"
  * @cache: the registration cache REVOKE and STALE act on
  * @weight: the consumer's weight, or 0 for the administrator's default
  *
  * Return: 0, or a negative errno: -ENOENT (rnic_mgr is not loaded),
  * -ENODEV (no such device, or its user registrations are not charged),
- * -EBUSY (this process is bound already), or what open, ioctl or mmap
- * returned.
+ * -EBUSY (this process is bound already), -EPROTO (the kernel's
+ * /dev/rnic_mgr is of another ABI version than this library), or what
+ * open, ioctl or mmap returned.
  */
-int rnic_bind_open(struct rnic_binding *b, const char *ibdev,
+int rnic_bind_open(struct rnic_binding **out, const char *ibdev,
 		   struct rnic_cache *cache, uint32_t weight)
 {
+	struct rnic_binding *b;
 	struct rnic_bind req;
 	void *page;
 	int err;
 
-	memset(b, 0, sizeof(*b));
+	*out = NULL;
 	memset(&req, 0, sizeof(req));
 	if (strlen(ibdev) >= sizeof(req.ibdev))
 		return -EINVAL;
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		return -ENOMEM;
 	strcpy(req.ibdev, ibdev);
 	req.weight = weight;
+	req.abi_version = RNIC_USER_ABI_VERSION;
 	b->fd = open("/dev/rnic_mgr", O_RDWR | O_CLOEXEC | O_NONBLOCK);
-	if (b->fd < 0)
-		return -errno;
+	if (b->fd < 0) {
+		err = -errno;
+		free(b);
+		return err;
+	}
 	if (ioctl(b->fd, RNIC_IOC_BIND, &req) < 0)
 		goto fail;
 	page = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED,
@@ -67,11 +96,12 @@ int rnic_bind_open(struct rnic_binding *b, const char *ibdev,
 	rnic_lib_init(&b->lib, cache, b->shared);
 	if (cache)
 		rnic_cache_set_sync(cache, rnic_bind_sync, b);
+	*out = b;
 	return 0;
 fail:
 	err = -errno;
 	close(b->fd);
-	b->fd = -1;
+	free(b);
 	return err;
 }
 
@@ -118,17 +148,76 @@ int rnic_bind_process(struct rnic_binding *b, int timeout_ms)
 }
 
 /**
- * rnic_bind_close - unbind (the registrations stay, still charged)
- * @b: the binding
+ * rnic_bind_close - unbind and free the binding (the registrations stay,
+ *	still charged)
+ * @b: the binding, or NULL
  */
 void rnic_bind_close(struct rnic_binding *b)
 {
+	if (!b)
+		return;
 	if (b->lib.cache)
 		rnic_cache_set_sync(b->lib.cache, NULL, NULL);
 	if (b->shared)
 		munmap((void *)b->shared, (size_t)sysconf(_SC_PAGESIZE));
 	if (b->fd >= 0)
 		close(b->fd);
-	b->shared = NULL;
-	b->fd = -1;
+	free(b);
+}
+
+/**
+ * rnic_bind_fd - the binding's file descriptor, to poll for events
+ * @b: the binding
+ *
+ * POLLIN says events wait: call rnic_bind_process(). Do not read it.
+ *
+ * Return: the descriptor.
+ */
+int rnic_bind_fd(const struct rnic_binding *b)
+{
+	return b->fd;
+}
+
+/**
+ * rnic_bind_shared - the mapped shared page, for rnic_shared_read()
+ * @b: the binding
+ *
+ * Return: the page, valid until rnic_bind_close().
+ */
+const struct rnic_shared *rnic_bind_shared(const struct rnic_binding *b)
+{
+	return b->shared;
+}
+
+/**
+ * rnic_bind_grace_ms - T: the time a REVOKE gives
+ * @b: the binding
+ *
+ * Return: milliseconds.
+ */
+uint32_t rnic_bind_grace_ms(const struct rnic_binding *b)
+{
+	return b->grace_ms;
+}
+
+/**
+ * rnic_bind_consumer_id - the consumer's id, as in its sysfs name
+ * @b: the binding
+ *
+ * Return: the id.
+ */
+uint64_t rnic_bind_consumer_id(const struct rnic_binding *b)
+{
+	return b->consumer_id;
+}
+
+/**
+ * rnic_bind_stats - what the binding's event handling did
+ * @b: the binding
+ *
+ * Return: its counters, valid until rnic_bind_close().
+ */
+const struct rnic_lib_stats *rnic_bind_stats(const struct rnic_binding *b)
+{
+	return rnic_lib_get_stats(&b->lib);
 }

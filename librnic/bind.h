@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * librnic's binding to /dev/rnic_mgr: open the device, bind to the
  * process's consumer on one RDMA device, map the shared page, and feed
@@ -11,28 +11,25 @@
 #include <stdint.h>
 #include "events.h"
 
-/**
- * struct rnic_binding - one process's binding on one RDMA device
- * @fd: the open /dev/rnic_mgr
- * @shared: the mapped page
- * @lib: event handling for the cache
- * @grace_ms: T, the time a REVOKE gives
- * @consumer_id: the consumer's id, as in its sysfs name
- */
-struct rnic_binding {
-	int fd;
-	const struct rnic_shared *shared;
-	struct rnic_lib lib;
-	uint32_t grace_ms;
-	uint64_t consumer_id;
-};
+/* one binding: opaque, made by rnic_bind_open() and freed by rnic_bind_close() */
+struct rnic_binding;
 
 /* the functions: kernel-doc at their definitions in bind.c */
-int rnic_bind_open(struct rnic_binding *b, const char *ibdev,
+int rnic_bind_open(struct rnic_binding **out, const char *ibdev,
 		   struct rnic_cache *cache, uint32_t weight);
 
 int rnic_bind_process(struct rnic_binding *b, int timeout_ms);
 
 void rnic_bind_close(struct rnic_binding *b);
+
+int rnic_bind_fd(const struct rnic_binding *b);
+
+const struct rnic_shared *rnic_bind_shared(const struct rnic_binding *b);
+
+uint32_t rnic_bind_grace_ms(const struct rnic_binding *b);
+
+uint64_t rnic_bind_consumer_id(const struct rnic_binding *b);
+
+const struct rnic_lib_stats *rnic_bind_stats(const struct rnic_binding *b);
 
 #endif /* RDMASTOR_LIBRNIC_BIND_H */

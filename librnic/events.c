@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * librnic: acting on rnic_mgr's events (events.h). The events are
  * decoded with the kernel's own codec (common/rnic_user_event.c); what the
@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include <rdmastor/rnic_user_event.h>
-#include "events.h"
+#include <stdlib.h>
+
+#include "events_int.h"
 
 /**
  * rnic_lib_init - start a binding's state
@@ -23,6 +25,43 @@ void rnic_lib_init(struct rnic_lib *l, struct rnic_cache *cache,
 	l->cache = cache;
 	l->shared = shared;
 	l->expect_seq = 1;
+}
+
+/**
+ * rnic_lib_create - event handling for one cache
+ * @cache: the cache the events act on
+ * @shared: the mapped shared page, or NULL (tests without one)
+ *
+ * Return: the handle, or NULL (out of memory).
+ */
+struct rnic_lib *rnic_lib_create(struct rnic_cache *cache,
+				 const struct rnic_shared *shared)
+{
+	struct rnic_lib *l = malloc(sizeof(*l));
+
+	if (l)
+		rnic_lib_init(l, cache, shared);
+	return l;
+}
+
+/**
+ * rnic_lib_destroy - free what rnic_lib_create() made (not the cache)
+ * @l: the handle, or NULL
+ */
+void rnic_lib_destroy(struct rnic_lib *l)
+{
+	free(l);
+}
+
+/**
+ * rnic_lib_get_stats - what the event handling did
+ * @l: the handle
+ *
+ * Return: its counters, valid as long as the handle.
+ */
+const struct rnic_lib_stats *rnic_lib_get_stats(const struct rnic_lib *l)
+{
+	return &l->stats;
 }
 
 #define RD(field) __atomic_load_n(&sh->field, __ATOMIC_RELAXED)

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * librnic's answer to rnic_mgr: what the library does with the events of
  * /dev/rnic_mgr and the shared page, on top of its registration cache.
@@ -57,29 +57,20 @@ struct rnic_lib_stats {
 	uint64_t regrows, granted, grants_refused;
 };
 
-/**
- * struct rnic_lib - one binding: a cache and where it stands
- * @cache: the registration cache, sized by the entitlement
- * @shared: the mapped page, or NULL (tests without one)
- * @expect_seq: the next event's sequence number
- * @page_seq: the shared page's seq when rnic_lib_refresh() last read it
- * @stats: counters
- */
-struct rnic_lib {
-	struct rnic_cache *cache;
-	const struct rnic_shared *shared;
-	uint32_t expect_seq;
-	uint64_t page_seq;
-	struct rnic_lib_stats stats;
-};
+/* one binding's event handling: opaque (events_int.h inside the library) */
+struct rnic_lib;
 
 /* the functions: kernel-doc at their definitions in events.c */
-void rnic_lib_init(struct rnic_lib *l, struct rnic_cache *cache,
-		   const struct rnic_shared *shared);
+struct rnic_lib *rnic_lib_create(struct rnic_cache *cache,
+				 const struct rnic_shared *shared);
+
+void rnic_lib_destroy(struct rnic_lib *l);
 
 int rnic_lib_events(struct rnic_lib *l, const void *buf, size_t len);
 
 int rnic_lib_refresh(struct rnic_lib *l);
+
+const struct rnic_lib_stats *rnic_lib_get_stats(const struct rnic_lib *l);
 
 int rnic_shared_read(const struct rnic_shared *sh, struct rnic_shared *out);
 

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * regcache: the MRRC paper's region registration cache (MRRC). The rules are
  * in regcache.h; how they are kept:

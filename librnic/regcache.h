@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * regcache: a region-level memory-registration cache after the MRRC paper
  * (MRRC), the core of librnic's user-space side.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * librnic_shim.so: puts an unmodified verbs program's registrations on
  * librnic's cache, by LD_PRELOAD:
@@ -68,7 +68,7 @@ struct shim_cache {
 	struct ibv_pd *pd;
 	int access;
 	struct rnic_cache *cache;
-	struct rnic_binding bind;
+	struct rnic_binding *bind;
 	int bound;
 };
 
@@ -144,7 +144,7 @@ static void *shim_events(void *arg)
 		pthread_mutex_lock(&shim_lock);
 		for (i = 0, n = 0; i < shim_nr; i++)
 			if (shim_caches[i].bound)
-				pfd[n++] = (struct pollfd){ .fd = shim_caches[i].bind.fd,
+				pfd[n++] = (struct pollfd){ .fd = rnic_bind_fd(shim_caches[i].bind),
 							    .events = POLLIN };
 		pthread_mutex_unlock(&shim_lock);
 		if (poll(pfd, n, 200) <= 0)
@@ -152,7 +152,7 @@ static void *shim_events(void *arg)
 		pthread_mutex_lock(&shim_lock);
 		for (i = 0; i < shim_nr; i++)
 			if (shim_caches[i].bound &&
-			    rnic_bind_process(&shim_caches[i].bind, 0) < 0)
+			    rnic_bind_process(shim_caches[i].bind, 0) < 0)
 				shim_caches[i].bound = 0;	/* device gone */
 		pthread_mutex_unlock(&shim_lock);
 	}
@@ -184,7 +184,7 @@ static struct rnic_cache *shim_cache_of(struct ibv_pd *pd, int access)
 		sc->cache = NULL;
 		return NULL;
 	}
-	if (!rnic_shared_read(sc->bind.shared, &sh))
+	if (!rnic_shared_read(rnic_bind_shared(sc->bind), &sh))
 		rnic_cache_set_capacity(sc->cache, sh.entitlement);
 	sc->bound = 1;
 	sc->pd = pd;

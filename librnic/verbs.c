@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * The registration cache on verbs (verbs.h).
  */

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * librnic's registration cache on verbs: regions are registered with
  * ibv_reg_mr() on one protection domain and deregistered with

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * Declaration decoupled from registration (the Open-MX pinning paper): a large transfer
  * is moved in pieces, each registered through the cache only when it is

@@ -364,6 +364,15 @@ static long rnic_ufile_bind(struct rnic_ufile *f, void __user *arg)
 
 	if (copy_from_user(&b, arg, sizeof(b)))
 		return -EFAULT;
+	/* a library built for another interface: say which one this is */
+	if (b.abi_version != RNIC_USER_ABI_VERSION) {
+		u32 mine = RNIC_USER_ABI_VERSION;
+
+		if (copy_to_user(arg + offsetof(struct rnic_bind, abi_version),
+				 &mine, sizeof(mine)))
+			return -EFAULT;
+		return -EPROTO;
+	}
 	if (b.flags || memchr(b.ibdev, '\0', sizeof(b.ibdev)) == NULL ||
 	    b.weight > READ_ONCE(rnic_user_weight))
 		return -EINVAL;

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * The few kernel facilities rdmastor's pure code uses, so that the same
  * .c file builds into a module and into user-space tests, fuzzers and the

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * The events of /dev/rnic_mgr (include/uapi/rdmastor/rnic_user.h) as
  * plain values, with the encoder the kernel uses to queue them and the

@@ -72,7 +72,7 @@ static int run_coop(struct rnic_cache *c, struct rnic_binding *b, int n,
 		size_t pages, double seconds)
 {
 	size_t len = pages * (size_t)sysconf(_SC_PAGESIZE);
-	const struct rnic_lib_stats *s = &b->lib.stats;
+	const struct rnic_lib_stats *s = rnic_bind_stats(b);
 	double end;
 	int i;
 
@@ -178,11 +178,11 @@ static int run_inflight(struct rnic_cache *c, struct rnic_binding *b,
 		rnic_cache_put(c, &dst, 1);
 	}
 	printf("inflight writes=%lu failed=%lu revokes=%llu regrows=%llu asked=%llu freed=%llu short=%llu\n",
-	       writes, failed, (unsigned long long)b->lib.stats.revokes,
-	       (unsigned long long)b->lib.stats.regrows,
-	       (unsigned long long)b->lib.stats.revoke_asked,
-	       (unsigned long long)b->lib.stats.revoke_freed,
-	       (unsigned long long)b->lib.stats.revoke_short);
+	       writes, failed, (unsigned long long)rnic_bind_stats(b)->revokes,
+	       (unsigned long long)rnic_bind_stats(b)->regrows,
+	       (unsigned long long)rnic_bind_stats(b)->revoke_asked,
+	       (unsigned long long)rnic_bind_stats(b)->revoke_freed,
+	       (unsigned long long)rnic_bind_stats(b)->revoke_short);
 	ibv_destroy_qp(qp[0]);
 	ibv_destroy_qp(qp[1]);
 	ibv_destroy_cq(cq);
@@ -283,7 +283,7 @@ static uint64_t shared_held(struct rnic_binding *b)
 {
 	struct rnic_shared sh;
 
-	return rnic_shared_read(b->shared, &sh) ? ~0ULL : sh.held;
+	return rnic_shared_read(rnic_bind_shared(b), &sh) ? ~0ULL : sh.held;
 }
 
 /*
@@ -294,8 +294,9 @@ static uint64_t shared_held(struct rnic_binding *b)
  * budget a GRANT of 0. The unused 350 go back when the binding closes
  * (checked by the test from sysfs while this waits on stdin).
  */
-static int run_reserve(struct rnic_cache *c, struct rnic_binding *b, struct ibv_pd *pd)
+static int run_reserve(struct rnic_cache *c, struct rnic_binding **bp, struct ibv_pd *pd)
 {
+	struct rnic_binding *b = *bp;
 	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
 	struct rnic_reserve r = { .entries = 500, .keys = 5, .mode = RNIC_RESERVE_WAIT };
 	uint64_t h0, h1 = 0, h2, h3, t1, t2;
@@ -304,7 +305,7 @@ static int run_reserve(struct rnic_cache *c, struct rnic_binding *b, struct ibv_
 	int i, e1, e2;
 
 	(void)c;
-	if (ioctl(b->fd, RNIC_IOC_RESERVE, &r))
+	if (ioctl(rnic_bind_fd(b), RNIC_IOC_RESERVE, &r))
 		return 1;
 	h0 = shared_held(b);
 	for (i = 0; i < 6; i++) {
@@ -320,18 +321,18 @@ static int run_reserve(struct rnic_cache *c, struct rnic_binding *b, struct ibv_
 	h2 = shared_held(b);
 	r.entries = 1ULL << 30;
 	r.mode = RNIC_RESERVE_NOWAIT;
-	e1 = ioctl(b->fd, RNIC_IOC_RESERVE, &r) ? errno : 0;
+	e1 = ioctl(rnic_bind_fd(b), RNIC_IOC_RESERVE, &r) ? errno : 0;
 	r.entries = 100;
 	r.keys = 0;
 	r.mode = RNIC_RESERVE_ASYNC;
-	e2 = ioctl(b->fd, RNIC_IOC_RESERVE, &r) ? errno : 0;
+	e2 = ioctl(rnic_bind_fd(b), RNIC_IOC_RESERVE, &r) ? errno : 0;
 	t1 = r.ticket;
 	r.entries = 1ULL << 31;		/* beyond any budget here */
 	if (!e2)
-		e2 = ioctl(b->fd, RNIC_IOC_RESERVE, &r) ? errno : 0;
+		e2 = ioctl(rnic_bind_fd(b), RNIC_IOC_RESERVE, &r) ? errno : 0;
 	t2 = r.ticket;
 	end = now_s() + 10;
-	while (!e2 && b->lib.stats.grants < 2 && now_s() < end)
+	while (!e2 && rnic_bind_stats(b)->grants < 2 && now_s() < end)
 		if (rnic_bind_process(b, 100) < 0)
 			break;
 	h3 = shared_held(b);
@@ -340,14 +341,15 @@ static int run_reserve(struct rnic_cache *c, struct rnic_binding *b, struct ibv_
 	       e1 == EAGAIN ? "EAGAIN" : e1 == ENOMEM ? "ENOMEM" : strerror(e1));
 	printf("tickets=%s async_granted=%llu async_refused=%llu after_async=%llu\n",
 	       e2 ? strerror(e2) : t2 > t1 && t1 ? "ok" : "bad",
-	       (unsigned long long)b->lib.stats.granted,
-	       (unsigned long long)b->lib.stats.grants_refused, (unsigned long long)h3);
+	       (unsigned long long)rnic_bind_stats(b)->granted,
+	       (unsigned long long)rnic_bind_stats(b)->grants_refused, (unsigned long long)h3);
 	rnic_bind_close(b);
+	*bp = NULL;
 	printf("closed\n");
 	while (read(0, buf, sizeof(buf)) > 0)
 		;
 	return h0 == 500 && h1 == 500 && h2 == 800 && !e2 && t1 && t2 > t1 &&
-	       b->lib.stats.granted == 100 && b->lib.stats.grants_refused == 1 &&
+	       rnic_bind_stats(b)->granted == 100 && rnic_bind_stats(b)->grants_refused == 1 &&
 	       h3 == 900 && (e1 == EAGAIN || e1 == ENOMEM) ? 0 : 1;
 }
 
@@ -370,7 +372,7 @@ static int run_stale(struct rnic_cache *c, struct rnic_binding *b, int at_once)
 		return 1;
 	/* at once: no waiting for the event, the lookup must see it (M8) */
 	end = now_s() + 5;
-	while (!at_once && !b->lib.stats.stale && now_s() < end)
+	while (!at_once && !rnic_bind_stats(b)->stale && now_s() < end)
 		if (rnic_bind_process(b, 100) < 0)
 			return 1;
 	if (rnic_cache_get(c, (uintptr_t)buf, len, &seg, 1) != 1)
@@ -378,9 +380,9 @@ static int run_stale(struct rnic_cache *c, struct rnic_binding *b, int at_once)
 	new = ((struct ibv_mr *)seg.handle)->lkey;
 	rnic_cache_put(c, &seg, 1);
 	printf("stale events=%llu dropped=%llu old=%u new=%u\n",
-	       (unsigned long long)b->lib.stats.stale,
-	       (unsigned long long)b->lib.stats.stale_dropped, old, new);
-	return b->lib.stats.stale == 1 && b->lib.stats.stale_dropped == 1 &&
+	       (unsigned long long)rnic_bind_stats(b)->stale,
+	       (unsigned long long)rnic_bind_stats(b)->stale_dropped, old, new);
+	return rnic_bind_stats(b)->stale == 1 && rnic_bind_stats(b)->stale_dropped == 1 &&
 	       new != old ? 0 : 1;
 }
 
@@ -407,7 +409,7 @@ static int run_deaf(struct ibv_pd *pd, size_t pages, double seconds)
 
 int main(int argc, char **argv)
 {
-	struct rnic_binding b;
+	struct rnic_binding *b;
 	struct rnic_shared sh;
 	struct rnic_cache *c;
 	struct ibv_pd *pd;
@@ -431,12 +433,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ucoop: bind: %s\n", strerror(-err));
 		return 1;
 	}
-	if (rnic_shared_read(b.shared, &sh) || sh.abi_version != RNIC_USER_ABI_VERSION) {
+	if (rnic_shared_read(rnic_bind_shared(b), &sh) ||
+	    sh.abi_version != RNIC_USER_ABI_VERSION) {
 		fprintf(stderr, "ucoop: shared page unreadable\n");
 		return 1;
 	}
 	printf("bound consumer %llu grace_ms=%u entitlement=%llu\n",
-	       (unsigned long long)b.consumer_id, b.grace_ms,
+	       (unsigned long long)rnic_bind_consumer_id(b), rnic_bind_grace_ms(b),
 	       (unsigned long long)sh.entitlement);
 	/*
 	 * UCOOP_GREEDY: cache all it asks for, entitled or not (a greedy
@@ -444,10 +447,10 @@ int main(int argc, char **argv)
 	 */
 	rnic_cache_set_capacity(c, getenv("UCOOP_GREEDY") ? UINT64_MAX : sh.entitlement);
 	if (!strcmp(argv[2], "coop") && argc == 6)
-		ret = run_coop(c, &b, atoi(argv[3]), strtoul(argv[4], NULL, 0),
+		ret = run_coop(c, b, atoi(argv[3]), strtoul(argv[4], NULL, 0),
 			   atof(argv[5]));
 	else if (!strcmp(argv[2], "inflight") && argc == 6)
-		ret = run_inflight(c, &b, pd, atoi(argv[3]), strtoul(argv[4], NULL, 0),
+		ret = run_inflight(c, b, pd, atoi(argv[3]), strtoul(argv[4], NULL, 0),
 				   atof(argv[5]));
 	else if (!strcmp(argv[2], "xfer") && argc == 6)
 		ret = run_xfer(pd, strtoul(argv[3], NULL, 0), strtoul(argv[4], NULL, 0),
@@ -455,14 +458,14 @@ int main(int argc, char **argv)
 	else if (!strcmp(argv[2], "reserve"))
 		ret = run_reserve(c, &b, pd);
 	else if (!strcmp(argv[2], "stale"))
-		ret = run_stale(c, &b, 0);
+		ret = run_stale(c, b, 0);
 	else if (!strcmp(argv[2], "stalenow"))
-		ret = run_stale(c, &b, 1);
+		ret = run_stale(c, b, 1);
 	else if (!strcmp(argv[2], "deaf") && argc == 5)
 		ret = run_deaf(pd, strtoul(argv[3], NULL, 0), atof(argv[4]));
 	else
 		ret = 1;
-	rnic_bind_close(&b);
+	rnic_bind_close(b);
 	rnic_verbs_cache_destroy(c);
 	return ret;
 }

@@ -91,6 +91,7 @@ static long bind_to(int fd, const char *name, uint32_t weight)
 	memset(&b, 0, sizeof(b));
 	snprintf(b.ibdev, sizeof(b.ibdev), "%s", name);
 	b.weight = weight;
+	b.abi_version = RNIC_USER_ABI_VERSION;
 	return rc(ioctl(fd, RNIC_IOC_BIND, &b));
 }
 
@@ -263,11 +264,21 @@ static int run_checks(void)
 	/* malformed binds */
 	memset(&b, 0, sizeof(b));
 	snprintf(b.ibdev, sizeof(b.ibdev), "%s", dev);
+	b.abi_version = RNIC_USER_ABI_VERSION;
 	b.flags = 1;
 	expect(rc(ioctl(fd, RNIC_IOC_BIND, &b)), -EINVAL, "bind with unknown flags: EINVAL");
+	b.flags = 0;
+	b.abi_version = 1;
+	expect(rc(ioctl(fd, RNIC_IOC_BIND, &b)), -EPROTO,
+	       "bind from a library of ABI version 1: EPROTO");
+	expect(b.abi_version, RNIC_USER_ABI_VERSION,
+	       "and the kernel's version is written back");
+	expect(rc(ioctl(fd, _IOWR('R', 1, struct rnic_bind), &b)), -ENOTTY,
+	       "the old magic ('R', random.h's range): ENOTTY");
 	memset(&b, 'x', sizeof(b));
 	b.flags = 0;
 	b.weight = 0;
+	b.abi_version = RNIC_USER_ABI_VERSION;
 	expect(rc(ioctl(fd, RNIC_IOC_BIND, &b)), -EINVAL,
 	       "bind with an unterminated device name: EINVAL");
 	expect(bind_to(fd, "nosuchdev9", 0), -ENODEV, "bind to an unknown device: ENODEV");
@@ -378,11 +389,13 @@ static int run_fuzz(long iterations, unsigned int seed)
 			memset(arena, 0, sizeof(struct rnic_bind));
 			snprintf((char *)arena, RNIC_IBDEV_NAME_MAX, "%s", dev);
 			((struct rnic_bind *)arena)->weight = random() % 3;
+			((struct rnic_bind *)arena)->abi_version = random() % 4 ?
+				RNIC_USER_ABI_VERSION : random() % 4;
 		}
 		if (random() % 4)
 			cmd = valid[random() % 3];
 		else
-			cmd = _IOC(random() % 4, RNIC_IOC_MAGIC, random() % 8,
+			cmd = _IOC(random() % 4, RNIC_IOC_MAGIC, 0x1c + random() % 12,
 				   random() % 512);
 		/* RESERVE WAIT would sleep user_wait_ms: keep the fuzzer moving */
 		if (cmd == RNIC_IOC_RESERVE &&

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include <rdmastor/rnic_user_event.h>
-#include "librnic/events.h"
+#include "librnic/events_int.h"
 #include "tap.h"
 
 #define PG 4096UL

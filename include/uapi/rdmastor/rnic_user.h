@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/* SPDX-License-Identifier: ((GPL-2.0 WITH Linux-syscall-note) OR Linux-OpenIB) */
 /*
  * rnic_mgr's interface to user-level RDMA libraries: the character device
  * /dev/rnic_mgr (Documentation/user-level.rst).
@@ -30,7 +30,13 @@
 #include <linux/types.h>
 #include <linux/ioctl.h>
 
-#define RNIC_USER_ABI_VERSION	1
+/*
+ * The interface's version: BIND carries the library's, and the kernel
+ * refuses another (-EPROTO) and writes back its own. 2: the ioctl magic
+ * moved out of random.h's range, BIND checks the version, the shared
+ * page has events_posted.
+ */
+#define RNIC_USER_ABI_VERSION	2
 #define RNIC_IBDEV_NAME_MAX	64
 
 /**
@@ -40,7 +46,9 @@
  * @weight: in: the consumer's weight, 1..the administrator's cap
  * @flags: in: 0
  * @grace_ms: out: T, the time a REVOKE gives
- * @abi_version: out: RNIC_USER_ABI_VERSION of the kernel
+ * @abi_version: in: RNIC_USER_ABI_VERSION as the library was built;
+ *	out: the kernel's. A library of another version is refused with
+ *	-EPROTO (and learns the kernel's version here)
  * @consumer_id: out: the consumer's id, as in its sysfs name
  */
 struct rnic_bind {
@@ -96,10 +104,15 @@ struct rnic_release_plan {
 
 #define RNIC_PLAN_MAX		1024
 
-#define RNIC_IOC_MAGIC		'R'
-#define RNIC_IOC_BIND		_IOWR(RNIC_IOC_MAGIC, 1, struct rnic_bind)
-#define RNIC_IOC_RESERVE	_IOWR(RNIC_IOC_MAGIC, 2, struct rnic_reserve)
-#define RNIC_IOC_RELEASE_PLAN	_IOW(RNIC_IOC_MAGIC, 3, struct rnic_release_plan)
+/*
+ * 0xBE, numbers 0x20-0x2F: a code Documentation/userspace-api/ioctl/
+ * ioctl-number.rst (6.1) leaves unassigned ('R' 0x00-0x1F, the first
+ * choice, is random.h's).
+ */
+#define RNIC_IOC_MAGIC		0xBE
+#define RNIC_IOC_BIND		_IOWR(RNIC_IOC_MAGIC, 0x20, struct rnic_bind)
+#define RNIC_IOC_RESERVE	_IOWR(RNIC_IOC_MAGIC, 0x21, struct rnic_reserve)
+#define RNIC_IOC_RELEASE_PLAN	_IOW(RNIC_IOC_MAGIC, 0x22, struct rnic_release_plan)
 
 /**
  * struct rnic_shared - the mapped page (read-only)
