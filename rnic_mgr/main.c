@@ -94,6 +94,15 @@ unsigned int rnic_user_weight = 1;
 RNIC_UINT_PARAM(user_weight, rnic_user_weight, 1, 10000,
 		"weight of a tenant no tenant_weights rule names, and of each process within its tenant");
 
+/*
+ * An implicit ODP registration covers the whole address space and maps
+ * pages as the NIC touches them: it is charged this many entries
+ * (64 MiB of 4 KiB pages), as its use is unknown when it registers.
+ */
+unsigned int rnic_user_odp_entries = 16384;
+RNIC_UINT_PARAM(user_odp_entries, rnic_user_odp_entries, 1, UINT_MAX,
+		"entries an implicit on-demand-paging registration is charged");
+
 unsigned int rnic_user_grace_ms = 1000;
 RNIC_UINT_PARAM(user_grace_ms, rnic_user_grace_ms, 1, 3600000,
 		"T: time a process has to answer a REVOKE (for consumers made from now on)");

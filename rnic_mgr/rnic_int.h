@@ -167,6 +167,7 @@ extern unsigned int rnic_user_wait_ms;
 extern unsigned int rnic_user_weight;
 extern unsigned int rnic_user_grace_ms;
 extern unsigned int rnic_user_enforce;
+extern unsigned int rnic_user_odp_entries;
 
 u64 rnic_now_ms(void);
 

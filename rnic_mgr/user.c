@@ -71,6 +71,7 @@
 #include "rnic_int.h"
 #include "trace.h"
 #include "user.h"
+#include "user_span.h"
 
 /* What a wrapper charged before calling the driver, if anything. */
 struct rnic_ucharge {
@@ -111,12 +112,11 @@ static void rnic_user_exit(struct rnic_dev *rd)
 		wake_up_var(&rd->rd_user_inflight);
 }
 
-/* Pages spanned by [start, start + length). */
-static u64 rnic_span(u64 start, u64 length)
+/* Entries a registration of [start, start + length) is charged (L4). */
+static u64 rnic_span(u64 start, u64 length, int access)
 {
-	if (!length || start + length < start)
-		return 0;
-	return (PAGE_ALIGN(start + length) - (start & PAGE_MASK)) >> PAGE_SHIFT;
+	return rnic_user_span(start, length, access & IB_ACCESS_ON_DEMAND,
+			      READ_ONCE(rnic_user_odp_entries), PAGE_SHIFT);
 }
 
 static struct rnic_uproc *rnic_uproc_create(struct rnic_dev *rd)
@@ -557,7 +557,7 @@ static struct ib_mr *rnic_user_reg_mr(struct ib_pd *pd, u64 start, u64 length,
 	struct ib_mr *mr;
 	int err;
 
-	err = rnic_user_charge(rd, pd, udata, rnic_span(start, length), &ch);
+	err = rnic_user_charge(rd, pd, udata, rnic_span(start, length, access), &ch);
 	if (err) {
 		mr = ERR_PTR(err);
 	} else {
@@ -578,7 +578,7 @@ static struct ib_mr *rnic_user_reg_mr_dmabuf(struct ib_pd *pd, u64 offset,
 	struct ib_mr *mr;
 	int err;
 
-	err = rnic_user_charge(rd, pd, udata, rnic_span(offset, length), &ch);
+	err = rnic_user_charge(rd, pd, udata, rnic_span(offset, length, access), &ch);
 	if (err) {
 		mr = ERR_PTR(err);
 	} else {
@@ -704,7 +704,7 @@ static struct ib_mr *rnic_user_rereg_mr(struct ib_mr *mr, int flags, u64 start,
 	um = rnic_umr_find(rd, mr->lkey);
 	spin_unlock(&rd->rd_umrs_lock);
 	if (um && um->um_mr == mr) {
-		entries = flags & IB_MR_REREG_TRANS ? rnic_span(start, length) :
+		entries = flags & IB_MR_REREG_TRANS ? rnic_span(start, length, access) :
 			  um->um_entries;
 		err = rnic_user_charge(rd, mr->pd, udata, entries, &ch);
 	}
