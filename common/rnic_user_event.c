@@ -23,6 +23,8 @@ static size_t ev_body_size(u16 type, u32 nvictims)
 		return sizeof(struct rnic_ev_grant);
 	case RNIC_EV_STALE:
 		return sizeof(struct rnic_ev_stale);
+	case RNIC_EV_RECLAIM:
+		return sizeof(struct rnic_ev_reclaim);
 	}
 	return 0;
 }
@@ -92,6 +94,9 @@ int rnic_ev_encode(void *buf, size_t room, const struct rnic_ev *ev)
 		PUT(buf, OFF(rnic_ev_stale, addr), (u64)ev->stale.addr);
 		PUT(buf, OFF(rnic_ev_stale, len), (u64)ev->stale.len);
 		PUT(buf, OFF(rnic_ev_stale, lkey), (u32)ev->stale.lkey);
+		break;
+	case RNIC_EV_RECLAIM:
+		PUT(buf, OFF(rnic_ev_reclaim, entries), (u64)ev->reclaim.entries);
 		break;
 	}
 	return (int)size;
@@ -178,6 +183,9 @@ int rnic_ev_decode(const void *buf, size_t len, struct rnic_ev *ev)
 		if (!ev_zero(buf, OFF(rnic_ev_stale, pad), sizeof(u32)) ||
 		    !ev->stale.len || ev->stale.addr + ev->stale.len < ev->stale.addr)
 			return -EPROTO;
+		break;
+	case RNIC_EV_RECLAIM:
+		GET(buf, OFF(rnic_ev_reclaim, entries), ev->reclaim.entries);
 		break;
 	}
 	return size;

@@ -216,6 +216,17 @@ int rnic_lib_events(struct rnic_lib *l, const void *buf, size_t len)
 			l->stats.stale_dropped += rnic_cache_invalidate(l->cache, ev.stale.addr,
 								ev.stale.len);
 			break;
+		case RNIC_EV_RECLAIM:
+			/*
+			 * Capacity on loan: idle regions only, and the
+			 * capacity stands (the entitlement did not change);
+			 * a region this process uses again is registered
+			 * again, competing by its share like any other.
+			 */
+			l->stats.reclaims++;
+			l->stats.reclaim_asked += ev.reclaim.entries;
+			l->stats.reclaim_freed += rnic_cache_shrink(l->cache, ev.reclaim.entries);
+			break;
 		case RNIC_EV_GRANT:
 			l->stats.grants++;
 			l->stats.granted += ev.grant.entries;

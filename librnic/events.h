@@ -15,6 +15,10 @@
  *   STALE   every region overlapping the range leaves the cache
  *   GRANT   an asynchronous reservation's outcome: the entries granted
  *           counted, a refusal (0 entries) counted apart
+ *   RECLAIM evict idle cached regions covering the entries asked, none
+ *           in use; the capacity stands (capacity on loan, seed 000's
+ *           alternative victim: another tenant's active registration
+ *           waits for them)
  *   nothing, but the page says more is free: the capacity grows back
  *           to the entitlement (rnic_lib_refresh()): after a REVOKE the
  *           cache would otherwise stay small after the others left, as
@@ -50,11 +54,18 @@
  * @resyncs: times the shared page was read again
  * @regrows: times the capacity grew back to the page's entitlement
  * @unknown: events of types this library does not know
+ * @reclaims: RECLAIMs (another tenant waits while this cache keeps idle
+ *	registrations)
+ * @reclaim_asked: entries they asked for
+ * @reclaim_freed: entries freed by evicting idle regions
+ *
+ * Returned by pointer; new counters are added at the end.
  */
 struct rnic_lib_stats {
 	uint64_t events, revokes, revoke_asked, revoke_freed, revoke_short;
 	uint64_t grows, grants, stale, stale_dropped, lost, resyncs, unknown;
 	uint64_t regrows, granted, grants_refused;
+	uint64_t reclaims, reclaim_asked, reclaim_freed;
 };
 
 /* one binding's event handling: opaque (events_int.h inside the library) */

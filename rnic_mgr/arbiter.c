@@ -168,6 +168,52 @@ static void rnic_rebalance(struct rnic_dev *rd, u64 now)
 	trace_rnic_rebalance(rd, ktime_get_ns() - t0);
 }
 
+/*
+ * A request of @c for @entries is about to wait. Every other consumer
+ * that can say what it keeps cached and idle (->reclaim: the user-level
+ * caches) and holds more than its minimum is asked to give back idle
+ * entries, in proportion to what it holds, at most @entries in all
+ * (seed 000's alternative victim: capacity on loan goes back before an
+ * active registration is refused). Requests coalesce in rc_reclaim
+ * until rd_notify_work delivers them.
+ */
+static void rnic_reclaim_idle(struct rnic_dev *rd, struct rnic_consumer *c, u64 entries)
+{
+	struct rnp_pool *p = &rd->rd_pool;
+	u64 total = 0;
+	bool notify = false;
+	u32 i;
+
+	lockdep_assert_held(&rd->rd_lock);
+	for (i = 0; i < p->nr; i++) {
+		struct rnic_consumer *o = rnic_of(p->cons[i]);
+		const struct rnp_res_state *e = &o->rc_pol.r[RNP_ENTRIES];
+
+		if (o != c && o->rc_ops->reclaim && e->held > e->min)
+			total += e->held - e->min;
+	}
+	if (!total || !entries)
+		return;
+	for (i = 0; i < p->nr; i++) {
+		struct rnic_consumer *o = rnic_of(p->cons[i]);
+		const struct rnp_res_state *e = &o->rc_pol.r[RNP_ENTRIES];
+		u64 spare, ask;
+
+		if (o == c || !o->rc_ops->reclaim || e->held <= e->min)
+			continue;
+		spare = e->held - e->min;
+		/* its part, rounded up so that the parts cover @entries */
+		ask = min(spare, mul_u64_u64_div_u64(entries, spare, total) + 1);
+		o->rc_reclaim = min(o->rc_reclaim + ask, spare);
+		o->rc_reclaims++;
+		o->rc_notify |= RNIC_NOTIFY_RECLAIM;
+		trace_rnic_reclaim_idle(o, o->rc_reclaim);
+		notify = true;
+	}
+	if (notify)
+		queue_work(system_wq, &rd->rd_notify_work);
+}
+
 /* Is any queued waiter owed its request (within its fair share)? */
 static bool rnic_waiter_owed(struct rnic_dev *rd)
 {
@@ -299,6 +345,9 @@ static int rnic_acquire_slow(struct rnic_consumer *c, u64 *n, unsigned int flags
 		trace_rnic_refuse(c, n, err);
 		goto out_unlock;
 	}
+
+	/* Idle before active: cached idle entries elsewhere go first. */
+	rnic_reclaim_idle(rd, c, n[RNP_ENTRIES]);
 
 	/* REGISTER-WAIT: queue and sleep until served. */
 	memcpy(w.w_n, n, sizeof(w.w_n));
@@ -509,11 +558,13 @@ static void rnic_notify_work(struct work_struct *work)
 	mutex_lock(&rd->rd_cons_mutex);
 	list_for_each_entry(c, &rd->rd_consumers, rc_node) {
 		unsigned int flags;
-		u64 te, tk, se, sk;
+		u64 te, tk, se, sk, reclaim;
 
 		spin_lock(&rd->rd_lock);
 		flags = c->rc_in_pool ? c->rc_notify : 0;
 		c->rc_notify = 0;
+		reclaim = c->rc_reclaim;
+		c->rc_reclaim = 0;
 		te = c->rc_pol.r[RNP_ENTRIES].target;
 		tk = c->rc_pol.r[RNP_KEYS].target;
 		se = max(c->rc_pol.r[RNP_ENTRIES].share, c->rc_pol.r[RNP_ENTRIES].min);
@@ -527,6 +578,8 @@ static void rnic_notify_work(struct work_struct *work)
 			c->rc_ops->grow(c, se, sk, c->rc_priv);
 		if (flags & RNIC_NOTIFY_LATE && c->rc_ops->late)
 			c->rc_ops->late(c, c->rc_priv);
+		if (flags & RNIC_NOTIFY_RECLAIM && c->rc_ops->reclaim && reclaim)
+			c->rc_ops->reclaim(c, reclaim, c->rc_priv);
 	}
 	mutex_unlock(&rd->rd_cons_mutex);
 }

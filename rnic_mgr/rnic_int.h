@@ -126,6 +126,9 @@ struct rnic_dev {
  * @rc_deadline_ms: its revocation deadline, or 0 for revoke_deadline_ms
  *	(user consumers get user_grace_ms, the T of their REVOKE events)
  * @rc_tenant: the name of the tenant it belongs to (user.c), or NULL
+ * @rc_reclaim: idle entries asked back and not yet delivered (rd_lock);
+ *	requests coalesce here, so a burst of waiters sends one RECLAIM
+ * @rc_reclaims: idle reclaims asked of it
  */
 struct rnic_consumer {
 	struct kobject rc_kobj;
@@ -153,10 +156,13 @@ struct rnic_consumer {
 	u64 rc_last_reclaim_ms;
 	u32 rc_deadline_ms;
 	const char *rc_tenant;
+	u64 rc_reclaim;
+	u64 rc_reclaims;
 };
 
 /* rc_notify flags beyond the policy's RNP_NOTIFY_* */
 #define RNIC_NOTIFY_LATE	0x100
+#define RNIC_NOTIFY_RECLAIM	0x200
 
 extern unsigned int rnic_default_entries;
 extern unsigned int rnic_default_keys;

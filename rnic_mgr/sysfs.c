@@ -14,7 +14,7 @@
  *           name tenant weight min share held grant peak demand target
  *           key_min key_share key_held key_peak
  *           waits eagain wait_time_us revocations late_revocations
- *           last_reclaim_ms
+ *           last_reclaim_ms idle_reclaims
  *
  * Values are read under the device's pool lock, so each file is a
  * consistent snapshot; `table` is one for all consumers at once.
@@ -281,7 +281,7 @@ enum rnic_cons_field {
 	RC_WEIGHT, RC_MIN, RC_SHARE, RC_HELD, RC_GRANT, RC_PEAK, RC_DEMAND,
 	RC_TARGET, RC_KEY_MIN, RC_KEY_SHARE, RC_KEY_HELD, RC_KEY_PEAK,
 	RC_WAITS, RC_EAGAIN, RC_WAIT_US, RC_REVOCATIONS, RC_LATE,
-	RC_LAST_RECLAIM_MS,
+	RC_LAST_RECLAIM_MS, RC_RECLAIMS,
 };
 
 static s64 rnic_cons_field(struct rnic_consumer *c, enum rnic_cons_field f)
@@ -309,6 +309,7 @@ static s64 rnic_cons_field(struct rnic_consumer *c, enum rnic_cons_field f)
 	case RC_REVOCATIONS: return c->rc_revocations;
 	case RC_LATE: return c->rc_late;
 	case RC_LAST_RECLAIM_MS: return c->rc_last_reclaim_ms;
+	case RC_RECLAIMS: return c->rc_reclaims;
 	}
 	return 0;
 }
@@ -355,6 +356,7 @@ RNIC_CONS_RO(wait_time_us, RC_WAIT_US);
 RNIC_CONS_RO(revocations, RC_REVOCATIONS);
 RNIC_CONS_RO(late_revocations, RC_LATE);
 RNIC_CONS_RO(last_reclaim_ms, RC_LAST_RECLAIM_MS);
+RNIC_CONS_RO(idle_reclaims, RC_RECLAIMS);
 
 static ssize_t name_show(struct kobject *kobj, struct kobj_attribute *attr,
 			 char *buf)
@@ -399,6 +401,7 @@ static struct attribute *rnic_cons_attrs[] = {
 	&cons_revocations_attr.attr.attr,
 	&cons_late_revocations_attr.attr.attr,
 	&cons_last_reclaim_ms_attr.attr.attr,
+	&cons_idle_reclaims_attr.attr.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(rnic_cons);

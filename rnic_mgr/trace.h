@@ -56,6 +56,31 @@ DEFINE_RNIC_CONSUMER_EVENT(rnic_shrink_late);
 /* its share grew back past what it holds: the target is gone, not late */
 DEFINE_RNIC_CONSUMER_EVENT(rnic_shrink_cleared);
 
+/*
+ * Another consumer waits: this one is asked to give back idle cached
+ * entries (idle before active), @entries of them at most.
+ */
+TRACE_EVENT(rnic_reclaim_idle,
+	TP_PROTO(const struct rnic_consumer *c, u64 entries),
+	TP_ARGS(c, entries),
+	TP_STRUCT__entry(
+		__string(dev, c->rc_dev->rd_name)
+		__string(name, c->rc_name)
+		__field(u64, id)
+		__field(u64, held)
+		__field(u64, entries)
+	),
+	TP_fast_assign(
+		__assign_str(dev, c->rc_dev->rd_name);
+		__assign_str(name, c->rc_name);
+		__entry->id = c->rc_id;
+		__entry->held = c->rc_pol.r[RNP_ENTRIES].held;
+		__entry->entries = entries;
+	),
+	TP_printk("dev=%s cons=%s.%llu held=%llu entries=%llu", __get_str(dev),
+		  __get_str(name), __entry->id, __entry->held, __entry->entries)
+);
+
 /* Requests beyond the fast path, and what became of them */
 
 DECLARE_EVENT_CLASS(rnic_acquire_class,

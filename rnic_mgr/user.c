@@ -786,6 +786,17 @@ static void rnic_uproc_grow(struct rnic_consumer *c, u64 entries, u64 keys,
 }
 
 /*
+ * Another consumer waits while this process may keep registrations
+ * cached and idle: a bound process's library gives back idle ones (a
+ * RECLAIM event). A process that is not bound keeps no cache we know
+ * of: nothing to ask.
+ */
+static void rnic_uproc_reclaim(struct rnic_consumer *c, u64 entries, void *priv)
+{
+	rnic_ufile_reclaim(priv, entries);
+}
+
+/*
  * Past T and still above its (current) share: it is counted
  * (late_revocations) and traced, and its new registrations wait while
  * it is above target. With user_enforce=1 a process that is bound to
@@ -817,6 +828,7 @@ static const struct rnic_consumer_ops rnic_uproc_ops = {
 	.shrink = rnic_uproc_shrink,
 	.grow = rnic_uproc_grow,
 	.late = rnic_uproc_late,
+	.reclaim = rnic_uproc_reclaim,
 };
 
 /**

@@ -127,6 +127,7 @@ void rnic_user_dev_exit(void);
 void rnic_ufile_publish(struct rnic_uproc *up);
 void rnic_ufile_revoke(struct rnic_uproc *up, u64 target, u64 key_target);
 void rnic_ufile_grow(struct rnic_uproc *up, u64 entries, u64 keys);
+void rnic_ufile_reclaim(struct rnic_uproc *up, u64 entries);
 void rnic_ufile_stale(struct rnic_uproc *up, struct rnic_umr *um);
 void rnic_ufile_detach(struct rnic_uproc *up);
 bool rnic_ufile_told(struct rnic_uproc *up);

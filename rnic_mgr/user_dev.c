@@ -242,6 +242,21 @@ void rnic_ufile_grow(struct rnic_uproc *up, u64 entries, u64 keys)
 }
 
 /**
+ * rnic_ufile_reclaim - ask a bound process for idle cached registrations
+ * @up: the process
+ * @entries: entries another consumer waits for, at most
+ *
+ * Not a revocation: the shared page, its target and its deadline stay.
+ */
+void rnic_ufile_reclaim(struct rnic_uproc *up, u64 entries)
+{
+	struct rnic_ev ev = { .type = RNIC_EV_RECLAIM };
+
+	ev.reclaim.entries = entries;
+	rnic_ufile_post_bound(up, &ev, false, 0, 0);
+}
+
+/**
  * rnic_ufile_stale - tell a bound process a registration went stale
  * @up: the process
  * @um: the registration whose range was unmapped or cleared

@@ -31,6 +31,10 @@ struct rnic_consumer;
  * @late: optional: the consumer is still above its shrink target past
  *	its revocation deadline. Same context as @shrink; called once per
  *	late revocation.
+ * @reclaim: optional: another consumer waits for entries while this one
+ *	may keep some cached and idle: give back idle ones covering up to
+ *	@entries, none in use. Not a shrink: no target, no deadline, the
+ *	share stands. Same context as @shrink.
  * @removed: the device is going away. When it returns, rnic_mgr forgets
  *	everything the consumer held; later acquires fail with -ENODEV. The
  *	consumer still calls rnic_unregister().
@@ -40,6 +44,7 @@ struct rnic_consumer_ops {
 	void (*grow)(struct rnic_consumer *c, u64 entries, u64 keys, void *priv);
 	void (*late)(struct rnic_consumer *c, void *priv);
 	void (*removed)(struct rnic_consumer *c, void *priv);
+	void (*reclaim)(struct rnic_consumer *c, u64 entries, void *priv);
 };
 
 /**

@@ -26,6 +26,7 @@
  * @grow: RNIC_EV_GROW's
  * @grant: RNIC_EV_GRANT's
  * @stale: RNIC_EV_STALE's
+ * @reclaim: RNIC_EV_RECLAIM's
  */
 struct rnic_ev {
 	u16 type;
@@ -52,6 +53,9 @@ struct rnic_ev {
 			u64 len;
 			u32 lkey;
 		} stale;
+		struct {
+			u64 entries;
+		} reclaim;
 	};
 };
 

@@ -23,7 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		if (n <= 0 || n % 8 || (size_t)n > size - off)
 			abort();
-		if (ev.type >= RNIC_EV_REVOKE && ev.type <= RNIC_EV_STALE) {
+		if (ev.type >= RNIC_EV_REVOKE && ev.type <= RNIC_EV_RECLAIM) {
 			if (ev.type == RNIC_EV_REVOKE && ev.revoke.nvictims > RNIC_REVOKE_MAX_VICTIMS)
 				abort();
 			if (rnic_ev_encode(again, sizeof(again), &ev) != n ||

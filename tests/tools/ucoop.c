@@ -99,10 +99,11 @@ static int run_coop(struct rnic_cache *c, struct rnic_binding *b, int n,
 			return 1;
 		}
 	}
-	printf("coop revokes=%llu asked=%llu freed=%llu short=%llu lost=%llu cached=%llu\n",
+	printf("coop revokes=%llu asked=%llu freed=%llu short=%llu lost=%llu cached=%llu reclaims=%llu reclaim_freed=%llu\n",
 	       (unsigned long long)s->revokes, (unsigned long long)s->revoke_asked,
 	       (unsigned long long)s->revoke_freed, (unsigned long long)s->revoke_short,
-	       (unsigned long long)s->lost, (unsigned long long)rnic_cache_cached_pages(c));
+	       (unsigned long long)s->lost, (unsigned long long)rnic_cache_cached_pages(c),
+	       (unsigned long long)s->reclaims, (unsigned long long)s->reclaim_freed);
 	return 0;
 }
 

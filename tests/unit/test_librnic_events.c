@@ -136,6 +136,24 @@ int main(void)
 	fill(c, 4);
 	tap_ok(regs == r0 + 1, "the next use registers that region anew, and only it");
 
+	/* RECLAIM: idle regions only, the capacity stands */
+	{
+		struct rnic_cache_seg held[4];
+		uint64_t cap = rnic_cache_capacity(c), before = rnic_cache_cached_pages(c);
+		int k = rnic_cache_get(c, BASE, 4 * PG, held, 4);
+
+		post((struct rnic_ev){ .type = RNIC_EV_RECLAIM, .reclaim = { 1000 } });
+		n = feed(&l);
+		tap_ok(n == 1 && l.stats.reclaims == 1 && l.stats.reclaim_asked == 1000 &&
+		       rnic_cache_cached_pages(c) == 4 && rnic_cache_capacity(c) == cap,
+		       "RECLAIM evicts every idle region, keeps the one in use and the capacity (%llu of %llu pages left, capacity %llu)",
+		       (unsigned long long)rnic_cache_cached_pages(c), (unsigned long long)before,
+		       (unsigned long long)rnic_cache_capacity(c));
+		tap_ok(l.stats.reclaim_freed == before - 4, "and counts what it freed (%llu)",
+		       (unsigned long long)l.stats.reclaim_freed);
+		rnic_cache_put(c, held, k);
+	}
+
 	/* lost events and unknown types: the shared page decides */
 	memset(&page, 0, sizeof(page));
 	page.entitlement = 40;

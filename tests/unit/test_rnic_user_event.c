@@ -31,7 +31,7 @@ static int same(const struct rnic_ev *a, const struct rnic_ev *b)
 int main(void)
 {
 	u8 buf[4096], raw[4096];
-	struct rnic_ev ev, out, evs[5];
+	struct rnic_ev ev, out, evs[6];
 	int n, m, i, bad, total;
 	u32 expect;
 	s64 lost;
@@ -43,7 +43,8 @@ int main(void)
 	evs[3] = (struct rnic_ev){ .type = RNIC_EV_GRANT, .seq = 9, .grant = { 42, 777 } };
 	evs[4] = (struct rnic_ev){ .type = RNIC_EV_STALE, .seq = 10,
 				   .stale = { 0x7f0000001000ull, 8192, 0xabcd } };
-	for (i = 0; i < 5; i++) {
+	evs[5] = (struct rnic_ev){ .type = RNIC_EV_RECLAIM, .seq = 11, .reclaim = { 1234 } };
+	for (i = 0; i < 6; i++) {
 		n = rnic_ev_encode(buf, sizeof(buf), &evs[i]);
 		m = rnic_ev_decode(buf, sizeof(buf), &out);
 		tap_ok(n > 0 && n % 8 == 0 && m == n && same(&out, &evs[i]),
@@ -61,13 +62,13 @@ int main(void)
 	ev = (struct rnic_ev){ .type = 99 };
 	tap_ok(rnic_ev_encode(buf, sizeof(buf), &ev) == -EINVAL, "an unknown type is not encoded");
 
-	/* a stream of all five, at every alignment */
+	/* a stream of all six, at every alignment */
 	bad = 0;
 	for (int off = 0; off < 8; off++) {
 		total = 0;
-		for (i = 0; i < 5; i++)
+		for (i = 0; i < 6; i++)
 			total += rnic_ev_encode(raw + off + total, sizeof(raw) - off - total, &evs[i]);
-		for (i = 0, n = 0; i < 5; i++) {
+		for (i = 0, n = 0; i < 6; i++) {
 			m = rnic_ev_decode(raw + off + n, total - n, &out);
 			if (m <= 0 || !same(&out, &evs[i]))
 				bad++;
@@ -76,7 +77,7 @@ int main(void)
 		if (n != total)
 			bad++;
 	}
-	tap_ok(!bad, "five events in one buffer decode in turn at any of 8 alignments");
+	tap_ok(!bad, "six events in one buffer decode in turn at any of 8 alignments");
 
 	/* every cut of an event is -EAGAIN */
 	ev = revoke(5);
@@ -116,6 +117,10 @@ int main(void)
 	n = rnic_ev_encode(buf, sizeof(buf), &evs[4]);
 	*(u64 *)(buf + 24) = 0;
 	tap_ok(rnic_ev_decode(buf, sizeof(buf), &out) == -EPROTO, "a STALE range of 0 bytes");
+	n = rnic_ev_encode(buf, sizeof(buf), &evs[5]);
+	LEN16(buf) = n + 8;
+	tap_ok(n == 24 && rnic_ev_decode(buf, sizeof(buf), &out) == -EPROTO,
+	       "a RECLAIM longer than its body (%d bytes)", n);
 
 	/* an unknown type is skipped whole, then the next one decodes */
 	memset(buf, 0, 64);

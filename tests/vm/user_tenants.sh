@@ -176,6 +176,55 @@ check "weights 1:2: B holds $r times what A holds (want 2, within 5%)" \
 	awk -v r="$r" 'BEGIN { exit !(r >= 1.9 && r <= 2.1) }'
 echo > $P/tenant_weights
 
+# --- idle before active (seed 000's alternative victim) ---
+# Tenant I caches 900 pages and leaves them idle, within its share (969
+# of 1938). Tenant V's plain verbs program holds 900 and asks 500 more:
+# beyond its own share, so nobody is over theirs and nothing is revoked.
+# I's idle cached registrations are capacity on loan: I is asked for
+# them (RECLAIM) and V's registration is served, not refused.
+echo 2000 > $SYS/budget
+echo 5000 > $P/user_wait_ms
+in_cgroup tI $COOP $DEV coop 45 20 30 > /tmp/idle.out 2>&1 &
+ipid=$!
+check "idle: tenant I caches 900 pages and leaves them idle" wait_for 60 grep -q "coop cached 900" /tmp/idle.out
+out=$(in_cgroup tV $UMR $DEV reg:900 reg:500 2>&1)
+diag "idle: V: $(echo "$out" | tr '\n' ' '); I asked $(ufield $ipid idle_reclaims) times, holds $(ufield $ipid held)"
+check "idle: V's registration beyond its share is served from I's idle cache, within 2 s" \
+	sh -c "echo '$out' | awk '/^reg 500 ok/ { split(\$4, m, \"=\"); ok = m[2] < 2000 } END { exit !ok }'"
+check "idle: I was asked for idle entries, and gave back at least 500" \
+	sh -c "[ \$(cat $(ucons $ipid)/idle_reclaims) -ge 1 ] && [ \$(cat $(ucons $ipid)/held) -le 400 ]"
+check "idle: I was never asked to shrink (within its share)" [ "$(ufield $ipid revocations)" = 0 ]
+kill $ipid 2>/dev/null
+wait $ipid 2>/dev/null
+wait_for 20 no_user
+echo 10000 > $P/user_wait_ms
+
+# --- two hostile clients: two uids in two cgroups at once ---
+ROGUE=build/tools/urogue
+echo 4000 > $SYS/budget
+echo 2000 > $P/user_wait_ms
+in_cgroup rA setpriv --reuid=1000 --regid=1000 --clear-groups $ROGUE $DEV fuzz 5000 11 \
+	> /tmp/rogueA.out 2>&1 &
+ra=$!
+in_cgroup rB setpriv --reuid=1001 --regid=1001 --clear-groups $ROGUE $DEV fuzz 5000 12 \
+	> /tmp/rogueB.out 2>&1 &
+rb=$!
+seen=0
+while kill -0 $ra $rb 2>/dev/null; do
+	n=$(grep -c "^cgroup:$CG/r[AB] " $SYS/tenants)
+	[ "$n" -gt "$seen" ] && seen=$n
+	sleep 0.2
+done
+wait $ra
+sa=$?
+wait $rb
+sb=$?
+diag "rogues: uid 1000: $(tail -n1 /tmp/rogueA.out); uid 1001: $(tail -n1 /tmp/rogueB.out); tenants seen at once: $seen"
+check "the fuzzers of uids 1000 and 1001 ran to their end (status $sa, $sb)" [ "$sa$sb" = 00 ]
+check "nothing charged after them, the whole budget free" \
+	wait_for 10 sh -c "[ \$(ls -d $SYS/consumers/user:* 2>/dev/null | wc -l) = 0 ] && [ \$(cat $SYS/free) = 4000 ]"
+echo 10000 > $P/user_wait_ms
+
 check "nothing left charged" sh -c "[ $(nr_user) = 0 ] && ! grep -q '^cgroup' $SYS/tenants"
 echo 262144 > $SYS/budget
 check "rnic_mgr unloads" rmmod rnic_mgr

@@ -155,6 +155,7 @@ struct rnic_shared {
 #define RNIC_EV_GROW		2	/* the entitlement grew */
 #define RNIC_EV_GRANT		3	/* an RNIC_RESERVE_ASYNC was granted */
 #define RNIC_EV_STALE		4	/* a registered range was unmapped or changed */
+#define RNIC_EV_RECLAIM		5	/* give back idle cached registrations */
 
 /**
  * struct rnic_event - the header of every event
@@ -204,6 +205,20 @@ struct rnic_ev_grow {
 	__u64 entitlement;
 	__u32 key_entitlement;
 	__u32 pad;
+};
+
+/**
+ * struct rnic_ev_reclaim - RNIC_EV_RECLAIM: another tenant's registration
+ *	waits for entries while this process keeps registrations cached
+ *	and idle. Not a revocation: no deadline, no target, nothing is
+ *	enforced and the entitlement stands; deregister idle cached
+ *	registrations covering up to @entries, and none in use
+ * @h: header
+ * @entries: entries wanted
+ */
+struct rnic_ev_reclaim {
+	struct rnic_event h;
+	__u64 entries;
 };
 
 /**
