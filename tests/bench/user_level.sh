@@ -10,6 +10,8 @@
 #             front, lazily or overlapped, nothing cached
 #  admission  unmodified ib_write_bw pairs needing more than the budget,
 #             under each policy, rounds interleaved
+#  churn      a tenant's registration latency while another tenant
+#             registers and deregisters as fast as it can, charged and not
 # Writes regcost.csv, revoke.csv, xfer.csv, admission.csv into the results share
 # for eval/drivers/bench-user-level to summarize. Arguments name the parts to
 # run (all four without): `make bench B=eval-xfer` runs xfer alone.
@@ -25,7 +27,7 @@ REPS=${REPS:-10}
 # one to the next by 2x: the Open-MX pinning paper needs more rounds than the others
 XFER_ROUNDS=${XFER_ROUNDS:-9}
 O=$RDMASTOR_OUT
-PARTS=" ${*:-regcost revoke xfer admission} "
+PARTS=" ${*:-regcost revoke xfer admission churn} "
 part() { [[ "$PARTS" == *" $1 "* ]]; }
 
 check "soft-RoCE" tests/lib/guest/rxe-setup single
@@ -98,6 +100,46 @@ if part xfer; then
 fi
 
 # --- admission: perftest pairs under each policy ---
+# --- registration churn: one tenant registers and deregisters as fast as
+# it can; another tenant's registration latency, with and without it ---
+if part churn; then
+	# five configurations in a random order each round: rnic_mgr loaded
+	# (charged) or not (stock), the churner running or not, and stock
+	# quiet twice (the control: what two quiet runs differ by). Churner
+	# and measured program are tenants of their own (cgroups), each on
+	# a vCPU of its own, so that what is left is contention in the
+	# registration path, not for the CPU.
+	echo "round,mode,load,reg_p50_us,reg_p99_us" > $O/churn.csv
+	nouser() { ! ls -d $SYS/consumers/user:* > /dev/null 2>&1; }
+	for round in $(seq ${CHURN_ROUNDS:-7}); do
+		for cfg in $(printf '%s\n' charged:quiet charged:churn stock:quiet stock:churn stock:quiet2 | shuf); do
+			mode=${cfg%%:*} load=${cfg##*:} cpid=
+			if [ $mode = charged ]; then
+				modprobe rnic_mgr
+			else
+				wait_for 20 nouser
+				modprobe -r rnic_mgr || diag "churn: rnic_mgr would not unload"
+			fi
+			if [ $load = churn ]; then
+				in_cgroup churner taskset -c 1 $UMR $DEV loop:100000000:1 > /dev/null 2>&1 &
+				cpid=$!
+				sleep 1
+			fi
+			line=$(in_cgroup measured taskset -c 0 $UMR $DEV lat:${CHURN_N:-1000}:4)
+			if [ -n "$cpid" ]; then
+				kill $cpid
+				wait $cpid 2>/dev/null
+			fi
+			p50=$(echo "$line" | sed -n 's/.* reg_p50_us=\([0-9.]*\) .*/\1/p')
+			p99=$(echo "$line" | sed -n 's/.* reg_p99_us=\([0-9.]*\) .*/\1/p')
+			[ -n "$p99" ] || { diag "churn: umr said: $line"; continue; }
+			echo "$round,$mode,$load,$p50,$p99" >> $O/churn.csv
+			diag "churn round $round $mode $load: reg p50 $p50 us, p99 $p99 us"
+		done
+	done
+	modprobe rnic_mgr
+fi
+
 if part admission; then
 	ADM=/tmp/adm
 	. tests/lib/guest/perftest-pairs.sh

@@ -12,6 +12,8 @@
  *   release          deregister it but keep its buffer mapped (pop)
  *   sleep:MS         sleep
  *   wait             print "waiting", block until stdin reaches end of file
+ *   lat:N:PAGES      N timed register/deregister pairs of one buffer;
+ *                    prints the median and p99 of each in microseconds
  *   loop:N:PAGES     N register/deregister pairs of one buffer; prints
  *                    the mean time of each in ns
  *   fork             fork; the child exits at once, the parent waits
@@ -177,6 +179,67 @@ static int step_forkreg(struct ibv_pd *pd)
 	waitpid(pid, &status, 0);
 	printf("forkreg child %s\n", WIFEXITED(status) && !WEXITSTATUS(status) ? "ok" : "failed");
 	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : 2;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* the q-quantile of @v (sorted in place) */
+static double quantile(double *v, long n, double q)
+{
+	long i = (long)(q * (double)n);
+
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	return v[i < n ? i : n - 1];
+}
+
+/*
+ * lat:N:PAGES: N timed register/deregister pairs of one buffer; prints
+ * the median and 99th percentile of each, in microseconds.
+ */
+static int step_lat(struct ibv_pd *pd, long n, size_t pages)
+{
+	size_t len = pages * (size_t)sysconf(_SC_PAGESIZE);
+	double *reg, *dereg;
+	struct timespec a, b, c;
+	void *buf;
+	long i;
+
+	if (n <= 0)
+		return 1;
+	reg = calloc((size_t)n, sizeof(*reg));
+	dereg = calloc((size_t)n, sizeof(*dereg));
+	buf = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (!reg || !dereg || buf == MAP_FAILED)
+		return 1;
+	for (i = 0; i < n; i++) {
+		struct ibv_mr *mr;
+
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		mr = ibv_reg_mr(pd, buf, len, IBV_ACCESS_LOCAL_WRITE);
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		if (!mr) {
+			printf("lat reg fail %s at %ld\n", errname(errno), i);
+			return 2;
+		}
+		if (ibv_dereg_mr(mr))
+			return 1;
+		clock_gettime(CLOCK_MONOTONIC, &c);
+		reg[i] = ((b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec)) / 1e3;
+		dereg[i] = ((c.tv_sec - b.tv_sec) * 1e9 + (c.tv_nsec - b.tv_nsec)) / 1e3;
+	}
+	printf("lat %ld %zu reg_p50_us=%.1f reg_p99_us=%.1f dereg_p50_us=%.1f dereg_p99_us=%.1f\n",
+	       n, pages, quantile(reg, n, 0.5), quantile(reg, n, 0.99),
+	       quantile(dereg, n, 0.5), quantile(dereg, n, 0.99));
+	munmap(buf, len);
+	free(reg);
+	free(dereg);
+	return 0;
 }
 
 static int step_loop(struct ibv_pd *pd, long n, size_t pages)
@@ -360,6 +423,11 @@ int main(int argc, char **argv)
 			long cnt = strtol(s + 5, &end, 0);
 
 			r = step_loop(pd, cnt, strtoul(end + 1, NULL, 0));
+		} else if (!strncmp(s, "lat:", 4)) {
+			char *end;
+			long cnt = strtol(s + 4, &end, 0);
+
+			r = step_lat(pd, cnt, *end ? strtoul(end + 1, NULL, 0) : 1);
 		} else if (!strcmp(s, "fork")) {
 			pid_t pid = fork();
 
