@@ -169,45 +169,45 @@ static void rnic_rebalance(struct rnic_dev *rd, u64 now)
 }
 
 /*
- * A request of @c for @entries is about to wait. Every other consumer
- * that can say what it keeps cached and idle (->reclaim: the user-level
- * caches) and holds more than its minimum is asked to give back idle
- * entries, in proportion to what it holds, at most @entries in all
- * (seed 000's alternative victim: capacity on loan goes back before an
- * active registration is refused). Requests coalesce in rc_reclaim
- * until rd_notify_work delivers them.
+ * A request of @c for @entries is about to wait. Consumers that can say
+ * what they keep cached and idle (->reclaim: the user-level caches) and
+ * hold more than their minimum are asked to give back idle entries,
+ * those with the most to spare first, until what was asked covers
+ * @entries (seed 000's alternative victim: capacity on loan goes back
+ * before an active registration is refused). Asking the largest first
+ * disturbs one cache rather than a little of every one. Requests
+ * coalesce in rc_reclaim until rd_notify_work delivers them.
  */
 static void rnic_reclaim_idle(struct rnic_dev *rd, struct rnic_consumer *c, u64 entries)
 {
 	struct rnp_pool *p = &rd->rd_pool;
-	u64 total = 0;
 	bool notify = false;
-	u32 i;
+	u32 i, round;
 
 	lockdep_assert_held(&rd->rd_lock);
-	for (i = 0; i < p->nr; i++) {
-		struct rnic_consumer *o = rnic_of(p->cons[i]);
-		const struct rnp_res_state *e = &o->rc_pol.r[RNP_ENTRIES];
+	for (round = 0; entries && round < p->nr; round++) {
+		struct rnic_consumer *best = NULL;
+		u64 best_spare = 0, ask;
 
-		if (o != c && o->rc_ops->reclaim && e->held > e->min)
-			total += e->held - e->min;
-	}
-	if (!total || !entries)
-		return;
-	for (i = 0; i < p->nr; i++) {
-		struct rnic_consumer *o = rnic_of(p->cons[i]);
-		const struct rnp_res_state *e = &o->rc_pol.r[RNP_ENTRIES];
-		u64 spare, ask;
+		for (i = 0; i < p->nr; i++) {
+			struct rnic_consumer *o = rnic_of(p->cons[i]);
+			const struct rnp_res_state *e = &o->rc_pol.r[RNP_ENTRIES];
+			u64 spare = e->held > e->min + o->rc_reclaim ?
+				    e->held - e->min - o->rc_reclaim : 0;
 
-		if (o == c || !o->rc_ops->reclaim || e->held <= e->min)
-			continue;
-		spare = e->held - e->min;
-		/* its part, rounded up so that the parts cover @entries */
-		ask = min(spare, mul_u64_u64_div_u64(entries, spare, total) + 1);
-		o->rc_reclaim = min(o->rc_reclaim + ask, spare);
-		o->rc_reclaims++;
-		o->rc_notify |= RNIC_NOTIFY_RECLAIM;
-		trace_rnic_reclaim_idle(o, o->rc_reclaim);
+			if (o != c && o->rc_ops->reclaim && spare > best_spare) {
+				best = o;
+				best_spare = spare;
+			}
+		}
+		if (!best)
+			break;
+		ask = min(best_spare, entries);
+		best->rc_reclaim += ask;
+		best->rc_reclaims++;
+		best->rc_notify |= RNIC_NOTIFY_RECLAIM;
+		trace_rnic_reclaim_idle(best, best->rc_reclaim);
+		entries -= ask;
 		notify = true;
 	}
 	if (notify)

@@ -14,6 +14,10 @@
  *	each through the cache (held while the write is in flight, put
  *	after its completion), serving events between writes. Prints the
  *	writes done and failed and the library's counters.
+ *   ucoop DEV hold N PAGES SECONDS
+ *	an active tenant: N buffers of PAGES pages used round and round
+ *	through the cache (sized by the entitlement), serving events
+ *	between rounds, for SECONDS; prints the pages cached at the end.
  *   ucoop DEV xfer SIZE PIECE ROUNDS
  *	the Open-MX pinning paper: a SIZE-byte buffer written in PIECE-byte RDMA writes,
  *	registered up front, lazily piece by piece, or overlapped (the next
@@ -104,6 +108,50 @@ static int run_coop(struct rnic_cache *c, struct rnic_binding *b, int n,
 	       (unsigned long long)s->revoke_freed, (unsigned long long)s->revoke_short,
 	       (unsigned long long)s->lost, (unsigned long long)rnic_cache_cached_pages(c),
 	       (unsigned long long)s->reclaims, (unsigned long long)s->reclaim_freed);
+	return 0;
+}
+
+/*
+ * hold: an active tenant. N buffers of PAGES pages used round and round
+ * through the cache (a miss registers, within the cache's capacity,
+ * which follows the entitlement), events served between rounds, for
+ * SECONDS; prints the pages cached at the end.
+ */
+static int run_hold(struct rnic_cache *c, struct rnic_binding *b, int n,
+		    size_t pages, double seconds)
+{
+	size_t len = pages * (size_t)sysconf(_SC_PAGESIZE);
+	unsigned long refused = 0;
+	char **buf;
+	double end;
+	int i;
+
+	buf = calloc(n, sizeof(*buf));
+	if (!buf)
+		return 1;
+	for (i = 0; i < n; i++) {
+		buf[i] = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			      MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+		if (buf[i] == MAP_FAILED)
+			return 1;
+	}
+	printf("hold started\n");
+	end = now_s() + seconds;
+	while (now_s() < end) {
+		for (i = 0; i < n; i++) {
+			struct rnic_cache_seg seg;
+
+			if (rnic_cache_get(c, (uintptr_t)buf[i], len, &seg, 1) != 1) {
+				refused++;
+				break;	/* no room now: serve events, try again */
+			}
+			rnic_cache_put(c, &seg, 1);
+		}
+		if (rnic_bind_process(b, 50) < 0)
+			return 1;
+	}
+	printf("hold cached %llu refused %lu\n",
+	       (unsigned long long)rnic_cache_cached_pages(c), refused);
 	return 0;
 }
 
@@ -450,6 +498,8 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[2], "coop") && argc == 6)
 		ret = run_coop(c, b, atoi(argv[3]), strtoul(argv[4], NULL, 0),
 			   atof(argv[5]));
+	else if (!strcmp(argv[2], "hold") && argc == 6)
+		ret = run_hold(c, b, atoi(argv[3]), strtoul(argv[4], NULL, 0), atof(argv[5]));
 	else if (!strcmp(argv[2], "inflight") && argc == 6)
 		ret = run_inflight(c, b, pd, atoi(argv[3]), strtoul(argv[4], NULL, 0),
 				   atof(argv[5]));
