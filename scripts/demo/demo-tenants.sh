@@ -71,6 +71,8 @@ echo 3000 > $TN_SYS/budget
 phase after
 echo "# After the cut: rnic-top's view"
 scripts/admin/rnic-top -n 1 $TN_DEV || true
+gdir=$(ls -d $TN_SYS/consumers/user:ucoop:$gpid.* 2>/dev/null | head -n1)
+ginfo="held $(cat "$gdir/held" 2>/dev/null) of a peak of $(cat "$gdir/peak" 2>/dev/null), asked to shrink $(cat "$gdir/revocations" 2>/dev/null) times, for idle entries $(cat "$gdir/idle_reclaims" 2>/dev/null) times"
 kill $gpid 2>/dev/null
 wait $gpid 2>/dev/null
 echo "# Each tenant before and after the cut (MB/s, p99 completion latency, errors):"
@@ -82,7 +84,7 @@ while IFS=, read -r _ t mb p99 err; do
 	printf '%-8s %12s %11s %13s %7s\n' "$t" "${b:-?}" "$mb" "$p99" "$err"
 	awk -v m="$mb" -v e="$err" 'BEGIN { exit !(m > 0 && e == 0) }' || failed="$failed $t"
 done < $TN_OUT/after.csv
-echo "# The greedy program: $(tail -n1 $TN_OUT/greedy.out)"
+echo "# The greedy program: $ginfo"
 echo "# The verbs program after the cut: $(tail -n1 $TN_OUT/after.verbs)"
 if [ -z "$failed" ]; then
 	echo "# Every tenant progressed after the cut, without errors: the greedy program's idle cached"

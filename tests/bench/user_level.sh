@@ -111,7 +111,12 @@ if part churn; then
 	# registration path, not for the CPU.
 	echo "round,mode,load,reg_p50_us,reg_p99_us" > $O/churn.csv
 	nouser() { ! ls -d $SYS/consumers/user:* > /dev/null 2>&1; }
-	for round in $(seq ${CHURN_ROUNDS:-7}); do
+	# how hard the churner churns: its register/deregister pair, alone
+	modprobe rnic_mgr
+	line=$(taskset -c 1 $UMR $DEV loop:5000:1)
+	diag "churn: the churner alone, charged: $line"
+	echo "$line" | sed -n 's/^loop 5000 1 reg_ns=\([0-9]*\) dereg_ns=\([0-9]*\)/charged,\1,\2/p' > $O/churn-rate.csv
+	for round in $(seq ${CHURN_ROUNDS:-15}); do
 		for cfg in $(printf '%s\n' charged:quiet charged:churn stock:quiet stock:churn stock:quiet2 | shuf); do
 			mode=${cfg%%:*} load=${cfg##*:} cpid=
 			if [ $mode = charged ]; then
@@ -125,7 +130,7 @@ if part churn; then
 				cpid=$!
 				sleep 1
 			fi
-			line=$(in_cgroup measured taskset -c 0 $UMR $DEV lat:${CHURN_N:-1000}:4)
+			line=$(in_cgroup measured taskset -c 0 $UMR $DEV lat:${CHURN_N:-2000}:4)
 			if [ -n "$cpid" ]; then
 				kill $cpid
 				wait $cpid 2>/dev/null
