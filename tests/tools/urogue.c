@@ -352,23 +352,45 @@ static void *fuzz_ptr(uint8_t *arena, size_t size)
 	}
 }
 
+/* @size bytes, page aligned, followed by an inaccessible page. */
+static uint8_t *arena_with_guard(size_t size, size_t pg)
+{
+	size_t len = (size + pg - 1) / pg * pg;
+	uint8_t *p = mmap(NULL, len + pg, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED || mprotect(p + len, pg, PROT_NONE)) {
+		perror("urogue: arena");
+		exit(2);
+	}
+	return p + len - size;
+}
+
 static int run_fuzz(long iterations, unsigned int seed)
 {
 	static const uint32_t valid[] = {
 		RNIC_IOC_BIND, RNIC_IOC_RESERVE, RNIC_IOC_RELEASE_PLAN,
 	};
 	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
-	uint8_t arena[8192];
+	const size_t arena_size = 8192;
 	long i, errs = 0, oks = 0;
+	uint8_t *arena;
 	int fd = open_node();
 
+	/*
+	 * The kernel writes results back through pointers that may sit near
+	 * the arena's end, and read() asks for more than the arena holds:
+	 * a guard page after it turns such writes into EFAULT from the kernel
+	 * instead of corrupting this program's own stack.
+	 */
+	arena = arena_with_guard(arena_size, pg);
 	srandom(seed);
 	for (i = 0; i < iterations; i++) {
 		unsigned long cmd;
-		size_t k;
+		size_t k, len;
 		void *p;
 
-		for (k = 0; k < sizeof(arena); k += 8) {
+		for (k = 0; k < arena_size; k += 8) {
 			uint64_t v = rnd();
 
 			memcpy(arena + k, &v, 8);
@@ -401,21 +423,22 @@ static int run_fuzz(long iterations, unsigned int seed)
 		if (cmd == RNIC_IOC_RESERVE &&
 		    ((struct rnic_reserve *)arena)->mode == RNIC_RESERVE_WAIT)
 			((struct rnic_reserve *)arena)->mode = RNIC_RESERVE_NOWAIT;
-		if (ioctl(fd, cmd, fuzz_ptr(arena, sizeof(arena))) < 0)
+		if (ioctl(fd, cmd, fuzz_ptr(arena, arena_size)) < 0)
 			errs++;
 		else
 			oks++;
 		switch (random() % 8) {
 		case 0:
-			if (read(fd, fuzz_ptr(arena, sizeof(arena)), random() % 9000) < 0)
+			if (read(fd, fuzz_ptr(arena, arena_size), random() % 9000) < 0)
 				errs++;
 			break;
 		case 1:
-			p = mmap(NULL, pg * (1 + random() % 2), PROT_READ |
+			len = pg * (1 + random() % 2);
+			p = mmap(NULL, len, PROT_READ |
 				 (random() % 2 ? PROT_WRITE : 0), MAP_SHARED, fd,
 				 pg * (random() % 2));
 			if (p != MAP_FAILED)
-				munmap(p, pg);
+				munmap(p, len);
 			break;
 		case 2:
 			if (random() % 16 == 0) {	/* start over, bound or not */
