@@ -47,21 +47,10 @@ static void rnic_bind_sync(void *arg)
 		rnic_bind_process(b, 0);
 }
 
-/**
- * rnic_bind_open - bind this process to its consumer on an RDMA device
- * @out: set to the binding, freed by rnic_bind_close()
- * @ibdev: the device's name, e.g. "rxe0"
- * @cache: the registration cache REVOKE and STALE act on
- * @weight: the consumer's weight, or 0 for the administrator's default
- *
- * Return: 0, or a negative errno: -ENOENT (rnic_mgr is not loaded),
- * -ENODEV (no such device, or its user registrations are not charged),
- * -EBUSY (this process is bound already), -EPROTO (the kernel's
- * /dev/rnic_mgr is of another ABI version than this library), or what
- * open, ioctl or mmap returned.
- */
-int rnic_bind_open(struct rnic_binding **out, const char *ibdev,
-		   struct rnic_cache *cache, uint32_t weight)
+/* Both kinds of binding; @flags and @verbs_fd as struct rnic_bind has them. */
+static int rnic_bind_make(struct rnic_binding **out, const char *ibdev,
+			  uint32_t flags, int verbs_fd, struct rnic_cache *cache,
+			  uint32_t weight)
 {
 	struct rnic_binding *b;
 	struct rnic_bind req;
@@ -77,6 +66,8 @@ int rnic_bind_open(struct rnic_binding **out, const char *ibdev,
 		return -ENOMEM;
 	strcpy(req.ibdev, ibdev);
 	req.weight = weight;
+	req.flags = flags;
+	req.verbs_fd = verbs_fd;
 	req.abi_version = RNIC_USER_ABI_VERSION;
 	b->fd = open("/dev/rnic_mgr", O_RDWR | O_CLOEXEC | O_NONBLOCK);
 	if (b->fd < 0) {
@@ -103,6 +94,51 @@ fail:
 	close(b->fd);
 	free(b);
 	return err;
+}
+
+/**
+ * rnic_bind_open - bind this process to its consumer on an RDMA device
+ * @out: set to the binding, freed by rnic_bind_close()
+ * @ibdev: the device's name, e.g. "rxe0"
+ * @cache: the registration cache REVOKE and STALE act on
+ * @weight: the consumer's weight, or 0 for the administrator's default
+ *
+ * The binding serves every registration of the process on @ibdev that
+ * no context binding (rnic_bind_open_context()) serves.
+ *
+ * Return: 0, or a negative errno: -ENOENT (rnic_mgr is not loaded),
+ * -ENODEV (no such device, or its user registrations are not charged),
+ * -EBUSY (this process has a whole-process binding there already),
+ * -EPROTO (the kernel's /dev/rnic_mgr is of another ABI version than
+ * this library), or what open, ioctl or mmap returned.
+ */
+int rnic_bind_open(struct rnic_binding **out, const char *ibdev,
+		   struct rnic_cache *cache, uint32_t weight)
+{
+	return rnic_bind_make(out, ibdev, 0, -1, cache, weight);
+}
+
+/**
+ * rnic_bind_open_context - bind for the registrations of one verbs context
+ * @out: set to the binding, freed by rnic_bind_close()
+ * @ibdev: the device's name, e.g. "rxe0"
+ * @verbs_fd: the context's command descriptor (struct ibv_context's cmd_fd)
+ * @cache: the registration cache REVOKE and STALE act on
+ * @weight: the consumer's weight, or 0 for the administrator's default
+ *
+ * For a library that opens its own verbs context beside others in the
+ * process: it hears the STALE events of the registrations made through
+ * that context, and its part of each REVOKE and RECLAIM, whatever other
+ * library in the process binds too.
+ *
+ * Return: as rnic_bind_open(); -EBUSY if the process has a binding for
+ * this context already, -ENOSPC if it has RNIC_BIND_MAX bindings on the
+ * device, -EINVAL if @verbs_fd is not an open verbs context.
+ */
+int rnic_bind_open_context(struct rnic_binding **out, const char *ibdev,
+			   int verbs_fd, struct rnic_cache *cache, uint32_t weight)
+{
+	return rnic_bind_make(out, ibdev, RNIC_BIND_CONTEXT, verbs_fd, cache, weight);
 }
 
 /**

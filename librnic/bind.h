@@ -18,6 +18,9 @@ struct rnic_binding;
 int rnic_bind_open(struct rnic_binding **out, const char *ibdev,
 		   struct rnic_cache *cache, uint32_t weight);
 
+int rnic_bind_open_context(struct rnic_binding **out, const char *ibdev,
+			   int verbs_fd, struct rnic_cache *cache, uint32_t weight);
+
 int rnic_bind_process(struct rnic_binding *b, int timeout_ms);
 
 void rnic_bind_close(struct rnic_binding *b);

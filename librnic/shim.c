@@ -177,8 +177,9 @@ static struct rnic_cache *shim_cache_of(struct ibv_pd *pd, int access)
 		return NULL;
 	/* registrations must not come back through the shim */
 	rnic_verbs_cache_set_real(sc->cache, shim_real_reg, real_dereg_mr);
-	if (rnic_bind_open(&sc->bind, ibv_get_device_name(pd->context->device),
-			   sc->cache, 0)) {
+	/* for its context: a library of the program may bind the whole process */
+	if (rnic_bind_open_context(&sc->bind, ibv_get_device_name(pd->context->device),
+				   pd->context->cmd_fd, sc->cache, 0)) {
 		/* no rnic_mgr: a cache nobody could revoke is a leak; pass through */
 		rnic_verbs_cache_destroy(sc->cache);
 		sc->cache = NULL;

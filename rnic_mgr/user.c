@@ -54,6 +54,11 @@
  *      wait or fail instead. Processes are told apart by struct pid,
  *      never by tgid number (a recycled number is a new process).
  *      Enforced: rnic_uproc_late() asks rnic_ufile_told().
+ *  U6. A record is on its uproc's up_umrs exactly while it is in
+ *      rd_umrs, and it is counted in the held of the one binding its
+ *      context routes to at that moment (user_dev.c, F5).
+ *      Asserted: rnic_umr_link() acts only on a change of membership,
+ *      and rnic_ufile_count() warns on a count going below zero.
  *
  * Lock order: rnic_user_mutex, then the arbiter's locks (rnic_register
  * and rnic_unregister take rd_cons_mutex). The arbiter's callbacks
@@ -77,6 +82,7 @@
 struct rnic_ucharge {
 	struct rnic_uproc *proc;
 	u32 entries;
+	const void *key;	/* the verbs file of the context (struct rnic_umr) */
 };
 
 DEFINE_MUTEX(rnic_user_mutex);
@@ -132,6 +138,9 @@ static struct rnic_uproc *rnic_uproc_create(struct rnic_dev *rd)
 	up = kzalloc(sizeof(*up), GFP_KERNEL);
 	if (!up)
 		return ERR_PTR(-ENOMEM);
+	spin_lock_init(&up->up_lock);
+	INIT_LIST_HEAD(&up->up_files);
+	INIT_LIST_HEAD(&up->up_umrs);
 	t = rnic_tenant_get(rd);
 	if (IS_ERR(t)) {
 		kfree(up);
@@ -157,7 +166,6 @@ static struct rnic_uproc *rnic_uproc_create(struct rnic_dev *rd)
 	up->up_rd = rd;
 	up->up_tgid = current->tgid;
 	up->up_pid = get_task_pid(current, PIDTYPE_TGID);
-	spin_lock_init(&up->up_lock);
 	list_add_tail(&up->up_node, &rd->rd_uprocs);
 	return up;
 }
@@ -357,13 +365,27 @@ int rnic_uproc_reserve(struct rnic_uproc *up, u64 entries, u32 keys, bool nowait
  */
 u64 rnic_uproc_unreserve(struct rnic_uproc *up)
 {
+	return rnic_uproc_unreserve_some(up, U64_MAX, U64_MAX);
+}
+
+/**
+ * rnic_uproc_unreserve_some - give back part of what was reserved
+ * @up: the process
+ * @entries: at most this many entries
+ * @keys: at most this many keys
+ *
+ * Return: the entries given back.
+ * Context: any that may take a spinlock.
+ */
+u64 rnic_uproc_unreserve_some(struct rnic_uproc *up, u64 entries, u64 keys)
+{
 	u64 e, k, given;
 
 	spin_lock(&up->up_lock);
-	e = up->up_resv_entries;
-	k = up->up_resv_keys;
-	WRITE_ONCE(up->up_resv_entries, 0);
-	up->up_resv_keys = 0;
+	e = min(up->up_resv_entries, entries);
+	k = min(up->up_resv_keys, keys);
+	WRITE_ONCE(up->up_resv_entries, up->up_resv_entries - e);
+	up->up_resv_keys -= k;
 	spin_unlock(&up->up_lock);
 	given = e;
 	/* reservations add up past 2^32: release in pieces rnic_release() takes */
@@ -408,7 +430,8 @@ static int rnic_user_charge(struct rnic_dev *rd, struct ib_pd *pd,
 	}
 	ch->proc = up;
 	ch->entries = entries;
-	rnic_ufile_publish(up);
+	ch->key = pd->uobject->context->ufile;
+	/* published once recorded: a binding's held counts records (F5) */
 	return 0;
 }
 
@@ -452,14 +475,10 @@ static const struct mmu_interval_notifier_ops rnic_umr_mni_ops = {
 static void rnic_umr_watch(struct rnic_umr *um)
 {
 	struct rnic_uproc *up = um->um_proc;
-	bool bound;
 
-	if (!READ_ONCE(up->up_file))	/* unbound, the common case: no lock */
+	if (!READ_ONCE(up->up_nfiles))	/* unbound, the common case */
 		return;
-	spin_lock(&up->up_lock);
-	bound = up->up_file;
-	spin_unlock(&up->up_lock);
-	if (!bound || !um->um_len || !current->mm ||
+	if (!um->um_len || !current->mm ||
 	    up->up_pid != task_tgid(current))
 		return;
 	um->um_watched = !mmu_interval_notifier_insert(&um->um_notif, current->mm,
@@ -495,6 +514,26 @@ static struct rnic_umr *rnic_umr_find(struct rnic_dev *rd, u32 lkey)
 	return NULL;
 }
 
+/*
+ * The process's list of records and its bindings' counts follow the
+ * table (U6): @um joins them when it enters rd_umrs and leaves them when
+ * it leaves, so a rereg's change of entries while it is out is counted.
+ */
+static void rnic_umr_link(struct rnic_umr *um, bool add)
+{
+	struct rnic_uproc *up = um->um_proc;
+
+	spin_lock(&up->up_lock);
+	if (add == list_empty(&um->um_pnode)) {
+		if (add)
+			list_add_tail(&um->um_pnode, &up->up_umrs);
+		else
+			list_del_init(&um->um_pnode);
+		rnic_ufile_count(up, um, add);
+	}
+	spin_unlock(&up->up_lock);
+}
+
 /* Record @um under @lkey (U2). Return: 0, or -EEXIST. */
 static int rnic_umr_add(struct rnic_dev *rd, struct rnic_umr *um, u32 lkey)
 {
@@ -508,6 +547,8 @@ static int rnic_umr_add(struct rnic_dev *rd, struct rnic_umr *um, u32 lkey)
 		hlist_add_head(&um->um_hnode, rnic_umr_bucket(rd, lkey));
 	}
 	spin_unlock(&rd->rd_umrs_lock);
+	if (!err)
+		rnic_umr_link(um, true);
 	return err;
 }
 
@@ -532,14 +573,18 @@ static struct ib_mr *rnic_user_commit(struct rnic_dev *rd, struct rnic_ucharge *
 	if (um) {
 		um->um_mr = mr;
 		um->um_proc = ch->proc;
+		um->um_key = ch->key;
+		INIT_LIST_HEAD(&um->um_pnode);
 		um->um_entries = ch->entries;
 		um->um_addr = addr;
 		um->um_len = len;
 		rnic_umr_watch(um);
 		err = rnic_umr_add(rd, um, mr->lkey);
 	}
-	if (!err)
+	if (!err) {
+		rnic_ufile_publish(ch->proc);
 		return mr;
+	}
 	if (um && um->um_watched)
 		mmu_interval_notifier_remove(&um->um_notif);
 	kfree(um);
@@ -593,43 +638,6 @@ static struct ib_mr *rnic_user_reg_mr_dmabuf(struct ib_pd *pd, u64 offset,
 }
 
 /**
- * rnic_uproc_victims - registrations to suggest in a REVOKE
- * @up: the process
- * @entries: how many entries they should cover
- * @lkeys: filled with their lkeys
- * @max: room in @lkeys
- *
- * The kernel does not see which registrations a process uses, so the
- * suggestion is simply in table order until @entries are covered; the
- * library chooses its own victims anyway.
- *
- * Return: how many were filled in.
- */
-u32 rnic_uproc_victims(struct rnic_uproc *up, u64 entries, u32 *lkeys, u32 max)
-{
-	struct rnic_dev *rd = up->up_rd;
-	struct rnic_umr *um;
-	u64 covered = 0;
-	u32 n = 0, b;
-
-	/* Records are freed only after they leave the table (U2). */
-	spin_lock(&rd->rd_umrs_lock);
-	for (b = 0; b < RNIC_UMR_BUCKETS; b++) {
-		hlist_for_each_entry(um, &rd->rd_umrs[b], um_hnode) {
-			if (n == max || covered >= entries)
-				goto out;
-			if (um->um_proc != up)
-				continue;
-			lkeys[n++] = um->um_lkey;
-			covered += um->um_entries;
-		}
-	}
-out:
-	spin_unlock(&rd->rd_umrs_lock);
-	return n;
-}
-
-/**
  * rnic_uproc_plan_entries - entries a release plan covers
  * @up: the process
  * @lkeys: the registrations it says it will deregister
@@ -667,6 +675,8 @@ static struct rnic_umr *rnic_umr_take(struct rnic_dev *rd, struct ib_mr *mr)
 	if (um)
 		hlist_del_init(&um->um_hnode);
 	spin_unlock(&rd->rd_umrs_lock);
+	if (um)
+		rnic_umr_link(um, false);
 	return um;
 }
 
@@ -674,6 +684,7 @@ static void rnic_umr_free(struct rnic_umr *um)
 {
 	struct rnic_uproc *up = um->um_proc;
 
+	rnic_umr_link(um, false);	/* the unwrap empties the table at once */
 	/* waits for a running invalidate: none can touch um after this */
 	if (um->um_watched)
 		mmu_interval_notifier_remove(&um->um_notif);
@@ -763,6 +774,8 @@ static void rnic_user_dealloc_ucontext(struct ib_ucontext *ctx)
 
 	rd->rd_user_orig->dealloc_ucontext(ctx);
 	mutex_lock(&rnic_user_mutex);
+	/* its file is freed next: a binding naming it must not match another */
+	rnic_ufile_forget_key(rd, ctx->ufile);
 	up = xa_erase(&rnic_uctx, (unsigned long)ctx);
 	if (up)
 		rnic_uproc_put(up);

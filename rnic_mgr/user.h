@@ -54,11 +54,13 @@ struct rnic_tenant {
  * @up_refs: records + owned verbs contexts + callers holding it (U3)
  * @up_cons: its rnic_mgr consumer
  * @up_pid: the process, to end it (user_enforce)
- * @up_lock: guards @up_file for callbacks, which cannot take
- *	rnic_user_mutex
- * @up_file: the /dev/rnic_mgr file bound to it, or NULL (user_dev.c)
- * @up_told: a REVOKE was queued to @up_file (@up_lock); cleared when it
- *	unbinds. Only a process told may be killed (user.c, U5)
+ * @up_lock: guards @up_files and @up_umrs for callbacks, which cannot
+ *	take rnic_user_mutex; taken before a file's lock, never with
+ *	rd_umrs_lock
+ * @up_files: the /dev/rnic_mgr files bound to it (user_dev.c, F1)
+ * @up_nfiles: how many; read without the lock to skip unbound processes
+ * @up_umrs: its records (struct rnic_umr), to walk them without the
+ *	device's table
  * @up_resv_entries: entries reserved ahead (RNIC_IOC_RESERVE) and not yet
  *	drawn by a registration; charged to @up_cons (@up_lock)
  * @up_resv_keys: likewise, keys
@@ -74,8 +76,9 @@ struct rnic_uproc {
 	struct rnic_consumer *up_cons;
 	struct pid *up_pid;
 	spinlock_t up_lock;
-	struct rnic_ufile *up_file;
-	bool up_told;
+	struct list_head up_files;
+	u32 up_nfiles;
+	struct list_head up_umrs;
 	u64 up_resv_entries;
 	u64 up_resv_keys;
 	atomic_t up_async;
@@ -88,6 +91,9 @@ struct rnic_uproc {
  * @um_lkey: its lkey when recorded (the table's key)
  * @um_hnode: in the device's rd_umrs bucket of @um_lkey
  * @um_proc: charged to
+ * @um_key: the verbs file of the context it was made through, compared
+ *	with a binding's (never dereferenced)
+ * @um_pnode: on @um_proc's up_umrs while it is in rd_umrs (@up_lock)
  * @um_entries: pages spanned
  * @um_addr: the registered range's start (the process's address)
  * @um_len: its length
@@ -100,6 +106,8 @@ struct rnic_umr {
 	u32 um_lkey;
 	struct hlist_node um_hnode;
 	struct rnic_uproc *um_proc;
+	const void *um_key;
+	struct list_head um_pnode;
 	u32 um_entries;
 	u64 um_addr;
 	u64 um_len;
@@ -113,10 +121,10 @@ extern struct mutex rnic_user_mutex;
 struct rnic_uproc *rnic_uproc_find_or_create(struct rnic_dev *rd);
 void rnic_uproc_put(struct rnic_uproc *up);
 void rnic_uproc_put_unlocked(struct rnic_uproc *up);
-u32 rnic_uproc_victims(struct rnic_uproc *up, u64 entries, u32 *lkeys, u32 max);
 u64 rnic_uproc_plan_entries(struct rnic_uproc *up, const u32 *lkeys, u32 n);
 int rnic_uproc_reserve(struct rnic_uproc *up, u64 entries, u32 keys, bool nowait);
 u64 rnic_uproc_unreserve(struct rnic_uproc *up);
+u64 rnic_uproc_unreserve_some(struct rnic_uproc *up, u64 entries, u64 keys);
 
 struct rnic_tenant *rnic_tenant_get(struct rnic_dev *rd);
 void rnic_tenant_put(struct rnic_tenant *t);
@@ -131,5 +139,7 @@ void rnic_ufile_reclaim(struct rnic_uproc *up, u64 entries);
 void rnic_ufile_stale(struct rnic_uproc *up, struct rnic_umr *um);
 void rnic_ufile_detach(struct rnic_uproc *up);
 bool rnic_ufile_told(struct rnic_uproc *up);
+void rnic_ufile_count(struct rnic_uproc *up, struct rnic_umr *um, bool add);
+void rnic_ufile_forget_key(struct rnic_dev *rd, const void *key);
 
 #endif /* RNIC_MGR_USER_H */

@@ -9,12 +9,22 @@
  * user.c charges every registration of every process; a bound process
  * only learns of revocations in time to choose its own victims.
  *
+ * A process may bind several files to one device, so that each library
+ * in it (an MPI's transport, the shim, another cache) hears about its
+ * own registrations: a context binding serves the registrations made
+ * through one verbs context, the whole-process binding all the others.
+ * A registration's context is its ib_ucontext's verbs file, compared as
+ * a pointer with the one the binding named and never dereferenced.
+ *
  * Invariants:
- *  F1. A file is bound to at most one uproc and a uproc to at most one
- *      file; both links change together under rnic_user_mutex and the
- *      uproc's up_lock, and the file holds a reference on the uproc
- *      (U3) while bound.
- *      Asserted: BIND refuses a second binding of either side (-EBUSY).
+ *  F1. A file is bound to at most one uproc; a uproc has at most
+ *      RNIC_BIND_MAX files, at most one of them whole-process and at
+ *      most one per context. Links change under rnic_user_mutex and the
+ *      uproc's up_lock, and each bound file holds a reference on the
+ *      uproc (U3).
+ *      Asserted: BIND refuses a second binding of the file, of the
+ *      context or of the whole process (-EBUSY), and one too many
+ *      (-ENOSPC).
  *  F2. Events are queued whole and read whole: the queue holds encoded
  *      events back to back; one that does not fit is dropped, but its
  *      seq is used, so the reader sees the gap and re-reads the page.
@@ -28,6 +38,14 @@
  *      device a million times costs the opener, not the host.
  *      Enforced: rnic_ufile_bind() calls rnic_ufile_alloc() under
  *      rnic_user_mutex; mmap and read refuse a file never bound.
+ *  F5. Each registration routes to one binding at most: the context
+ *      binding of its verbs file if there is one, else the
+ *      whole-process binding. Its STALE goes there; a context binding's
+ *      held counts exactly its registrations (U6), and the
+ *      whole-process binding's held is the rest of what the process is
+ *      charged; a REVOKE or RECLAIM is divided by those (bind_split.h),
+ *      with each part's victims among that binding's registrations.
+ *      Asserted: rnic_ufile_count() warns on a count below zero.
  */
 #include <linux/fs.h>
 #include <linux/kfifo.h>
@@ -41,6 +59,7 @@
 #include <linux/workqueue.h>
 #include <rdmastor/rnic_user_event.h>
 
+#include "bind_split.h"
 #include "rnic_int.h"
 #include "trace.h"
 #include "user.h"
@@ -48,11 +67,22 @@
 /* Events waiting to be read, per file: 16 KiB is 40 full REVOKEs. */
 #define RNIC_UFILE_QUEUE	16384
 
+/* Names each binding to the grant of an asynchronous reservation. */
+static atomic64_t rnic_ufile_ids = ATOMIC64_INIT(0);
+
 /**
  * struct rnic_ufile - one open /dev/rnic_mgr
  * @lock: the queue, @seq, @shared and @up for posters
  * @wq: readers and pollers
  * @up: the uproc bound (F1), or NULL
+ * @node: on @up's up_files (up_lock)
+ * @context: bound with RNIC_BIND_CONTEXT
+ * @key: a context binding's verbs file; NULL once that context is gone
+ *	(it then matches nothing)
+ * @id: names it to an asynchronous reservation's grant
+ * @told: a REVOKE was queued to it since it bound (up_lock; U5)
+ * @held: entries of a context binding's registrations (F5, up_lock)
+ * @keys_held: how many registrations those are
  * @detached: the device went away after the bind: reads end
  * @seq: the last event's seq
  * @queue: encoded events (F2); allocated at the first BIND (F4)
@@ -63,6 +93,13 @@ struct rnic_ufile {
 	spinlock_t lock;
 	wait_queue_head_t wq;
 	struct rnic_uproc *up;
+	struct list_head node;
+	bool context;
+	const void *key;
+	u64 id;
+	bool told;
+	u64 held;
+	u64 keys_held;
 	bool detached;
 	u32 seq;
 	DECLARE_KFIFO_PTR(queue, u8);
@@ -74,22 +111,100 @@ static u64 rnic_mono_ns(void)
 	return ktime_get_ns();
 }
 
-/* Write the page under the file's lock (F3). */
+/* @key's context binding of @up, or NULL. Under up_lock. */
+static struct rnic_ufile *rnic_ufile_of_key(struct rnic_uproc *up, const void *key)
+{
+	struct rnic_ufile *f;
+
+	lockdep_assert_held(&up->up_lock);
+	list_for_each_entry(f, &up->up_files, node)
+		if (f->context && f->key && f->key == key)
+			return f;
+	return NULL;
+}
+
+/* The binding a registration through @key routes to (F5), or NULL. */
+static struct rnic_ufile *rnic_ufile_route(struct rnic_uproc *up, const void *key)
+{
+	struct rnic_ufile *f = rnic_ufile_of_key(up, key);
+
+	if (f)
+		return f;
+	list_for_each_entry(f, &up->up_files, node)
+		if (!f->context)
+			return f;
+	return NULL;
+}
+
+/**
+ * rnic_ufile_count - count a registration in its binding's held (F5)
+ * @up: the process; its up_lock held
+ * @um: the registration
+ * @add: it joins (true) or leaves the process's records
+ */
+void rnic_ufile_count(struct rnic_uproc *up, struct rnic_umr *um, bool add)
+{
+	struct rnic_ufile *f;
+
+	lockdep_assert_held(&up->up_lock);
+	if (!up->up_nfiles)
+		return;
+	f = rnic_ufile_of_key(up, um->um_key);
+	if (!f)
+		return;		/* the whole-process binding's held is derived */
+	if (add) {
+		f->held += um->um_entries;
+		f->keys_held++;
+	} else if (!WARN_ON_ONCE(f->held < um->um_entries || !f->keys_held)) {
+		f->held -= um->um_entries;
+		f->keys_held--;
+	}
+}
+
+/*
+ * What @f's registrations hold (F5): a context binding's are counted; the
+ * whole-process binding has the rest of the consumer's charge, which
+ * includes what is reserved. Under up_lock.
+ */
+static void rnic_ufile_held(struct rnic_ufile *f, struct rnic_uproc *up,
+			    u64 *entries, u64 *keys)
+{
+	struct rnic_consumer *c = up->up_cons;
+	u64 e = 0, k = 0, ce, ck;
+	struct rnic_ufile *g;
+
+	lockdep_assert_held(&up->up_lock);
+	if (f->context) {
+		*entries = f->held;
+		*keys = f->keys_held;
+		return;
+	}
+	list_for_each_entry(g, &up->up_files, node) {
+		e += g->held;
+		k += g->keys_held;
+	}
+	ce = READ_ONCE(c->rc_pol.r[RNP_ENTRIES].held);
+	ck = READ_ONCE(c->rc_pol.r[RNP_KEYS].held);
+	*entries = ce > e ? ce - e : 0;
+	*keys = ck > k ? ck - k : 0;
+}
+
+/* Write the page under up_lock and the file's lock (F3). */
 static void rnic_ufile_write_shared(struct rnic_ufile *f, struct rnic_uproc *up,
 				    u64 target, u64 deadline_ns)
 {
 	struct rnic_shared *s = f->shared;
-	struct rnic_consumer *c = up->up_cons;
-	u64 ent, keys;
+	u64 ent, keys, held, kheld;
 
 	lockdep_assert_held(&f->lock);
-	rnic_may_hold(c, &ent, &keys);
+	rnic_may_hold(up->up_cons, &ent, &keys);
+	rnic_ufile_held(f, up, &held, &kheld);
 	WRITE_ONCE(s->seq, s->seq + 1);
 	smp_wmb();	/* odd seq before the fields: pairs with the reader's acquire */
 	s->entitlement = ent;
 	s->key_entitlement = min_t(u64, keys, U32_MAX);
-	s->held = READ_ONCE(c->rc_pol.r[RNP_ENTRIES].held);
-	s->key_held = min_t(u64, READ_ONCE(c->rc_pol.r[RNP_KEYS].held), U32_MAX);
+	s->held = held;
+	s->key_held = min_t(u64, kheld, U32_MAX);
 	if (target != RNIC_NO_TARGET || !deadline_ns) {
 		s->target = target;
 		s->deadline_ns = deadline_ns;
@@ -132,49 +247,58 @@ static void rnic_ufile_post(struct rnic_ufile *f, struct rnic_uproc *up,
 }
 
 /*
- * Post @ev to the file bound to @up, if any, and with @page rewrite its
- * shared page (with @target and @deadline_ns as rnic_ufile_write_shared()
- * takes them). Return: whether a file was bound.
+ * Post @ev (if not NULL) to @f and with @page rewrite its shared page
+ * (with @target and @deadline_ns as rnic_ufile_write_shared() takes
+ * them). Under up_lock.
  */
-static bool rnic_ufile_post_bound(struct rnic_uproc *up, struct rnic_ev *ev,
-				  bool page, u64 target, u64 deadline_ns)
+static void rnic_ufile_post_to(struct rnic_ufile *f, struct rnic_uproc *up,
+			       struct rnic_ev *ev, bool page, u64 target,
+			       u64 deadline_ns)
+{
+	lockdep_assert_held(&up->up_lock);
+	spin_lock(&f->lock);
+	if (ev)
+		rnic_ufile_post(f, up, ev);
+	if (page)
+		rnic_ufile_write_shared(f, up, target, deadline_ns);
+	spin_unlock(&f->lock);
+	if (ev && ev->type == RNIC_EV_REVOKE)
+		f->told = true;
+}
+
+/* rnic_ufile_post_to() every binding of @up. */
+static void rnic_ufile_post_all(struct rnic_uproc *up, struct rnic_ev *ev,
+				bool page, u64 target, u64 deadline_ns)
 {
 	struct rnic_ufile *f;
 
 	spin_lock(&up->up_lock);
-	f = up->up_file;
-	if (f) {
-		spin_lock(&f->lock);
-		rnic_ufile_post(f, up, ev);
-		if (page)
-			rnic_ufile_write_shared(f, up, target, deadline_ns);
-		spin_unlock(&f->lock);
-		if (ev->type == RNIC_EV_REVOKE)
-			up->up_told = true;
-	}
+	list_for_each_entry(f, &up->up_files, node)
+		rnic_ufile_post_to(f, up, ev, page, target, deadline_ns);
 	spin_unlock(&up->up_lock);
-	return f;
 }
 
 /**
  * rnic_ufile_told - was the process sent a REVOKE it could have read?
  * @up: the process
  *
- * Return: true if it is bound to /dev/rnic_mgr and a REVOKE was queued
- * to that file since it bound (user.c, U5).
+ * Return: true if a REVOKE was queued to one of its bound files since
+ * that file bound (user.c, U5).
  */
 bool rnic_ufile_told(struct rnic_uproc *up)
 {
-	bool told;
+	struct rnic_ufile *f;
+	bool told = false;
 
 	spin_lock(&up->up_lock);
-	told = up->up_file && up->up_told;
+	list_for_each_entry(f, &up->up_files, node)
+		told |= f->told;
 	spin_unlock(&up->up_lock);
 	return told;
 }
 
 /**
- * rnic_ufile_publish - refresh a bound process's page after a change
+ * rnic_ufile_publish - refresh a bound process's pages after a change
  * @up: the process
  *
  * Called when its registrations were charged or refunded; a process
@@ -182,19 +306,79 @@ bool rnic_ufile_told(struct rnic_uproc *up)
  */
 void rnic_ufile_publish(struct rnic_uproc *up)
 {
+	/* unbound (most programs): nothing to write; a BIND publishes itself */
+	if (!READ_ONCE(up->up_nfiles))
+		return;
+	rnic_ufile_post_all(up, NULL, true, RNIC_NO_TARGET, 1);
+}
+
+/*
+ * A REVOKE or RECLAIM divided among a process's bindings (F5): each
+ * binding's part, and for a REVOKE the victims among its registrations.
+ * Allocated per ask: too large for the callback's stack.
+ */
+struct rnic_split {
+	struct rnic_ufile *f[RNIC_BIND_MAX];
+	u64 held[RNIC_BIND_MAX], kheld[RNIC_BIND_MAX];
+	u64 part[RNIC_BIND_MAX], kpart[RNIC_BIND_MAX];
+	u64 covered[RNIC_BIND_MAX];
+	u32 nvictims[RNIC_BIND_MAX];
+	u32 victims[RNIC_BIND_MAX][RNIC_REVOKE_MAX_VICTIMS];
+	u32 n;
+};
+
+/* Divide @entries and @keys among @up's bindings. Under up_lock. */
+static void rnic_split_ask(struct rnic_split *sp, struct rnic_uproc *up,
+			   u64 entries, u64 keys)
+{
 	struct rnic_ufile *f;
 
-	/* unbound (most programs): nothing to write; a BIND publishes itself */
-	if (!READ_ONCE(up->up_file))
-		return;
-	spin_lock(&up->up_lock);
-	f = up->up_file;
-	if (f) {
-		spin_lock(&f->lock);
-		rnic_ufile_write_shared(f, up, RNIC_NO_TARGET, 1);
-		spin_unlock(&f->lock);
+	lockdep_assert_held(&up->up_lock);
+	sp->n = 0;
+	list_for_each_entry(f, &up->up_files, node) {
+		if (WARN_ON_ONCE(sp->n == RNIC_BIND_MAX))
+			break;
+		sp->f[sp->n] = f;
+		rnic_ufile_held(f, up, &sp->held[sp->n], &sp->kheld[sp->n]);
+		sp->n++;
 	}
-	spin_unlock(&up->up_lock);
+	rnic_split_by_held(entries, sp->held, sp->n, sp->part);
+	rnic_split_by_held(keys, sp->kheld, sp->n, sp->kpart);
+}
+
+/*
+ * Suggest each binding's victims in one walk of the process's records,
+ * in the order they were made, until each part is covered. The kernel
+ * does not see which registrations a process uses; the library chooses
+ * its own victims anyway. Under up_lock.
+ */
+static void rnic_split_victims(struct rnic_split *sp, struct rnic_uproc *up)
+{
+	u32 i, open = 0;
+	struct rnic_umr *um;
+
+	lockdep_assert_held(&up->up_lock);
+	for (i = 0; i < sp->n; i++) {
+		sp->nvictims[i] = 0;
+		sp->covered[i] = 0;
+		open += sp->part[i] > 0;
+	}
+	list_for_each_entry(um, &up->up_umrs, um_pnode) {
+		struct rnic_ufile *f = rnic_ufile_route(up, um->um_key);
+
+		if (!open)
+			break;
+		for (i = 0; i < sp->n && sp->f[i] != f; i++)
+			;
+		if (i == sp->n || sp->covered[i] >= sp->part[i] ||
+		    sp->nvictims[i] == RNIC_REVOKE_MAX_VICTIMS)
+			continue;
+		sp->victims[i][sp->nvictims[i]++] = um->um_lkey;
+		sp->covered[i] += um->um_entries;
+		if (sp->covered[i] >= sp->part[i] ||
+		    sp->nvictims[i] == RNIC_REVOKE_MAX_VICTIMS)
+			open--;
+	}
 }
 
 /**
@@ -203,27 +387,44 @@ void rnic_ufile_publish(struct rnic_uproc *up)
  * @target: entries it may keep
  * @key_target: keys it may keep
  *
- * Posts REVOKE with the deadline now + T and suggested victims.
+ * Posts REVOKE with the deadline now + T and suggested victims to each
+ * binding, asking each for its part (F5).
  * Context: the arbiter's shrink callback (process, no arbiter locks).
  */
 void rnic_ufile_revoke(struct rnic_uproc *up, u64 target, u64 key_target)
 {
 	struct rnic_consumer *c = up->up_cons;
-	struct rnic_ev ev = { .type = RNIC_EV_REVOKE };
 	u64 held = READ_ONCE(c->rc_pol.r[RNP_ENTRIES].held);
 	u64 kheld = READ_ONCE(c->rc_pol.r[RNP_KEYS].held);
+	u64 deadline = rnic_mono_ns() + (u64)c->rc_deadline_ms * NSEC_PER_MSEC;
+	struct rnic_split *sp;
+	u32 i;
 
-	if (held <= target && kheld <= key_target)
+	if ((held <= target && kheld <= key_target) || !READ_ONCE(up->up_nfiles))
 		return;
-	ev.revoke.entries = held > target ? held - target : 0;
-	ev.revoke.keys = kheld > key_target ? min_t(u64, kheld - key_target, U32_MAX) : 0;
-	ev.revoke.deadline_ns = rnic_mono_ns() +
-				(u64)c->rc_deadline_ms * NSEC_PER_MSEC;
-	/* outside the file's lock: it takes the device's record table lock */
-	ev.revoke.nvictims = rnic_uproc_victims(up, ev.revoke.entries,
-						ev.revoke.victims,
-						RNIC_REVOKE_MAX_VICTIMS);
-	rnic_ufile_post_bound(up, &ev, true, target, ev.revoke.deadline_ns);
+	sp = kmalloc(sizeof(*sp), GFP_KERNEL);
+	if (!sp)
+		return;	/* not told: it cannot be killed for it (U5) */
+	spin_lock(&up->up_lock);
+	rnic_split_ask(sp, up, held > target ? held - target : 0,
+		       kheld > key_target ? kheld - key_target : 0);
+	rnic_split_victims(sp, up);
+	for (i = 0; i < sp->n; i++) {
+		struct rnic_ev ev = { .type = RNIC_EV_REVOKE };
+
+		if (!sp->part[i] && !sp->kpart[i])
+			continue;
+		ev.revoke.entries = sp->part[i];
+		ev.revoke.keys = min_t(u64, sp->kpart[i], U32_MAX);
+		ev.revoke.deadline_ns = deadline;
+		ev.revoke.nvictims = sp->nvictims[i];
+		memcpy(ev.revoke.victims, sp->victims[i],
+		       sp->nvictims[i] * sizeof(u32));
+		rnic_ufile_post_to(sp->f[i], up, &ev, true,
+				   sp->held[i] - sp->part[i], deadline);
+	}
+	spin_unlock(&up->up_lock);
+	kfree(sp);
 }
 
 /**
@@ -238,7 +439,7 @@ void rnic_ufile_grow(struct rnic_uproc *up, u64 entries, u64 keys)
 
 	ev.grow.entitlement = entries;
 	ev.grow.key_entitlement = min_t(u64, keys, U32_MAX);
-	rnic_ufile_post_bound(up, &ev, true, RNIC_NO_TARGET, 1);
+	rnic_ufile_post_all(up, &ev, true, RNIC_NO_TARGET, 1);
 }
 
 /**
@@ -246,14 +447,31 @@ void rnic_ufile_grow(struct rnic_uproc *up, u64 entries, u64 keys)
  * @up: the process
  * @entries: entries another consumer waits for, at most
  *
- * Not a revocation: the shared page, its target and its deadline stay.
+ * Each binding is asked for its part (F5). Not a revocation: the shared
+ * pages, their targets and deadlines stay.
  */
 void rnic_ufile_reclaim(struct rnic_uproc *up, u64 entries)
 {
-	struct rnic_ev ev = { .type = RNIC_EV_RECLAIM };
+	struct rnic_split *sp;
+	u32 i;
 
-	ev.reclaim.entries = entries;
-	rnic_ufile_post_bound(up, &ev, false, 0, 0);
+	if (!READ_ONCE(up->up_nfiles))
+		return;
+	sp = kmalloc(sizeof(*sp), GFP_KERNEL);
+	if (!sp)
+		return;
+	spin_lock(&up->up_lock);
+	rnic_split_ask(sp, up, entries, 0);
+	for (i = 0; i < sp->n; i++) {
+		struct rnic_ev ev = { .type = RNIC_EV_RECLAIM };
+
+		if (!sp->part[i])
+			continue;
+		ev.reclaim.entries = sp->part[i];
+		rnic_ufile_post_to(sp->f[i], up, &ev, false, 0, 0);
+	}
+	spin_unlock(&up->up_lock);
+	kfree(sp);
 }
 
 /**
@@ -261,56 +479,120 @@ void rnic_ufile_reclaim(struct rnic_uproc *up, u64 entries)
  * @up: the process
  * @um: the registration whose range was unmapped or cleared
  *
+ * Only the binding its context routes to hears of it (F5).
  * Context: an MMU notifier: may not sleep.
  */
 void rnic_ufile_stale(struct rnic_uproc *up, struct rnic_umr *um)
 {
 	struct rnic_ev ev = { .type = RNIC_EV_STALE };
+	struct rnic_ufile *f;
 
 	ev.stale.addr = um->um_addr;
 	ev.stale.len = um->um_len;
 	/* the record's copy: the driver may have freed the MR already (L2) */
 	ev.stale.lkey = um->um_lkey;
-	rnic_ufile_post_bound(up, &ev, false, 0, 0);
+	spin_lock(&up->up_lock);
+	f = rnic_ufile_route(up, um->um_key);
+	if (f)
+		rnic_ufile_post_to(f, up, &ev, false, 0, 0);
+	spin_unlock(&up->up_lock);
+}
+
+/* Count a new context binding's registrations (F5). Under up_lock. */
+static void rnic_ufile_count_all(struct rnic_ufile *f, struct rnic_uproc *up)
+{
+	struct rnic_umr *um;
+
+	lockdep_assert_held(&up->up_lock);
+	f->held = 0;
+	f->keys_held = 0;
+	if (!f->context || !f->key)
+		return;
+	list_for_each_entry(um, &up->up_umrs, um_pnode) {
+		if (um->um_key == f->key) {
+			f->held += um->um_entries;
+			f->keys_held++;
+		}
+	}
+}
+
+/**
+ * rnic_ufile_forget_key - a verbs context is gone: stop matching its file
+ * @rd: the device it was on
+ * @key: its verbs file, about to be freed
+ *
+ * A binding that named it serves nothing from now on: another context's
+ * file allocated at the same address must not route to it.
+ * Context: rnic_user_mutex held.
+ */
+void rnic_ufile_forget_key(struct rnic_dev *rd, const void *key)
+{
+	struct rnic_uproc *up;
+	struct rnic_ufile *f;
+
+	lockdep_assert_held(&rnic_user_mutex);
+	list_for_each_entry(up, &rd->rd_uprocs, up_node) {
+		if (!READ_ONCE(up->up_nfiles))
+			continue;
+		spin_lock(&up->up_lock);
+		f = rnic_ufile_of_key(up, key);
+		if (f) {
+			f->key = NULL;
+			rnic_ufile_count_all(f, up);
+		}
+		spin_unlock(&up->up_lock);
+	}
 }
 
 /* Unbind under rnic_user_mutex (F1); drops the file's reference. */
 static void rnic_ufile_unbind(struct rnic_ufile *f, bool detached)
 {
 	struct rnic_uproc *up = f->up;
+	bool last;
 
 	lockdep_assert_held(&rnic_user_mutex);
 	if (!up)
 		return;
 	spin_lock(&up->up_lock);
 	spin_lock(&f->lock);
-	WRITE_ONCE(up->up_file, NULL);
-	up->up_told = false;
+	list_del_init(&f->node);
+	WRITE_ONCE(up->up_nfiles, up->up_nfiles - 1);
+	last = !up->up_nfiles;
+	f->told = false;
 	f->up = NULL;
 	f->detached = detached;
 	spin_unlock(&f->lock);
 	spin_unlock(&up->up_lock);
 	wake_up_interruptible(&f->wq);
-	rnic_uproc_unreserve(up);
+	/* reservations are the process's: they go back with its last binding */
+	if (last)
+		rnic_uproc_unreserve(up);
+	else
+		rnic_ufile_publish(up);	/* the others' held changed (F5) */
 	rnic_uproc_put(up);
 }
 
 /**
- * rnic_ufile_detach - the device goes away: unbind the process's file
+ * rnic_ufile_detach - the device goes away: unbind the process's files
  * @up: the process; rnic_user_mutex held
  *
- * The file stays open; reads return end of file from now on.
+ * The files stay open; reads return end of file from now on.
  */
 void rnic_ufile_detach(struct rnic_uproc *up)
 {
 	struct rnic_ufile *f;
 
 	lockdep_assert_held(&rnic_user_mutex);
-	spin_lock(&up->up_lock);
-	f = up->up_file;
-	spin_unlock(&up->up_lock);
-	if (f)
+	refcount_inc(&up->up_refs);	/* its last file may hold the last one */
+	for (;;) {
+		spin_lock(&up->up_lock);
+		f = list_first_entry_or_null(&up->up_files, struct rnic_ufile, node);
+		spin_unlock(&up->up_lock);
+		if (!f)
+			break;
 		rnic_ufile_unbind(f, true);
+	}
+	rnic_uproc_put(up);
 }
 
 /* An open file is only its struct until it binds (F4). */
@@ -370,11 +652,48 @@ static int rnic_ufile_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
+/*
+ * The verbs file a context binding names, or an ERR_PTR: only an open
+ * uverbs file will do. Its address is kept as a key and never followed.
+ */
+static const void *rnic_ufile_verbs_key(int fd)
+{
+	struct file *vf = fget(fd);
+	const void *key;
+
+	if (!vf)
+		return ERR_PTR(-EBADF);
+	key = vf->private_data;
+	if (!IS_BUILTIN(CONFIG_INFINIBAND_USER_ACCESS) &&
+	    (!vf->f_op->owner || strcmp(vf->f_op->owner->name, "ib_uverbs")))
+		key = ERR_PTR(-EINVAL);
+	else if (!key)
+		key = ERR_PTR(-EINVAL);
+	fput(vf);
+	return key;
+}
+
+/* May @f bind to @up (F1)? Under up_lock. */
+static int rnic_ufile_may_bind(struct rnic_uproc *up, bool context, const void *key)
+{
+	struct rnic_ufile *g;
+
+	lockdep_assert_held(&up->up_lock);
+	if (up->up_nfiles >= RNIC_BIND_MAX)
+		return -ENOSPC;
+	list_for_each_entry(g, &up->up_files, node)
+		if (g->context == context && (!context || g->key == key))
+			return -EBUSY;
+	return 0;
+}
+
 static long rnic_ufile_bind(struct rnic_ufile *f, void __user *arg)
 {
-	struct rnic_bind b;
+	const void *key = NULL;
 	struct rnic_uproc *up;
+	struct rnic_bind b;
 	struct rnic_dev *rd;
+	bool context;
 	long err = 0;
 
 	if (copy_from_user(&b, arg, sizeof(b)))
@@ -388,9 +707,16 @@ static long rnic_ufile_bind(struct rnic_ufile *f, void __user *arg)
 			return -EFAULT;
 		return -EPROTO;
 	}
-	if (b.flags || memchr(b.ibdev, '\0', sizeof(b.ibdev)) == NULL ||
+	if ((b.flags & ~RNIC_BIND_CONTEXT) || b.reserved ||
+	    memchr(b.ibdev, '\0', sizeof(b.ibdev)) == NULL ||
 	    b.weight > READ_ONCE(rnic_user_weight))
 		return -EINVAL;
+	context = b.flags & RNIC_BIND_CONTEXT;
+	if (context) {
+		key = rnic_ufile_verbs_key(b.verbs_fd);
+		if (IS_ERR(key))
+			return PTR_ERR(key) == -EBADF ? -EINVAL : PTR_ERR(key);
+	}
 	rd = rnic_dev_get_by_name(b.ibdev);
 	if (!rd)
 		return -ENODEV;
@@ -408,17 +734,22 @@ static long rnic_ufile_bind(struct rnic_ufile *f, void __user *arg)
 		goto out;
 	}
 	spin_lock(&up->up_lock);
-	if (up->up_file) {
+	err = rnic_ufile_may_bind(up, context, key);
+	if (err) {
 		spin_unlock(&up->up_lock);
 		rnic_uproc_put(up);
-		err = -EBUSY;
 		goto out;
 	}
 	spin_lock(&f->lock);
-	WRITE_ONCE(up->up_file, f);
 	f->up = up;
+	f->context = context;
+	f->key = key;
+	f->id = atomic64_inc_return(&rnic_ufile_ids);
 	f->shared->grace_ms = up->up_cons->rc_deadline_ms;
 	spin_unlock(&f->lock);
+	list_add_tail(&f->node, &up->up_files);
+	WRITE_ONCE(up->up_nfiles, up->up_nfiles + 1);
+	rnic_ufile_count_all(f, up);
 	spin_unlock(&up->up_lock);
 	/*
 	 * 0 keeps the default; a smaller weight is the process's own choice
@@ -441,6 +772,25 @@ out:
 }
 
 /*
+ * Version 2's BIND, 8 bytes shorter: its ioctl number differs, so it
+ * would get -ENOTTY. Answer as a version mismatch instead: -EPROTO,
+ * with this interface's version written back where it looks for it.
+ */
+#define RNIC_BIND_V2_SIZE	offsetof(struct rnic_bind, verbs_fd)
+#define RNIC_IOC_BIND_V2	_IOC(_IOC_READ | _IOC_WRITE, RNIC_IOC_MAGIC, 0x20, \
+				     RNIC_BIND_V2_SIZE)
+
+static long rnic_ufile_bind_v2(void __user *arg)
+{
+	u32 mine = RNIC_USER_ABI_VERSION;
+
+	if (copy_to_user(arg + offsetof(struct rnic_bind, abi_version), &mine,
+			 sizeof(mine)))
+		return -EFAULT;
+	return -EPROTO;
+}
+
+/*
  * RNIC_RESERVE_ASYNC: the wait happens in rnic_user_wq, on the process's
  * behalf, and its outcome comes as RNIC_EV_GRANT with the ticket (entries
  * 0 if refused). A grant finding no file bound any more is given back:
@@ -453,6 +803,7 @@ out:
 struct rnic_uasync {
 	struct work_struct work;
 	struct rnic_uproc *up;
+	u64 file_id;
 	u64 entries;
 	u32 keys;
 	u64 ticket;
@@ -465,21 +816,30 @@ static void rnic_ufile_async_work(struct work_struct *work)
 {
 	struct rnic_uasync *a = container_of(work, struct rnic_uasync, work);
 	struct rnic_ev ev = { .type = RNIC_EV_GRANT };
+	struct rnic_ufile *f, *to = NULL;
 	int err;
 
 	err = rnic_uproc_reserve(a->up, a->entries, a->keys, false);
 	ev.grant.ticket = a->ticket;
 	ev.grant.entries = err ? 0 : a->entries;
-	if (!rnic_ufile_post_bound(a->up, &ev, true, RNIC_NO_TARGET, 1) && !err)
-		rnic_uproc_unreserve(a->up);
+	spin_lock(&a->up->up_lock);
+	list_for_each_entry(f, &a->up->up_files, node)
+		if (f->id == a->file_id)
+			to = f;
+	if (to)
+		rnic_ufile_post_to(to, a->up, &ev, true, RNIC_NO_TARGET, 1);
+	spin_unlock(&a->up->up_lock);
+	/* the file that asked is closed: nobody would draw it */
+	if (!to && !err)
+		rnic_uproc_unreserve_some(a->up, a->entries, a->keys);
 	atomic_dec(&a->up->up_async);
 	rnic_uproc_put_unlocked(a->up);	/* may be the module's last user */
 	kfree(a);
 }
 
 /* Takes over the caller's reference to @up. */
-static long rnic_ufile_reserve_async(struct rnic_uproc *up, struct rnic_reserve *r,
-				     void __user *arg)
+static long rnic_ufile_reserve_async(struct rnic_uproc *up, u64 file_id,
+				     struct rnic_reserve *r, void __user *arg)
 {
 	struct rnic_uasync *a;
 
@@ -496,6 +856,7 @@ static long rnic_ufile_reserve_async(struct rnic_uproc *up, struct rnic_reserve 
 	}
 	INIT_WORK(&a->work, rnic_ufile_async_work);
 	a->up = up;
+	a->file_id = file_id;
 	a->entries = r->entries;
 	a->keys = r->keys;
 	a->ticket = atomic64_inc_return(&rnic_user_tickets);
@@ -514,6 +875,7 @@ static long rnic_ufile_reserve(struct rnic_ufile *f, void __user *arg)
 {
 	struct rnic_reserve r;
 	struct rnic_uproc *up;
+	u64 file_id;
 	long err;
 
 	if (copy_from_user(&r, arg, sizeof(r)))
@@ -523,13 +885,14 @@ static long rnic_ufile_reserve(struct rnic_ufile *f, void __user *arg)
 		return -EINVAL;
 	mutex_lock(&rnic_user_mutex);
 	up = f->up;
+	file_id = f->id;
 	if (up)
 		refcount_inc(&up->up_refs);	/* the wait below is outside the mutex */
 	mutex_unlock(&rnic_user_mutex);
 	if (!up)
 		return -ENOTCONN;
 	if (r.mode == RNIC_RESERVE_ASYNC)
-		return rnic_ufile_reserve_async(up, &r, arg);
+		return rnic_ufile_reserve_async(up, file_id, &r, arg);
 	err = rnic_uproc_reserve(up, r.entries, r.keys, r.mode == RNIC_RESERVE_NOWAIT);
 	rnic_uproc_put_unlocked(up);
 	return err;
@@ -572,6 +935,8 @@ static long rnic_ufile_ioctl(struct file *file, unsigned int cmd,
 	switch (cmd) {
 	case RNIC_IOC_BIND:
 		return rnic_ufile_bind(f, (void __user *)arg);
+	case RNIC_IOC_BIND_V2:
+		return rnic_ufile_bind_v2((void __user *)arg);
 	case RNIC_IOC_RELEASE_PLAN:
 		return rnic_ufile_plan(f, (void __user *)arg);
 	case RNIC_IOC_RESERVE:

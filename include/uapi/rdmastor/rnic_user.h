@@ -34,22 +34,45 @@
  * The interface's version: BIND carries the library's, and the kernel
  * refuses another (-EPROTO) and writes back its own. 2: the ioctl magic
  * moved out of random.h's range, BIND checks the version, the shared
- * page has events_posted.
+ * page has events_posted. 3: several bindings per process and device,
+ * each serving one verbs context (RNIC_BIND_CONTEXT, @verbs_fd); a
+ * version-2 BIND is refused with -EPROTO all the same.
  */
-#define RNIC_USER_ABI_VERSION	2
+#define RNIC_USER_ABI_VERSION	3
 #define RNIC_IBDEV_NAME_MAX	64
+
+/*
+ * RNIC_IOC_BIND flags. Without RNIC_BIND_CONTEXT the binding serves the
+ * whole process: every registration no other binding claims. With it,
+ * the binding serves the registrations made through one verbs context
+ * (the ibv_context whose cmd_fd is @verbs_fd): their STALE events, their
+ * part of a REVOKE or RECLAIM, and its page counts what they hold. A
+ * process may hold one whole-process binding and up to
+ * RNIC_BIND_MAX - 1 context bindings per device, one per context.
+ */
+#define RNIC_BIND_CONTEXT	(1U << 0)
+#define RNIC_BIND_MAX		16
 
 /**
  * struct rnic_bind - RNIC_IOC_BIND: attach this file to the process's
  *	consumer on one device
  * @ibdev: in: the device's name, NUL terminated
- * @weight: in: the consumer's weight, 1..the administrator's cap
- * @flags: in: 0
+ * @weight: in: the consumer's weight, 1..the administrator's cap (0:
+ *	unchanged). The weight is the process's, whichever binding sets it
+ * @flags: in: 0 or RNIC_BIND_CONTEXT
  * @grace_ms: out: T, the time a REVOKE gives
  * @abi_version: in: RNIC_USER_ABI_VERSION as the library was built;
  *	out: the kernel's. A library of another version is refused with
  *	-EPROTO (and learns the kernel's version here)
  * @consumer_id: out: the consumer's id, as in its sysfs name
+ * @verbs_fd: in, with RNIC_BIND_CONTEXT: the verbs context's file
+ *	descriptor (struct ibv_context's cmd_fd); -EINVAL if it is not an
+ *	open uverbs file. Ignored without the flag
+ * @reserved: in: 0
+ *
+ * Errors: -EBUSY if the file is bound already, or the process has a
+ * binding for the same context (or a whole-process one); -ENOSPC beyond
+ * RNIC_BIND_MAX bindings; -EPROTO for another interface version.
  */
 struct rnic_bind {
 	char ibdev[RNIC_IBDEV_NAME_MAX];
@@ -58,6 +81,8 @@ struct rnic_bind {
 	__u32 grace_ms;
 	__u32 abi_version;
 	__u64 consumer_id;
+	__s32 verbs_fd;
+	__u32 reserved;
 };
 
 /* how RNIC_IOC_RESERVE waits */
@@ -122,11 +147,13 @@ struct rnic_release_plan {
  * @grace_ms: T
  * @entitlement: entries the consumer may hold now (its share, or more
  *	while others leave entries idle)
- * @held: entries its registrations cover now
- * @target: entries a pending REVOKE asks it to get down to;
+ * @held: entries its registrations cover now: a context binding's
+ *	(RNIC_BIND_CONTEXT) those made through its context, a
+ *	whole-process binding's all the others and what is reserved
+ * @target: entries a pending REVOKE asks this binding to get down to;
  *	RNIC_NO_TARGET if none
  * @key_entitlement: keys it may hold
- * @key_held: keys held
+ * @key_held: keys held, counted as @held
  * @deadline_ns: when the pending REVOKE ends (CLOCK_MONOTONIC), or 0
  * @events_posted: the seq of the last event queued to the file, set
  *	after the event is in the queue and outside @seq's protocol (read
