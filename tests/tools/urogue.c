@@ -265,9 +265,27 @@ static int run_checks(void)
 	memset(&b, 0, sizeof(b));
 	snprintf(b.ibdev, sizeof(b.ibdev), "%s", dev);
 	b.abi_version = RNIC_USER_ABI_VERSION;
-	b.flags = 1;
+	b.flags = 0x80;
 	expect(rc(ioctl(fd, RNIC_IOC_BIND, &b)), -EINVAL, "bind with unknown flags: EINVAL");
 	b.flags = 0;
+	b.reserved = 1;
+	expect(rc(ioctl(fd, RNIC_IOC_BIND, &b)), -EINVAL, "bind with reserved set: EINVAL");
+	b.reserved = 0;
+	b.flags = RNIC_BIND_CONTEXT;
+	b.verbs_fd = fd;
+	expect(rc(ioctl(fd, RNIC_IOC_BIND, &b)), -EINVAL,
+	       "context bind naming /dev/rnic_mgr, not a verbs context: EINVAL");
+	b.verbs_fd = 1000000;
+	expect(rc(ioctl(fd, RNIC_IOC_BIND, &b)), -EINVAL,
+	       "context bind naming no open file: EINVAL");
+	b.flags = 0;
+	/* version 2's BIND was 8 bytes shorter: another ioctl number */
+	b.abi_version = 2;
+	expect(rc(ioctl(fd, _IOC(_IOC_READ | _IOC_WRITE, RNIC_IOC_MAGIC, 0x20,
+				 offsetof(struct rnic_bind, verbs_fd)), &b)), -EPROTO,
+	       "a version-2 library's bind: EPROTO, not ENOTTY");
+	expect(b.abi_version, RNIC_USER_ABI_VERSION,
+	       "and the kernel's version is written back to it");
 	b.abi_version = 1;
 	expect(rc(ioctl(fd, RNIC_IOC_BIND, &b)), -EPROTO,
 	       "bind from a library of ABI version 1: EPROTO");
@@ -277,6 +295,7 @@ static int run_checks(void)
 	       "the old magic ('R', random.h's range): ENOTTY");
 	memset(&b, 'x', sizeof(b));
 	b.flags = 0;
+	b.reserved = 0;
 	b.weight = 0;
 	b.abi_version = RNIC_USER_ABI_VERSION;
 	expect(rc(ioctl(fd, RNIC_IOC_BIND, &b)), -EINVAL,
