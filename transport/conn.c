@@ -155,6 +155,67 @@ void rst_post_error(struct rst_conn *c, const char *what, int err)
 	rst_conn_down(c, err);
 }
 
+/*
+ * Every post to the QP passes here (rst_int.h, M4): under c_post_lock,
+ * and refused with -ENOTCONN once the down work began its drain.
+ */
+
+/**
+ * rst_post_send - post send-queue work requests, unless the drain began
+ * @c: the connection
+ * @wr: the chain
+ *
+ * Return: 0, -ENOTCONN (draining: nothing posted), or the verbs error.
+ * Context: any but hard IRQ.
+ */
+int rst_post_send(struct rst_conn *c, const struct ib_send_wr *wr)
+{
+	int err;
+
+	spin_lock_bh(&c->c_post_lock);
+	err = c->c_posts_closed ? -ENOTCONN : ib_post_send(c->c_qp, wr, NULL);
+	spin_unlock_bh(&c->c_post_lock);
+	return err;
+}
+
+/**
+ * rst_post_rw - post an initialised rdma_rw context, unless the drain began
+ * @c: the connection
+ * @ctx: from rdma_rw_ctx_init()
+ * @cqe: completes its last work request
+ *
+ * Return: 0, -ENOTCONN (draining: nothing posted), or the verbs error.
+ * Context: any but hard IRQ.
+ */
+int rst_post_rw(struct rst_conn *c, struct rdma_rw_ctx *ctx, struct ib_cqe *cqe)
+{
+	int err;
+
+	spin_lock_bh(&c->c_post_lock);
+	err = c->c_posts_closed ? -ENOTCONN :
+	      rdma_rw_ctx_post(ctx, c->c_qp, c->c_port, cqe, NULL);
+	spin_unlock_bh(&c->c_post_lock);
+	return err;
+}
+
+/**
+ * rst_post_recv - post a receive, unless the drain began
+ * @c: the connection
+ * @wr: the receive
+ *
+ * Return: 0, -ENOTCONN (draining: nothing posted), or the verbs error.
+ * Context: any but hard IRQ.
+ */
+int rst_post_recv(struct rst_conn *c, const struct ib_recv_wr *wr)
+{
+	int err;
+
+	spin_lock_bh(&c->c_post_lock);
+	err = c->c_posts_closed ? -ENOTCONN : ib_post_recv(c->c_qp, wr, NULL);
+	spin_unlock_bh(&c->c_post_lock);
+	return err;
+}
+
 static void rst_qp_event(struct ib_event *ev, void *ctx)
 {
 	struct rst_conn *c = ctx;
@@ -326,7 +387,16 @@ void rst_down_work(struct work_struct *work)
 	rdma_disconnect(c->c_id);
 	/* before the drain: a READ the read work posted completes in it */
 	rst_reads_flush(c);
+	/*
+	 * A WR posted after the drain's marker is accepted by a QP in error
+	 * and flushes after the drain returned, after ->disconnected: close
+	 * the gate every post passes first (M4).
+	 */
+	spin_lock_bh(&c->c_post_lock);
+	c->c_posts_closed = true;
+	spin_unlock_bh(&c->c_post_lock);
 	ib_drain_qp(c->c_qp);
+	WRITE_ONCE(c->c_drained, true);
 	wake_up_all(&c->c_wq);
 	c->c_p.ops->disconnected(c, c->c_reason);
 	/* the ULP's code has run for the last time on this connection */

@@ -327,6 +327,7 @@ static void rst_mr_reg_done(struct ib_cq *cq, struct ib_wc *wc)
 
 	/* REG_MR is unsignaled: this runs only when it failed */
 	trace_rst_wc_reg(wc, &m->mr_cid);
+	rst_cqe_check(m->mr_conn);
 	m->mr_status = -EIO;
 	rst_wc_error(m->mr_conn, wc, "REG_MR");
 }
@@ -347,6 +348,7 @@ static void rst_mr_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct rst_mr *m = container_of(wc->wr_cqe, struct rst_mr, mr_inv_cqe);
 
 	trace_rst_wc_li(wc, &m->mr_cid);
+	rst_cqe_check(m->mr_conn);
 	if (wc->status != IB_WC_SUCCESS) {
 		m->mr_status = -EIO;
 		rst_wc_error(m->mr_conn, wc, "LOCAL_INV");
@@ -783,7 +785,7 @@ static int rst_mr_post_inv(struct rst_mr *m)
 	m->mr_inv_wr.wr_cqe = &m->mr_inv_cqe;
 	m->mr_inv_wr.num_sge = 0;
 	reinit_completion(&m->mr_inv_done);
-	err = ib_post_send(c->c_qp, &m->mr_inv_wr, NULL);
+	err = rst_post_send(c, &m->mr_inv_wr);
 	if (err) {
 		m->mr_inv_fn = NULL;
 		m->mr_status = err;

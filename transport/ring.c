@@ -139,7 +139,7 @@ static int rst_rx_post(struct rst_conn *c, struct rst_rx *rx)
 {
 	ib_dma_sync_single_for_device(c->c_dev, rx->rx_sge.addr,
 				      c->c_p.msg_size, DMA_FROM_DEVICE);
-	return ib_post_recv(c->c_qp, &rx->rx_wr, NULL);
+	return rst_post_recv(c, &rx->rx_wr);
 }
 
 /**
@@ -169,6 +169,7 @@ static void rst_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	int err;
 
 	trace_rst_wc_receive(wc, &rx->rx_cid);
+	rst_cqe_check(c);
 	if (wc->status != IB_WC_SUCCESS) {
 		rst_wc_error(c, wc, "receive");
 		return;
@@ -278,6 +279,7 @@ static void rst_tx_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct rst_conn *c = tx->tx_conn;
 
 	trace_rst_wc_send(wc, &tx->tx_cid);
+	rst_cqe_check(c);
 	rst_tx_retire_before(c, tx);
 	/*
 	 * A flush may also mean an RDMA WRITE chained before this send
@@ -456,6 +458,10 @@ int rst_tx_post_chain(struct rst_conn *c, struct rst_tx *tx,
 	int err;
 
 	spin_lock_bh(&c->c_post_lock);
+	if (c->c_posts_closed) {	/* the drain began (rst_int.h, M4) */
+		spin_unlock_bh(&c->c_post_lock);
+		return -ENOTCONN;
+	}
 	if (wanted || ++c->c_tx_unsignaled >= rst_tx_batch(c)) {
 		tx->tx_wr.send_flags |= IB_SEND_SIGNALED;
 		c->c_tx_unsignaled = 0;

@@ -9,8 +9,18 @@
  * documented "Under c_lock" assert it (lockdep). Waiters sleep on c_wq,
  * which is woken whenever a send slot, an MR or window room frees up and
  * when the connection goes down. c_post_lock (taken with bottom halves
- * off, never inside c_lock) is held across every ib_post_send() of a
- * send slot, so that c_tx_posted lists the slots in send queue order.
+ * off, never inside c_lock) is held across every post to the QP: of a
+ * send slot, so that c_tx_posted lists the slots in send queue order,
+ * and of everything else, so that no post slips past the drain.
+ *
+ * Invariant (review M4): nothing is posted to the QP once the down work
+ * began its drain, so every completion is delivered before
+ * ib_drain_qp() returns and none after ->disconnected. Every post goes
+ * through rst_post_send(), rst_post_rw(), rst_post_recv() or
+ * rst_tx_post_chain(), which check c_posts_closed and post under
+ * c_post_lock; rst_down_work() sets it under that lock before it drains.
+ * Asserted: each completion handler warns (rst_cqe_check()) if it runs
+ * after the drain returned (c_drained).
  */
 #ifndef RDMASTOR_RST_INT_H
 #define RDMASTOR_RST_INT_H
@@ -145,6 +155,8 @@ struct rst_conn {
 	struct rst_tx *c_tx;
 	struct list_head c_tx_free;
 	spinlock_t c_post_lock;
+	bool c_posts_closed;		/* the drain began: post nothing (c_post_lock) */
+	bool c_drained;			/* ib_drain_qp() returned: no completion comes */
 	struct list_head c_tx_posted;	/* posted, not yet retired, in order */
 	u32 c_tx_unsignaled;		/* posted unsignaled since the last signaled */
 	u64 c_sends, c_sends_signaled;	/* under c_post_lock too */
@@ -202,12 +214,27 @@ void rst_fault_init(void);
 void rst_fault_exit(void);
 bool rst_fault_rw_init(void);
 bool rst_fault_mr_busy(void);
+void rst_fault_read_post_delay(void);
 #else
 static inline void rst_fault_init(void) { }
 static inline void rst_fault_exit(void) { }
 static inline bool rst_fault_rw_init(void) { return false; }
 static inline bool rst_fault_mr_busy(void) { return false; }
+static inline void rst_fault_read_post_delay(void) { }
 #endif
+
+/**
+ * rst_cqe_check - a completion handler's check of the drain invariant
+ * @c: the connection the completion belongs to
+ *
+ * Nothing completes after ib_drain_qp() returned (rst_int.h, M4): a
+ * completion now means a work request slipped past the drain.
+ */
+static inline void rst_cqe_check(struct rst_conn *c)
+{
+	WARN_ONCE(READ_ONCE(c->c_drained), "%s: a completion after the drain\n",
+		  c->c_p.name);
+}
 
 /**
  * rst_cid_init - a new completion id for a work request of @c
@@ -226,6 +253,9 @@ struct rst_conn *rst_conn_alloc(const struct rst_conn_params *p,
 void rst_conn_free(struct rst_conn *c);
 void rst_wc_error(struct rst_conn *c, const struct ib_wc *wc, const char *what);
 void rst_post_error(struct rst_conn *c, const char *what, int err);
+int rst_post_send(struct rst_conn *c, const struct ib_send_wr *wr);
+int rst_post_rw(struct rst_conn *c, struct rdma_rw_ctx *ctx, struct ib_cqe *cqe);
+int rst_post_recv(struct rst_conn *c, const struct ib_recv_wr *wr);
 int rst_conn_setup(struct rst_conn *c, struct rdma_cm_id *id);
 void rst_conn_free_hw(struct rst_conn *c);
 void rst_conn_destroy(struct rst_conn *c);

@@ -224,6 +224,7 @@ static void rst_read_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct rst_read *r = container_of(wc->wr_cqe, struct rst_read, r_cqe);
 
 	trace_rst_wc_read(wc, &r->r_cid);
+	rst_cqe_check(r->r_conn);
 	r->r_status = wc->status == IB_WC_SUCCESS ? 0 : -EIO;
 	if (wc->status != IB_WC_SUCCESS)
 		rst_wc_error(r->r_conn, wc, "RDMA READ");
@@ -255,7 +256,7 @@ int rst_rw_read(struct rst_conn *c, struct scatterlist *sg, u32 nents,
 	n = rst_rw_init(c, &ctx, sg, nents, 0, raddr, rkey, DMA_FROM_DEVICE);
 	if (n < 0)
 		return n;
-	err = rdma_rw_ctx_post(&ctx, c->c_qp, c->c_port, &r.r_cqe, NULL);
+	err = rst_post_rw(c, &ctx, &r.r_cqe);
 	if (err)
 		rst_post_error(c, "RDMA READ", err);
 	else
@@ -272,6 +273,7 @@ static void rst_read_op_rd_done(struct ib_cq *cq, struct ib_wc *wc)
 					      op_rd_cqe);
 
 	trace_rst_wc_read(wc, &op->op_cid);
+	rst_cqe_check(op->op_conn);
 	rst_wc_error(op->op_conn, wc, "RDMA READ");
 }
 
@@ -283,6 +285,7 @@ static void rst_read_op_done(struct ib_cq *cq, struct ib_wc *wc)
 	int status = wc->status == IB_WC_SUCCESS ? 0 : -EIO;
 
 	trace_rst_wc_read(wc, &op->op_cid);
+	rst_cqe_check(c);
 	if (status)
 		rst_wc_error(c, wc, "RDMA READ");
 	if (op->op_mr) {
@@ -355,7 +358,7 @@ int rst_read_post_mr(struct rst_conn *c, struct rst_read_op *op,
 	m->mr_reg_wr.wr.next = &op->op_rd_wr.wr;
 	op->op_rd_wr.wr.next = &op->op_inv_wr;
 	m->mr_state = RST_MR_VALID;
-	err = ib_post_send(c->c_qp, &m->mr_reg_wr.wr, NULL);
+	err = rst_post_send(c, &m->mr_reg_wr.wr);
 	if (err) {
 		m->mr_status = err;
 		rst_mr_put(m);
@@ -446,7 +449,9 @@ int rst_rw_read_async(struct rst_conn *c, struct rst_read_op *op,
 			DMA_FROM_DEVICE);
 	if (n < 0)
 		return n;
-	err = rdma_rw_ctx_post(&op->op_rw, c->c_qp, c->c_port, &op->op_cqe, NULL);
+	/* the test of the window between the state check and the post (M4) */
+	rst_fault_read_post_delay();
+	err = rst_post_rw(c, &op->op_rw, &op->op_cqe);
 	if (err) {
 		rdma_rw_ctx_destroy(&op->op_rw, c->c_qp, c->c_port, sg, nents,
 				    DMA_FROM_DEVICE);

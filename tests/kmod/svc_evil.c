@@ -30,6 +30,10 @@
  *              fails: disconnect)
  *   zeroseg    the same behind a first segment of length zero (the
  *              server skips it; disconnect)
+ *   dropmid    badkey's call, then the connection closed 200 ms later,
+ *              while the server is about to pull the chunk (with the
+ *              engine's read_post_delay_ms): the READ must not be posted
+ *              after the server's drain (review M4)
  *   overrun    EVIL_OVERRUN NULL calls back to back, far over the
  *              credits granted (all answered, or disconnect)
  *   flood      EVIL_FLOOD connections opened and left idle, then closed
@@ -40,6 +44,7 @@
  * on the current connection, "msg" or "error N" (1 ERR_VERS, 2
  * ERR_CHUNK).
  */
+#include <linux/delay.h>
 #include <linux/module.h>
 #include <linux/inet.h>
 #include <linux/slab.h>
@@ -281,6 +286,16 @@ static int evil_send(const char *m)
 		kfree(b);
 		/* the server may end the connection under the flood */
 		return err == -ENOTCONN ? 0 : err;
+	}
+	if (!strcmp(m, "dropmid")) {
+		n = evil_read_call(b, RPCRDMA_NOMSG, 1, 0, 0, 40, 0xdead00, false);
+		err = evil_post(b, n);
+		kfree(b);
+		if (!err) {
+			msleep(200);
+			evil_close();
+		}
+		return err;
 	}
 	if (!strcmp(m, "null")) {
 		n = evil_hdr_call(b, 1, RPCRDMA_MSG, true);

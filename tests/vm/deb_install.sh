@@ -58,7 +58,7 @@ check "DKMS's source ($src) is this tree's" same_src
 switches_in() {
 	strip -g -o /tmp/switches.ko "$1" &&
 		{ nm /tmp/switches.ko | grep -E ' (rst|rnic|ist)_fault'
-		  strings /tmp/switches.ko | grep -E 'fail_rw_init|mr_busy|fail_consumer_sysfs|fail_rx_hold|fault_(wrong_inv|dup_rsp|bogus_itt|stale_write|silent)'; }
+		  strings /tmp/switches.ko | grep -E 'fail_rw_init|mr_busy|read_post_delay|fail_consumer_sysfs|fail_rx_hold|fault_(wrong_inv|dup_rsp|bogus_itt|stale_write|silent)'; }
 }
 for m in $MODS; do
 	ko=$(modinfo -n "$m" 2>/dev/null)

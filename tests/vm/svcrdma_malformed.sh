@@ -55,6 +55,29 @@ diag "server: $(cat $DBG/totals)"
 # badkey's READ fails on the device: a connection error, not a bad call
 check "the server counted the protocol errors" [ "$(awk '{ for (i = 1; i < NF; i++) if ($i == "bad_calls") print $(i + 1) }' $DBG/totals)" -ge 3 ]
 
+# A call whose chunk the server is about to pull when the client goes
+# (review M4): the engine sleeps 1 s between its check that the
+# connection is up and the READ's post; the client closes after 200 ms,
+# so the server drains in between. The READ must not be posted after the
+# drain: a completion after it is a WARN (rst_cqe_check()).
+RPD=/sys/kernel/debug/rdmastor_transport/read_post_delay_ms
+# a trace instance of its own: trace-cmd reads the main buffer
+TI=/sys/kernel/tracing/instances/m4
+mkdir -p $TI
+echo 1 > $TI/events/rdmastor_transport/rst_post_error/enable
+echo 1000 > $RPD
+check "dropmid: the call is sent and the connection closed" send dropmid
+sleep 3
+echo 0 > $RPD
+diag "dropmid: $(grep -o 'rst_post_error:.*' $TI/trace | head -n2 | tr '\n' ' ')"
+check "dropmid: the READ came after the drain began, and was not posted" \
+	grep -q "rst_post_error:.*RDMA READ.*-107" $TI/trace
+check_not "dropmid: no completion after the drain" sh -c "dmesg | grep -q 'a completion after the drain'"
+check "dropmid: a new connection is answered" answered null msg
+
+echo 0 > $TI/tracing_on
+rmdir $TI
+
 overrun_over() { [ "$(replies)" -ge $((r0 + 400)) ] || grep -q '^down' $P/state; }
 r0=$(replies)
 check "overrun: 400 calls back to back" send overrun
