@@ -17,6 +17,7 @@
  * rest of the reply is finished in rsx_wq.
  */
 #include <linux/sunrpc/sched.h>
+#include <linux/wait_bit.h>
 
 #include "rsx.h"
 #include "trace.h"
@@ -137,7 +138,13 @@ static void rsx_finish(struct rsx_req *req)
  */
 void rsx_done_work(struct work_struct *work)
 {
-	rsx_finish(container_of(work, struct rsx_req, r_done_work));
+	struct rsx_req *req = container_of(work, struct rsx_req, r_done_work);
+	struct rsx_xprt *x = req->r_x;
+
+	rsx_finish(req);
+	/* rsx_conn_close() waits for this xprt's only; the address is hashed */
+	if (atomic_dec_and_test(&x->x_done_works))
+		wake_up_var(&x->x_done_works);
 }
 
 /*
@@ -255,6 +262,7 @@ static void rsx_reply(struct rsx_xprt *x, struct rst_conn *c,
 		x->x_stats.local_inv_replies++;
 		spin_unlock(&x->x_lock);
 		trace_rsx_reply_local_inv(x, h->xid, 0);
+		atomic_inc(&x->x_done_works);
 		queue_work(rsx_wq, &req->r_done_work);
 		return;
 	}

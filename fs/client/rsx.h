@@ -105,6 +105,7 @@ struct rsx_xprt {
 	bool x_proto_error;			/* the last connection ended on one */
 	u32 x_inline_send;			/* negotiated (RFC 8797) */
 	u32 x_inline_recv;
+	atomic_t x_done_works;			/* r_done_works queued or running */
 	spinlock_t x_lock;			/* x_armed, x_stats, x_bc_count */
 	struct list_head x_armed;
 	unsigned int x_bc_count;

@@ -20,6 +20,7 @@
 #include <linux/sunrpc/clnt.h>
 #include <linux/sunrpc/sched.h>
 #include <linux/sunrpc/addr.h>
+#include <linux/wait_bit.h>
 
 #include "rsx.h"
 #include "trace.h"
@@ -99,7 +100,8 @@ static void rsx_conn_close(struct rsx_xprt *x)
 	trace_rsx_close(x, 0);
 	WRITE_ONCE(x->x_closing, true);
 	rst_shutdown(c);
-	flush_workqueue(rsx_wq);	/* reply work that local-invalidates */
+	/* this xprt's reply work that local-invalidates, not every xprt's */
+	wait_var_event(&x->x_done_works, !atomic_read(&x->x_done_works));
 	mutex_lock(&x->x_conn_mutex);
 	rsx_release_armed(x);
 	x->x_conn = NULL;

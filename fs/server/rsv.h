@@ -160,6 +160,7 @@ struct rsv_xprt {
 	bool x_svc_live;		/* svc has it (->xpo_accept ran) */
 	bool x_svc_gone;		/* ->xpo_free ran */
 	bool x_down;			/* ->disconnected ran */
+	atomic_t x_pulls;		/* pull works queued or running */
 	bool x_snd_w_inv;		/* the client takes Send-with-Invalidate */
 	bool x_use_mr;			/* forced-MR READ sinks (rsv_force_mr) */
 	u32 x_inline_send;		/* most bytes a reply may carry inline */

@@ -21,6 +21,7 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/sunrpc/addr.h>
+#include <linux/wait_bit.h>
 
 #include "rsv.h"
 #include "svc_trace.h"
@@ -98,14 +99,20 @@ void rsv_close(struct rsv_xprt *x)
 static void rsv_disconnected(struct rst_conn *rc, int reason)
 {
 	struct rsv_xprt *x = rst_conn_priv(rc);
+	unsigned long start = jiffies;
 	struct rsv_xprt *l;
 
 	trace_rsv_disconnected(x, reason);
 	spin_lock_bh(&x->x_lock);
 	x->x_down = true;
 	spin_unlock_bh(&x->x_lock);
-	/* READ work queued before the drain finds x_down and drops its call */
-	flush_workqueue(rsv_wq);
+	/*
+	 * READ work queued before the drain finds x_down and drops its
+	 * call. Only this connection's: flushing rsv_wq would make one
+	 * teardown wait for every other connection's pulls.
+	 */
+	wait_var_event(&x->x_pulls, !atomic_read(&x->x_pulls));
+	trace_rsv_pulls_done(x, jiffies_to_msecs(jiffies - start));
 	rsv_drop_ready(x);
 	rsv_bc_drop(x);
 

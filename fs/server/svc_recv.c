@@ -21,6 +21,7 @@
 #include <linux/slab.h>
 #include <linux/highmem.h>
 #include <linux/sunrpc/svc_xprt.h>
+#include <linux/wait_bit.h>
 
 #include "rsv.h"
 #include "svc_trace.h"
@@ -231,6 +232,17 @@ static unsigned int rsv_chunk_sg(struct rsv_call *call, struct scatterlist *sg,
  * XDR pad), then one RDMA READ per segment, all posted at once; the last
  * completion (rsv_read_done()) hands the call to nfsd.
  */
+/*
+ * A pull work of @x is over: the last one wakes rsv_disconnected(),
+ * which waits for this connection's pulls only, not the whole
+ * workqueue. wake_up_var() only hashes the address: @x may be gone.
+ */
+static void rsv_pull_end(struct rsv_xprt *x)
+{
+	if (atomic_dec_and_test(&x->x_pulls))
+		wake_up_var(&x->x_pulls);
+}
+
 static void rsv_pull_work(struct work_struct *work)
 {
 	struct rsv_call *call = container_of(work, struct rsv_call, c_pull_work);
@@ -296,10 +308,12 @@ static void rsv_pull_work(struct work_struct *work)
 	}
 	/* the guard: the call is done when every posted READ is */
 	rsv_read_done(&call->c_reads[0].r_op, 0);
+	rsv_pull_end(x);
 	return;
 drop:
 	trace_rsv_pull_done(x, call, err);
 	rsv_call_put(call);
+	rsv_pull_end(x);
 }
 
 /**
@@ -386,6 +400,7 @@ void rsv_recv(struct rst_conn *rc, const void *buf, u32 len, bool inv,
 		return;
 	}
 	INIT_WORK(&call->c_pull_work, rsv_pull_work);
+	atomic_inc(&x->x_pulls);
 	queue_work(rsv_wq, &call->c_pull_work);
 }
 

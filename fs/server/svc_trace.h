@@ -72,6 +72,9 @@ DECLARE_EVENT_CLASS(rsv_xprt_int_class,
 /* the engine connection is down (reason: 0 orderly, else an errno) */
 DEFINE_EVENT(rsv_xprt_int_class, rsv_disconnected,
 	TP_PROTO(const struct rsv_xprt *x, int reason), TP_ARGS(x, reason));
+/* a connection that went down: its own pull works ended (ms waited) */
+DEFINE_EVENT(rsv_xprt_int_class, rsv_pulls_done,
+	TP_PROTO(const struct rsv_xprt *x, int ms), TP_ARGS(x, ms));
 /* forced-MR mode: the credits granted changed with the rnic_mgr share */
 DEFINE_EVENT(rsv_xprt_int_class, rsv_grant,
 	TP_PROTO(const struct rsv_xprt *x, int credits), TP_ARGS(x, credits));

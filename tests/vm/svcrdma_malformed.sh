@@ -64,7 +64,10 @@ RPD=/sys/kernel/debug/rdmastor_transport/read_post_delay_ms
 # a trace instance of its own: trace-cmd reads the main buffer
 TI=/sys/kernel/tracing/instances/m4
 mkdir -p $TI
-echo 1 > $TI/events/rdmastor_transport/rst_post_error/enable
+for e in rdmastor_transport/rst_post_error rdmastor_svcrdma/rsv_disconnected \
+	rdmastor_svcrdma/rsv_pulls_done; do
+	echo 1 > $TI/events/$e/enable
+done
 echo 1000 > $RPD
 check "dropmid: the call is sent and the connection closed" send dropmid
 sleep 3
@@ -75,6 +78,25 @@ check "dropmid: the READ came after the drain began, and was not posted" \
 check_not "dropmid: no completion after the drain" sh -c "dmesg | grep -q 'a completion after the drain'"
 check "dropmid: a new connection is answered" answered null msg
 
+# One connection's teardown waits for its own pull works only (issue
+# 32, item 5): A's pull sleeps 3 s when A goes; B connects, is answered
+# and closes meanwhile, and B's teardown ends well before A's.
+echo > $TI/trace
+echo 3000 > $RPD
+send dropmid
+check "teardown: B, beside A's sleeping pull, is answered" answered null msg
+check "teardown: B closes" send close
+sleep 4
+echo 0 > $RPD
+diag "teardown: $(grep -o 'rsv_\(disconnected\|pulls_done\): conn=[0-9]* [0-9-]*' $TI/trace | tr '\n' ' ')"
+first_done() {
+	local a b ms
+	a=$(grep -o 'rsv_disconnected: conn=[0-9]*' $TI/trace | sed -n 1p | sed 's/.*=//')
+	b=$(grep -o 'rsv_disconnected: conn=[0-9]*' $TI/trace | sed -n 2p | sed 's/.*=//')
+	ms=$(grep -o "rsv_pulls_done: conn=$b [0-9]*" $TI/trace | sed 's/.* //')
+	[ -n "$a" ] && [ -n "$b" ] && [ "$a" != "$b" ] && [ -n "$ms" ] && [ "$ms" -lt 1000 ]
+}
+check "teardown: B's waited under 1 s, not for A's 3 s pull" first_done
 echo 0 > $TI/tracing_on
 rmdir $TI
 
