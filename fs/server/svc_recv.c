@@ -358,9 +358,6 @@ void rsv_recv(struct rst_conn *rc, const void *buf, u32 len, bool inv,
 		return;
 	}
 	err = rpcrdma_plan_call(h, len, RSV_MAX_CHUNK, &plan);
-	/* the data chunk's message is put together in one page */
-	if (!err && plan.kind == RPCRDMA_CALL_DATA_CHUNK && plan.inline_len > PAGE_SIZE)
-		err = -E2BIG;
 	if (err == -EPROTO) {
 		rsv_protocol_error(x, "not a call");
 		return;
@@ -430,6 +427,49 @@ static unsigned int rsv_copy_to_pages(struct svc_rqst *rqstp, unsigned int k,
 	return n;
 }
 
+/* Copy @len bytes of @src into the stream of @pages at *@off. */
+static void rsv_stream_put(struct page **pages, u32 *off, const u8 *src, u32 len)
+{
+	while (len) {
+		u32 in = offset_in_page(*off);
+		u32 take = min_t(u32, len, PAGE_SIZE - in);
+
+		memcpy((u8 *)page_address(pages[*off >> PAGE_SHIFT]) + in, src, take);
+		*off += take;
+		src += take;
+		len -= take;
+	}
+}
+
+/*
+ * A data-chunk call whose inline bytes do not fit the head page (more
+ * than 4 KiB of RPC around the chunk: reachable with 16 KiB inline).
+ * nfsd's head is one page, so the call becomes one stream in the
+ * request's pages: the bytes before the chunk's position, the chunk's
+ * data (copied: it no longer starts on a page), the rest. Rare, and
+ * correct rather than fast. Return: pages used, or 0 if too few.
+ */
+static unsigned int rsv_build_stream(struct svc_rqst *rqstp, struct rsv_call *call,
+				     unsigned int avail)
+{
+	const struct rpcrdma_call_plan *plan = &call->c_plan;
+	unsigned int used = DIV_ROUND_UP(plan->msg_len, PAGE_SIZE), i;
+	u32 off = 0, left = round_up(plan->chunk_len, 4);
+
+	if (used + 1 > avail)
+		return 0;
+	rsv_stream_put(rqstp->rq_pages, &off, call->c_msg, plan->position);
+	for (i = 0; left; i++) {
+		u32 take = min_t(u32, left, PAGE_SIZE);
+
+		rsv_stream_put(rqstp->rq_pages, &off, page_address(call->c_pages[i]), take);
+		left -= take;
+	}
+	rsv_stream_put(rqstp->rq_pages, &off, call->c_msg + plan->position,
+		       plan->inline_len - plan->position);
+	return used;
+}
+
 /*
  * Lay the call out in rq_arg: the inline bytes copied into the request's
  * own pages, the Read chunk's pages swapped in. Return: pages of rq_pages
@@ -452,6 +492,12 @@ static unsigned int rsv_build_arg(struct svc_rqst *rqstp, struct rsv_call *call)
 		rsv_copy_to_pages(rqstp, 0, call->c_msg, plan->inline_len);
 		break;
 	case RPCRDMA_CALL_DATA_CHUNK:
+		if (plan->inline_len > PAGE_SIZE) {
+			used = rsv_build_stream(rqstp, call, avail);
+			if (!used)
+				return 0;
+			break;
+		}
 		used = 1 + call->c_nr_pages;
 		if (used + 1 > avail)
 			return 0;

@@ -34,6 +34,10 @@
  *              while the server is about to pull the chunk (with the
  *              engine's read_post_delay_ms): the READ must not be posted
  *              after the server's drain (review M4)
+ *   bighead    on a connection of its own with 16 KiB messages, a NULL
+ *              call followed by 8 KiB of inline bytes and then a Read
+ *              chunk of one page this module registered: a data-chunk
+ *              call with more inline bytes than one page (answered)
  *   overrun    EVIL_OVERRUN NULL calls back to back, far over the
  *              credits granted (all answered, or disconnect)
  *   flood      EVIL_FLOOD connections opened and left idle, then closed
@@ -57,6 +61,8 @@
 #define EVIL_DEPTH	512
 #define EVIL_OVERRUN	400
 #define EVIL_FLOOD	100
+#define EVIL_BIG_MSG	16384
+#define EVIL_BIG_FILL	8192
 
 static char server[48] = "192.0.2.1";
 module_param_string(server, server, sizeof(server), 0444);
@@ -115,17 +121,22 @@ static const struct rst_conn_ops evil_ops = {
 	.disconnected = evil_disconnected,
 };
 
-static struct rst_conn *evil_connect(void)
+/*
+ * A connection with messages of @msg bytes, @depth deep, registering
+ * I/Os of up to @io_pages pages (0: none).
+ */
+static struct rst_conn *evil_connect_sized(u32 msg, u32 depth, u32 io_pages)
 {
 	struct rpcrdma_cm_pdata pd = {
-		.remote_inv = true, .send_size = EVIL_MSG, .recv_size = EVIL_MSG,
+		.remote_inv = true, .send_size = msg, .recv_size = msg,
 	};
 	struct rst_conn_params p = {
 		.name = "svc-evil",
 		.weight = 1,
-		.recv_depth = EVIL_DEPTH,
-		.send_depth = EVIL_DEPTH,
-		.msg_size = EVIL_MSG,
+		.recv_depth = depth,
+		.send_depth = depth,
+		.msg_size = msg,
+		.max_io_pages = io_pages,
 		.ops = &evil_ops,
 		.private_data = evil_pdata,
 		.private_len = sizeof(evil_pdata),
@@ -137,6 +148,11 @@ static struct rst_conn *evil_connect(void)
 	if (rpcrdma_encode_cm_pdata(evil_pdata, sizeof(evil_pdata), &pd) < 0)
 		return ERR_PTR(-EINVAL);
 	return rst_connect(&init_net, (struct sockaddr *)&sin, &p, 10000);
+}
+
+static struct rst_conn *evil_connect(void)
+{
+	return evil_connect_sized(EVIL_MSG, EVIL_DEPTH, 0);
 }
 
 static void evil_close(void)
@@ -240,6 +256,76 @@ static int evil_hdr_call(u8 *b, u32 vers, u32 proc, bool with_msg)
 	return p - b;
 }
 
+/*
+ * bighead: a NULL call, EVIL_BIG_FILL inline bytes after it, then a Read
+ * chunk of one page at that position, on a 16 KiB connection of its
+ * own (the others' buffers stay 4 KiB). Waits up to 10 s for the answer
+ * ("last").
+ */
+static int evil_bighead(void)
+{
+	struct scatterlist sg;
+	struct rst_conn *c;
+	struct page *page;
+	struct rst_mr *m;
+	struct rst_tx *tx;
+	ulong r0 = READ_ONCE(evil_replies);
+	u32 len, rkey, xid = ++evil_xid;
+	int err, i;
+	u64 addr;
+	u8 *p, *b;
+
+	c = evil_connect_sized(EVIL_BIG_MSG, 8, 1);
+	if (IS_ERR(c))
+		return PTR_ERR(c);
+	page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	m = page ? rst_mr_get(c) : ERR_PTR(-ENOMEM);
+	if (IS_ERR(m)) {
+		err = PTR_ERR(m);
+		goto out;
+	}
+	sg_init_table(&sg, 1);
+	sg_set_page(&sg, page, PAGE_SIZE, 0);
+	err = rst_mr_map(m, &sg, 1, DMA_TO_DEVICE, &addr, &len, &rkey);
+	if (err)
+		goto put;
+	tx = rst_tx_get(c, 1000);
+	if (IS_ERR(tx)) {
+		err = PTR_ERR(tx);
+		goto put;
+	}
+	b = rst_tx_buf(tx);
+	p = put32(b, xid);
+	p = put32(p, 1);
+	p = put32(p, 32);
+	p = put32(p, RPCRDMA_MSG);
+	p = put32(p, 1);				/* one Read segment */
+	p = put32(p, 40 + EVIL_BIG_FILL);		/* behind the filler */
+	p = put32(p, rkey);
+	p = put32(p, len);
+	p = put32(p, upper_32_bits(addr));
+	p = put32(p, lower_32_bits(addr));
+	p = put32(p, 0);	/* end of read list */
+	p = put32(p, 0);	/* no write list */
+	p = put32(p, 0);	/* no reply chunk */
+	p = evil_null_call(p, xid);
+	memset(p, 0, EVIL_BIG_FILL);
+	p += EVIL_BIG_FILL;
+	err = rst_tx_post(c, tx, p - b, m, false, 0);
+	for (i = 0; !err && i < 200 && READ_ONCE(evil_replies) == r0; i++)
+		msleep(50);
+	if (!err && READ_ONCE(evil_replies) == r0)
+		err = -ETIMEDOUT;
+	rst_mr_local_invalidate(m);
+put:
+	rst_mr_put(m);
+out:
+	rst_close(c);
+	if (page)
+		__free_page(page);
+	return err;
+}
+
 static int evil_flood(void)
 {
 	struct rst_conn **cs;
@@ -272,6 +358,8 @@ static int evil_send(const char *m)
 	}
 	if (!strcmp(m, "flood"))
 		return evil_flood();
+	if (!strcmp(m, "bighead"))
+		return evil_bighead();
 	err = evil_up();
 	if (err)
 		return err;

@@ -100,6 +100,11 @@ check "teardown: B's waited under 1 s, not for A's 3 s pull" first_done
 echo 0 > $TI/tracing_on
 rmdir $TI
 
+# A data-chunk call with 8 KiB of inline RPC bytes (issue 32, item 6):
+# nfsd's head is one page; it is served, not refused with ERR_CHUNK.
+check "bighead: 8 KiB inline before a Read chunk, on a 16 KiB connection" send bighead
+expect_eq "bighead: answered with a reply, not an RDMA_ERROR" "$(cat $P/last)" msg
+
 overrun_over() { [ "$(replies)" -ge $((r0 + 400)) ] || grep -q '^down' $P/state; }
 r0=$(replies)
 check "overrun: 400 calls back to back" send overrun
