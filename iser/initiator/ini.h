@@ -42,7 +42,13 @@
  *     task's MR.
  *  5. A task management response that ends commands (abort task, LUN
  *     or target reset) reaches libiscsi, which then fails them to the
- *     block layer, only after our LOCAL_INVs of their keys completed.
+ *     block layer, only after our LOCAL_INVs of their keys completed:
+ *     those it posts for commands still in flight, and those already
+ *     running for commands whose response came without invalidation
+ *     (INI_T_INVALIDATING, review L1).
+ *     Asserted: ini_tmf_rsp() counts both in tmf_pending, and only the
+ *     last LOCAL_INV to complete (ini_tmf_inv_done() or ini_inv_done())
+ *     delivers the response.
  *  6. The rst_conn is freed only after its QP is drained and libiscsi
  *     has cleaned up every task (stop_conn), so a task's MR never
  *     outlives the connection it belongs to.
@@ -169,6 +175,11 @@ enum ini_task_state {
  * @statsn_at_send: the connection's newest StatSN when it was sent
  * @rsp: a response held while the key is invalidated (kmalloc'ed copy)
  * @rsp_len: its length
+ * @tmf_waits: a task management response waits for this task's
+ *	LOCAL_INV, which was already running when it came (back_lock)
+ * @inv_work: debug builds: the LOCAL_INV's completion, delayed (ini_fault.c)
+ * @inv_task: its task
+ * @inv_status: its status
  */
 struct ini_task {
 	struct iscsi_hdr hdr;
@@ -180,6 +191,12 @@ struct ini_task {
 	u32 statsn_at_send;
 	u8 *rsp;
 	u32 rsp_len;
+	bool tmf_waits;
+#ifdef RDMASTOR_DEBUG
+	struct delayed_work inv_work;
+	struct iscsi_task *inv_task;
+	int inv_status;
+#endif
 };
 
 extern struct mutex ini_mutex;
@@ -204,6 +221,18 @@ void ini_stats_add(struct ini_conn *ic);
 void ini_stats_del(struct ini_conn *ic);
 void ini_stats_init(void);
 void ini_stats_exit(void);
+
+/* ini_rx.c */
+void ini_inv_done(void *arg, int status);
+
+/* ini_fault.c: fault switches for tests, in debug builds only */
+#ifdef RDMASTOR_DEBUG
+void ini_fault_init(struct dentry *dir);
+rst_mr_inv_fn ini_fault_inv_done(void);
+#else
+static inline void ini_fault_init(struct dentry *dir) { }
+static inline rst_mr_inv_fn ini_fault_inv_done(void) { return ini_inv_done; }
+#endif
 
 /* ini_rx.c */
 extern const struct rst_conn_ops ini_rst_ops;

@@ -57,8 +57,41 @@ static void ini_deliver(struct ini_conn *ic, const u8 *bhs, const u8 *data,
 		ini_verdict_set(v, rc, NULL);
 }
 
-/* Our LOCAL_INV of a command's key completed: its response may go. */
-static void ini_inv_done(void *arg, int status)
+/*
+ * Hand libiscsi the held task management response (invariant 5): no
+ * command it ended may still be invalidating its key. Under the
+ * back_lock, BH off.
+ */
+static void ini_tmf_deliver(struct ini_conn *ic, struct ini_verdict *v)
+{
+	struct iscsi_session *session = ic->iconn->session;
+	u8 func = READ_ONCE(ic->tmf_func);
+	int i;
+
+	lockdep_assert_held(&session->back_lock);
+	for (i = 0; i < session->cmds_max; i++) {
+		struct iscsi_task *task = session->cmds[i];
+		struct ini_task *it = task->dd_data;
+
+		WARN_ONCE(task->sc && task->conn == ic->iconn &&
+			  it->it_state == INI_T_INVALIDATING &&
+			  iser_tmf_ends(func, (__force u32)ic->tmf_rtt, ic->tmf_lun.scsi_lun,
+					(__force u32)task->hdr_itt, task->lun.scsi_lun),
+			  "task management response before a LOCAL_INV it ended\n");
+	}
+	ini_deliver(ic, ic->tmf_rsp, NULL, 0, v);
+}
+
+/**
+ * ini_inv_done - our LOCAL_INV of a command's key completed
+ * @arg: the task
+ * @status: the LOCAL_INV's
+ *
+ * Its response may go, and a task management response that waits for
+ * it too (invariant 5).
+ * Context: completion, or process (ini_fault.c's delay).
+ */
+void ini_inv_done(void *arg, int status)
 {
 	struct iscsi_task *task = arg;
 	struct ini_task *it = task->dd_data;
@@ -73,6 +106,14 @@ static void ini_inv_done(void *arg, int status)
 		it->it_state = INI_T_ANSWERED;
 		ini_deliver(ic, it->rsp, it->rsp + ISER_BHS_LEN,
 			    it->rsp_len - ISER_BHS_LEN, &v);
+	}
+	/* a task management response waits for this key too (invariant 5) */
+	if (it->tmf_waits) {
+		it->tmf_waits = false;
+		if (status)
+			ic->tmf_failed = true;
+		if (atomic_dec_and_test(&ic->tmf_pending) && !ic->tmf_failed)
+			ini_tmf_deliver(ic, &v);
 	}
 	/* the reference ini_scsi_rsp() took; may free the task */
 	__iscsi_put_task(task);
@@ -119,7 +160,7 @@ static void ini_scsi_rsp(struct ini_conn *ic, const struct iser_pdu *p,
 		if (!iscsi_get_task(task))
 			return ini_verdict_set(v, ISCSI_ERR_PROTO, "task gone");
 		it->it_state = INI_T_INVALIDATING;
-		if (rst_mr_local_invalidate_async(it->mr, ini_inv_done, task)) {
+		if (rst_mr_local_invalidate_async(it->mr, ini_fault_inv_done(), task)) {
 			/*
 			 * Not posted: the response could never be handed on
 			 * and the command would wait for the SCSI timeout.
@@ -153,7 +194,7 @@ static void ini_tmf_inv_done(void *arg, int status)
 	__iscsi_put_task(task);
 	/* the last one: the response may go (unless the QP failed: recovery) */
 	if (atomic_dec_and_test(&ic->tmf_pending) && !ic->tmf_failed)
-		ini_deliver(ic, ic->tmf_rsp, NULL, 0, &v);
+		ini_tmf_deliver(ic, &v);
 	spin_unlock(&session->back_lock);
 	ini_fail(ic, &v);
 	local_bh_enable();
@@ -168,7 +209,7 @@ static void ini_tmf_rsp(struct ini_conn *ic, const struct iser_pdu *p,
 {
 	struct iscsi_session *session = ic->iconn->session;
 	u8 func = READ_ONCE(ic->tmf_func);
-	int i, ended = 0;
+	int i, ended = 0, waited = 0;
 
 	lockdep_assert_held(&session->back_lock);
 	if (atomic_read(&ic->tmf_pending))
@@ -186,10 +227,18 @@ static void ini_tmf_rsp(struct ini_conn *ic, const struct iser_pdu *p,
 		struct iscsi_task *task = session->cmds[i];
 		struct ini_task *it = task->dd_data;
 
-		if (!task->sc || task->conn != ic->iconn || it->it_state != INI_T_SENT ||
-		    !it->mr || !iser_tmf_ends(func, (__force u32)ic->tmf_rtt, ic->tmf_lun.scsi_lun,
-					      (__force u32)task->hdr_itt, task->lun.scsi_lun))
+		if (!task->sc || task->conn != ic->iconn || !it->mr ||
+		    (it->it_state != INI_T_SENT && it->it_state != INI_T_INVALIDATING) ||
+		    !iser_tmf_ends(func, (__force u32)ic->tmf_rtt, ic->tmf_lun.scsi_lun,
+				   (__force u32)task->hdr_itt, task->lun.scsi_lun))
 			continue;
+		if (it->it_state == INI_T_INVALIDATING) {
+			/* answered, its LOCAL_INV running: wait for it (L1) */
+			it->tmf_waits = true;
+			atomic_inc(&ic->tmf_pending);
+			waited++;
+			continue;
+		}
 		if (!iscsi_get_task(task))
 			continue;
 		it->it_state = INI_T_ABORTED;
@@ -202,9 +251,9 @@ static void ini_tmf_rsp(struct ini_conn *ic, const struct iser_pdu *p,
 			__iscsi_put_task(task);
 		}
 	}
-	trace_ini_tmf_rsp(ic->rc, func, 0, ended);
+	trace_ini_tmf_rsp(ic->rc, func, 0, ended + waited);
 	if (atomic_dec_and_test(&ic->tmf_pending) && !ic->tmf_failed)
-		ini_deliver(ic, ic->tmf_rsp, NULL, 0, v);
+		ini_tmf_deliver(ic, v);
 }
 
 static void ini_recv(struct rst_conn *rc, const void *buf, u32 len,

@@ -60,6 +60,7 @@ void ini_stats_init(void)
 {
 	ini_dir = debugfs_create_dir("rdmastor_iser", NULL);
 	debugfs_create_file("conns", 0444, ini_dir, NULL, &ini_conns_fops);
+	ini_fault_init(ini_dir);
 }
 
 /**

@@ -50,6 +50,7 @@ int ini_init_task(struct iscsi_task *task)
 	it->in_window = false;
 	it->it_state = INI_T_IDLE;
 	it->rsp = NULL;
+	it->tmf_waits = false;
 	return 0;
 }
 

@@ -11,6 +11,10 @@
  *                      ring is held already
  *   fault_wrong_inv    a response invalidates the key of the command
  *                      received last, if that is another one
+ *   fault_no_inv       a response is sent without invalidating its
+ *                      command's key, as by a target that does not use
+ *                      Send-with-Invalidate: the initiator invalidates
+ *                      it itself
  *   fault_dup_rsp      a SCSI Response is sent twice
  *   fault_bogus_itt    and once more for a tag never sent
  *   fault_stale_write  READ data goes to the previous READ's key, which
@@ -35,6 +39,7 @@ enum ist_fault {
 	IST_FAULT_DUP_RSP,
 	IST_FAULT_BOGUS_ITT,
 	IST_FAULT_STALE_WRITE,
+	IST_FAULT_NO_INV,
 	IST_FAULTS
 };
 
@@ -53,6 +58,7 @@ static const char * const ist_fault_names[IST_FAULTS] = {
 	[IST_FAULT_DUP_RSP] = "fault_dup_rsp",
 	[IST_FAULT_BOGUS_ITT] = "fault_bogus_itt",
 	[IST_FAULT_STALE_WRITE] = "fault_stale_write",
+	[IST_FAULT_NO_INV] = "fault_no_inv",
 };
 
 /* misbehave this time? true once for each count written to its file */
@@ -110,6 +116,16 @@ void ist_fault_hold_logout(void)
 void ist_fault_note_stag(struct ist_conn *ic, u32 stag)
 {
 	WRITE_ONCE(ic->recent_stag, stag);
+}
+
+/**
+ * ist_fault_no_inv - send this response without invalidation?
+ *
+ * Return: true once for each count written to fault_no_inv.
+ */
+bool ist_fault_no_inv(void)
+{
+	return ist_fault(IST_FAULT_NO_INV);
 }
 
 /**

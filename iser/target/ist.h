@@ -187,6 +187,7 @@ bool ist_fault_silent(void);
 void ist_fault_hold_logout(void);
 void ist_fault_note_stag(struct ist_conn *ic, u32 stag);
 u32 ist_fault_wrong_inv(struct ist_conn *ic, u32 key);
+bool ist_fault_no_inv(void);
 void ist_fault_stale_write(struct ist_cmd *icmd, u64 *va, u32 *stag);
 void ist_fault_send_failed(struct ist_cmd *icmd);
 void ist_fault_copy_save(struct ist_fault_copy *c, const void *msg, u32 len);
@@ -201,6 +202,7 @@ static inline bool ist_fault_silent(void) { return false; }
 static inline void ist_fault_hold_logout(void) { }
 static inline void ist_fault_note_stag(struct ist_conn *ic, u32 stag) { }
 static inline u32 ist_fault_wrong_inv(struct ist_conn *ic, u32 key) { return key; }
+static inline bool ist_fault_no_inv(void) { return false; }
 static inline void ist_fault_stale_write(struct ist_cmd *icmd, u64 *va, u32 *stag) { }
 static inline void ist_fault_send_failed(struct ist_cmd *icmd) { }
 static inline void ist_fault_copy_save(struct ist_fault_copy *c, const void *msg,

@@ -100,7 +100,8 @@ static u32 ist_inv_rkey(struct ist_cmd *icmd, bool may_fault)
 {
 	u32 key = 0;
 
-	if (!icmd->ic->send_w_inv)
+	/* hostile-target test: as if the initiator had to invalidate itself */
+	if (!icmd->ic->send_w_inv || ist_fault_no_inv())
 		return 0;
 	if (icmd->has_read)
 		key = icmd->read_stag;

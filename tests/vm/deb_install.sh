@@ -57,8 +57,8 @@ check "DKMS's source ($src) is this tree's" same_src
 # the names of their debugfs files); none in a product build
 switches_in() {
 	strip -g -o /tmp/switches.ko "$1" &&
-		{ nm /tmp/switches.ko | grep -E ' (rst|rnic|ist)_fault'
-		  strings /tmp/switches.ko | grep -E 'fail_rw_init|mr_busy|read_post_delay|fail_consumer_sysfs|fail_rx_hold|fault_(wrong_inv|dup_rsp|bogus_itt|stale_write|silent)'; }
+		{ nm /tmp/switches.ko | grep -E ' (rst|rnic|ist|ini)_fault'
+		  strings /tmp/switches.ko | grep -E 'fail_rw_init|mr_busy|read_post_delay|fail_consumer_sysfs|fail_rx_hold|fault_(wrong_inv|no_inv|dup_rsp|bogus_itt|stale_write|silent)|inv_delay_ms'; }
 }
 for m in $MODS; do
 	ko=$(modinfo -n "$m" 2>/dev/null)

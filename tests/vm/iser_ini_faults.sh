@@ -151,6 +151,27 @@ D0=$(iser_disk 1 0) D1=$(iser_disk 1 1)
 check "LUN reset (sg_reset -d) is answered" sg_reset -d "$D0"
 check "LUN 0 verifies after the reset" \
 	iser_fio after-reset "$D0" --rw=randrw --bs=4k --iodepth=8 --size=4M --io_size=4M
+# A LUN reset while answered READs still invalidate their keys (review
+# L1): the target answers without Send-with-Invalidate, our LOCAL_INVs
+# take 3 s (inv_delay_ms), and the reset comes meanwhile. Its response
+# must wait for them (a WARN otherwise: ini_tmf_deliver()).
+IDLY=/sys/kernel/debug/rdmastor_iser/inv_delay_ms
+echo 64 > $DBG/fault_no_inv
+echo 3000 > $IDLY
+li0=$(istat local_inv)
+dd if="$D0" of=/dev/null bs=64k count=8 iflag=direct 2>/dev/null & dd=$!
+sleep 1
+check "LUN reset while READs invalidate their keys: answered" sg_reset -d "$D0"
+wait $dd
+echo 0 > $IDLY
+echo 0 > $DBG/fault_no_inv
+sleep 4
+diag "local_inv $li0 -> $(istat local_inv)"
+check "those READs were invalidated by the initiator" igt local_inv "$li0"
+check_not "no task management response before its LOCAL_INVs" \
+	sh -c "dmesg | grep -q 'task management response before a LOCAL_INV'"
+check "LUN 0 verifies after that reset" \
+	iser_fio after-reset2 "$D0" --rw=randrw --bs=4k --iodepth=8 --size=4M --io_size=4M
 slow() {
 	local loop ms=$1
 	loop=$(cat /tmp/slow.loop)
