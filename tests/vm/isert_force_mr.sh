@@ -71,11 +71,14 @@ dd if="$D" of=/tmp/blk.back bs=128k count=1 skip=9 iflag=direct status=none
 check "... with its data" cmp /tmp/blk /tmp/blk.back
 check "it waited for an MR (reads_parked $parked0 -> $(cstat reads_parked))" cgt reads_parked "$parked0"
 parked0=$(cstat reads_parked)
-echo 100 > $BUSY
-check "16 deep WRITEs, 100 of them refused an MR at first: completes, verified" \
+# A READ that finds others waiting parks behind them without asking for
+# an MR, so fewer READs than WRITEs meet the switch: 50 of the run's
+# 150-odd (seen: 96 of 100 once, and the check failed)
+echo 50 > $BUSY
+check "16 deep WRITEs, 50 of them refused an MR at first: completes, verified" \
 	iser_fio busy "$D" --rw=randwrite --bsrange=16k-256k --iodepth=16 --size=32M --io_size=32M
 expect_eq "no refused READ left" "$(cat $BUSY)" 0
-expect_ge "each refused READ waited (reads_parked since $parked0)" $(($(cstat reads_parked) - parked0)) 100
+expect_ge "each refused READ waited (reads_parked since $parked0)" $(($(cstat reads_parked) - parked0)) 50
 
 echo 0 > $BUSY
 check "no READ is left waiting" wait_for 5 cle reads_waiting 0
