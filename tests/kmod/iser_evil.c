@@ -40,7 +40,11 @@
  *              result as for readimm, counting from the first response
  *   idle       24 connections that never send anything, kept open;
  *              result "idle A refused R" (connects that succeeded, failed)
- *   idleup     how many of them are still up: "up N"
+ *   loginstall 200 connections, each sends one non-final Discovery login
+ *              request (CSG 0, T 0) and nothing after the target's
+ *              answer, kept open; result "stall A refused R"
+ *   idleup     how many of the kept ones are still up, and how many got
+ *              a login response: "up N answered M"
  *   idleclose  close them all: "closed N"
  *   tagflood   63 commands parked behind a CmdSN gap, then 150 immediate
  *              NOP-Out pings back to back, while this side receives
@@ -123,6 +127,16 @@ static u8 evil_tmf_rsp[ISER_BHS_LEN];
 static bool evil_tmf_seen;
 static u32 evil_last_scsi_itt;
 
+/* idle and loginstall modes: connections kept open */
+#define EVIL_KEPT	200
+struct evil_kept {
+	struct rst_conn *c;
+	bool down;		/* the target dropped it */
+	bool answered;		/* a login response came */
+};
+static struct evil_kept evil_kept[EVIL_KEPT];
+static unsigned int evil_nr_kept;
+
 static void evil_session_recv(const u8 *bhs)
 {
 	u8 op = bhs[0] & ISER_ISCSI_OP_MASK;
@@ -158,6 +172,14 @@ static void evil_session_recv(const u8 *bhs)
 static void evil_recv(struct rst_conn *c, const void *buf, u32 len,
 		      bool inv, u32 inv_rkey)
 {
+	struct evil_kept *k = rst_conn_priv(c);
+
+	if (k) {
+		if (len >= ISER_HEADERS_LEN &&
+		    (((const u8 *)buf)[ISER_HDR_LEN] & ISER_ISCSI_OP_MASK) == 0x23)
+			WRITE_ONCE(k->answered, true);
+		return;
+	}
 	if (evil_session) {
 		/* a slow receiver: the peer's sends wait for our buffers (RNR) */
 		if (READ_ONCE(evil_slow_rx) && READ_ONCE(evil_logged_in))
@@ -172,18 +194,12 @@ static void evil_recv(struct rst_conn *c, const void *buf, u32 len,
 	}
 }
 
-/* idle mode: connections kept open, and whether the target dropped each */
-#define EVIL_IDLE	24
-static struct rst_conn *evil_idle[EVIL_IDLE];
-static bool evil_idle_down[EVIL_IDLE];
-static unsigned int evil_nr_idle;
-
 static void evil_disconnected(struct rst_conn *c, int reason)
 {
-	bool *idle_down = rst_conn_priv(c);
+	struct evil_kept *k = rst_conn_priv(c);
 
-	if (idle_down) {
-		WRITE_ONCE(*idle_down, true);
+	if (k) {
+		WRITE_ONCE(k->down, true);
 		return;
 	}
 	WRITE_ONCE(evil_down, true);
@@ -878,37 +894,79 @@ report:
 		snprintf(result, sizeof(result), "silent");
 }
 
-static int evil_idle_run(const char *mode, struct rst_conn_params *p,
+/* A Discovery login request that wants another step (T 0), in @buf. */
+static u32 evil_stall_login(u8 *buf)
+{
+	static const char keys[] = "InitiatorName=iqn.2026-11.org.rdmastor:evil\0"
+				   "SessionType=Discovery\0AuthMethod=None\0";
+	u8 *bhs = buf + ISER_HDR_LEN;
+
+	iser_hdr_encode(buf);
+	memset(bhs, 0, ISER_BHS_LEN);
+	bhs[0] = 0x40 | ISER_ISCSI_OP_LOGIN;	/* immediate */
+	bhs[1] = 0x01;				/* no T; CSG security, NSG operational */
+	put_be24(bhs + 5, sizeof(keys) - 1);
+	bhs[8] = 0x80;				/* ISID: random format */
+	bhs[13] = 0x03;
+	bhs[19] = 0x01;				/* ITT 1 */
+	memcpy(buf + ISER_HEADERS_LEN, keys, sizeof(keys) - 1);
+	return ISER_HEADERS_LEN + sizeof(keys) - 1;
+}
+
+/* Connect one kept connection; with @stall, send it a stalling login. */
+static int evil_keep_one(struct rst_conn_params *p, struct sockaddr_in *sin,
+			 bool stall)
+{
+	struct evil_kept *k = &evil_kept[evil_nr_kept];
+	struct rst_conn *c;
+	struct rst_tx *tx;
+
+	memset(k, 0, sizeof(*k));
+	p->priv = k;
+	c = rst_connect(&init_net, (struct sockaddr *)sin, p, 5000);
+	if (IS_ERR(c))
+		return PTR_ERR(c);
+	k->c = c;
+	evil_nr_kept++;
+	if (!stall)
+		return 0;
+	/* a send that fails means the connection went down: counted so */
+	tx = rst_tx_get(c, 1000);
+	if (!IS_ERR(tx))
+		rst_tx_post(c, tx, evil_stall_login(rst_tx_buf(tx)), NULL, false, 0);
+	return 0;
+}
+
+static int evil_kept_run(const char *mode, struct rst_conn_params *p,
 			 struct sockaddr_in *sin)
 {
-	unsigned int i, n = 0, refused = 0;
-	struct rst_conn *c;
+	bool stall = sysfs_streq(mode, "loginstall");
+	unsigned int i, n = 0, answered = 0, refused = 0;
 
 	if (sysfs_streq(mode, "idleup")) {
-		for (i = 0; i < evil_nr_idle; i++)
-			n += !READ_ONCE(evil_idle_down[i]);
-		snprintf(result, sizeof(result), "up %u", n);
+		for (i = 0; i < evil_nr_kept; i++) {
+			n += !READ_ONCE(evil_kept[i].down);
+			answered += READ_ONCE(evil_kept[i].answered);
+		}
+		snprintf(result, sizeof(result), "up %u answered %u", n, answered);
 		return 0;
 	}
 	if (sysfs_streq(mode, "idleclose")) {
-		for (i = 0; i < evil_nr_idle; i++)
-			rst_close(evil_idle[i]);
-		snprintf(result, sizeof(result), "closed %u", evil_nr_idle);
-		evil_nr_idle = 0;
+		for (i = 0; i < evil_nr_kept; i++)
+			rst_close(evil_kept[i].c);
+		snprintf(result, sizeof(result), "closed %u", evil_nr_kept);
+		evil_nr_kept = 0;
 		return 0;
 	}
-	if (evil_nr_idle)
+	if (evil_nr_kept)
 		return -EBUSY;
-	for (i = 0; i < EVIL_IDLE; i++) {
-		evil_idle_down[evil_nr_idle] = false;
-		p->priv = &evil_idle_down[evil_nr_idle];
-		c = rst_connect(&init_net, (struct sockaddr *)sin, p, 5000);
-		if (IS_ERR(c))
+	if (stall)	/* login responses are small: so are our buffers */
+		p->msg_size = 2048;
+	for (i = 0; i < (stall ? EVIL_KEPT : 24); i++)
+		if (evil_keep_one(p, sin, stall))
 			refused++;
-		else
-			evil_idle[evil_nr_idle++] = c;
-	}
-	snprintf(result, sizeof(result), "idle %u refused %u", evil_nr_idle, refused);
+	snprintf(result, sizeof(result), "%s %u refused %u", stall ? "stall" : "idle",
+		 evil_nr_kept, refused);
 	return 0;
 }
 
@@ -939,8 +997,8 @@ static int evil_run(const char *mode)
 		pdata[0] |= ISER_CM_SEND_W_INV_NOT_SUP;
 		p.max_io_pages = EVIL_BUF / PAGE_SIZE;
 	}
-	if (!strncmp(mode, "idle", 4))
-		return evil_idle_run(mode, &p, &sin);
+	if (!strncmp(mode, "idle", 4) || sysfs_streq(mode, "loginstall"))
+		return evil_kept_run(mode, &p, &sin);
 	reinit_completion(&evil_done);
 	evil_opcode = -1;
 	evil_down = false;
@@ -1005,7 +1063,7 @@ static int __init evil_init(void)
 
 static void __exit evil_exit(void)
 {
-	evil_idle_run("idleclose", NULL, NULL);
+	evil_kept_run("idleclose", NULL, NULL);
 }
 
 module_init(evil_init);

@@ -109,7 +109,7 @@ diag "$(dmesg | grep rdmastor_isert | tail -10 | paste -sd'|')"
 
 # A flood of connections that never log in: each cost a QP and ~4.5 MiB,
 # without bound, and each held LIO's login thread for its 15 s timeout.
-idle_up() { echo idleup > $P/run && cat $P/result | sed 's/^up //'; }
+idle_up() { echo idleup > $P/run && awk '{ print $2 }' $P/result; }
 echo idle > $P/run
 diag "idle flood: $(cat $P/result); $(idle_up) up"
 n=$(idle_up)
@@ -160,8 +160,46 @@ check "and data still verifies" iser_fio after-faults "$(iser_disk 1 0)" --rw=ra
 	--iodepth=8 --size=16M --io_size=16M
 check "log out" iser_logout 1
 check "idle connections are dropped when no login request comes in 15 s" \
-	wait_for 30 sh -c "[ \"\$(echo idleup > $P/run; cat $P/result)\" = 'up 0' ]"
+	wait_for 30 sh -c "[ \"\$(echo idleup > $P/run; cat $P/result)\" = 'up 0 answered 0' ]"
 check "close them" evil idleclose "closed 24"
+
+# Logins that stall after the target's first response (review 3, M1):
+# each kept its QP and full rings (~4.5 MiB) with no deadline, and LIO
+# never let go of it, so they piled up without bound, and the one that
+# held LIO's login semaphore of the portal group blocked every later
+# login (even a good one) for ever. Now a connection has small rings
+# until its login completes, at most IST_MAX_LOGIN (32) per portal are
+# in login, and each is dropped once its initiator has been silent for
+# 15 s after the accept or a response (iser-target.rst, "Memory before
+# login").
+ISER_LOGIN_KB=3072
+mem_avail() { awk '/^MemAvailable:/ { print $2 }' /proc/meminfo; }
+iser_qps() { iser_rdma_left qp; }
+m0=$(mem_avail); q0=$(iser_qps)
+diag "before: $(grep -E "^(Slab|VmallocUsed):" /proc/meminfo | paste -sd" ")"
+echo loginstall > $P/run
+stall=$(cat $P/result)
+echo idleup > $P/run
+kept=$(cat $P/result)
+m1=$(mem_avail); q1=$(iser_qps)
+t0=$(date +%s)
+diag "loginstall: $stall; $kept; MemAvailable $m0 -> $m1 kB; QPs $q0 -> $q1; $(grep -E "^(Slab|VmallocUsed):" /proc/meminfo | paste -sd" ")"
+up=$(echo "$kept" | awk '{ print $2 }')
+answered=$(echo "$kept" | awk '{ print $4 }')
+expect_ge "loginstall: the target answered stalled logins" "$answered" 1
+expect_le "loginstall: at most 32 connections are in login on the portal" "$up" 32
+# Each side's cost counts, the target's QP most (~2.2 MiB on rxe).
+# Before: 18 connections cost 122 MB, 6.8 MB each.
+expect_le "loginstall: what each connection in login costs, kB" \
+	"$(( (m0 - m1) / (up > 0 ? up : 1) ))" "$ISER_LOGIN_KB"
+# LIO takes one login at a time per portal group (np_login_sem): the
+# next one waits for the stalled one's 15 s, then stalls 15 s itself.
+check "loginstall: every one is dropped, 15 s after its accept or last response" \
+	wait_for 45 sh -c "[ \"\$(echo idleup > $P/run; awk '{ print \$2 }' $P/result)\" = 0 ]"
+diag "all dropped after $(($(date +%s) - t0)) s"
+echo idleclose > $P/run
+check "LIO lets go of them: their QPs are gone" wait_for 30 qps_gone
+check "a good login still works" evil login "reply 0x23"
 check "unload the test initiator" rmmod iser_evil
 # A portal bound to rxe0's address: removing the device waited for the
 # portal to be deleted (the listener ignored DEVICE_REMOVAL).
