@@ -6,7 +6,9 @@
  *
  * Receive: recv_depth buffers, all posted; each completion hands the
  * message to the ULP and reposts the buffer. Send: send_depth slots on a
- * free list; a slot returns to it when its send completes.
+ * free list; a slot returns to it when its send completes. A connection
+ * set up with initial_depth has that many of each until the ULP grows
+ * the rings (rst_rings_grow()).
  *
  * Most sends are unsignaled: a send queue completes in order, so one
  * signaled completion retires every send posted before it. Only every
@@ -26,6 +28,7 @@
 
 static void rst_rx_done(struct ib_cq *cq, struct ib_wc *wc);
 static void rst_tx_done(struct ib_cq *cq, struct ib_wc *wc);
+static int rst_rx_post(struct rst_conn *c, struct rst_rx *rx);
 
 /*
  * A message buffer, DMA-mapped. With @align_off, the buffer starts @pad
@@ -65,21 +68,12 @@ static void rst_buf_unmap(struct rst_conn *c, void *buf, struct ib_sge *sge,
 	kfree(buf - pad);
 }
 
-/**
- * rst_rings_create - allocate and DMA-map the send and receive rings
- * @c: the connection, its PD and CQ set up
- *
- * Return: 0 or -ENOMEM (what was made stays for rst_rings_destroy()).
- */
-int rst_rings_create(struct rst_conn *c)
+/* Receive buffers [c_rx_nr, @to): allocated and mapped, not yet posted. */
+static int rst_rx_fill(struct rst_conn *c, u32 to)
 {
-	u32 i, pad;
+	u32 i;
 
-	c->c_rx = kcalloc(c->c_p.recv_depth, sizeof(*c->c_rx), GFP_KERNEL);
-	c->c_tx = kcalloc(c->c_p.send_depth, sizeof(*c->c_tx), GFP_KERNEL);
-	if (!c->c_rx || !c->c_tx)
-		return -ENOMEM;
-	for (i = 0; i < c->c_p.recv_depth; i++) {
+	for (i = c->c_rx_nr; i < to; i++) {
 		struct rst_rx *rx = &c->c_rx[i];
 
 		rx->rx_conn = c;
@@ -93,7 +87,15 @@ int rst_rings_create(struct rst_conn *c)
 		rx->rx_wr.sg_list = &rx->rx_sge;
 		rx->rx_wr.num_sge = 1;
 	}
-	for (i = 0; i < c->c_p.send_depth; i++) {
+	return 0;
+}
+
+/* Send slots [c_tx_nr, @to) onto @list, allocated and mapped. */
+static int rst_tx_fill(struct rst_conn *c, u32 to, struct list_head *list)
+{
+	u32 i, pad;
+
+	for (i = c->c_tx_nr; i < to; i++) {
 		struct rst_tx *tx = &c->c_tx[i];
 
 		tx->tx_conn = c;
@@ -105,10 +107,93 @@ int rst_rings_create(struct rst_conn *c)
 		tx->tx_wr.wr_cqe = &tx->tx_cqe;
 		tx->tx_wr.sg_list = &tx->tx_sge;
 		tx->tx_wr.num_sge = 1;
-		list_add_tail(&tx->tx_node, &c->c_tx_free);
+		list_add_tail(&tx->tx_node, list);
 	}
 	return 0;
 }
+
+/**
+ * rst_rings_create - allocate and DMA-map the send and receive rings
+ * @c: the connection, its PD and CQ set up
+ *
+ * The full depths, or c_p.initial_depth of each until rst_rings_grow().
+ *
+ * Return: 0 or -ENOMEM (what was made stays for rst_rings_destroy()).
+ */
+int rst_rings_create(struct rst_conn *c)
+{
+	u32 init = c->c_p.initial_depth;
+	int err;
+
+	c->c_rx = kcalloc(c->c_p.recv_depth, sizeof(*c->c_rx), GFP_KERNEL);
+	c->c_tx = kcalloc(c->c_p.send_depth, sizeof(*c->c_tx), GFP_KERNEL);
+	if (!c->c_rx || !c->c_tx)
+		return -ENOMEM;
+	/* nothing is posted yet: no lock needed to publish the counts */
+	err = rst_rx_fill(c, init ? min(init, c->c_p.recv_depth) : c->c_p.recv_depth);
+	c->c_rx_nr = init ? min(init, c->c_p.recv_depth) : c->c_p.recv_depth;
+	if (err)
+		return err;
+	err = rst_tx_fill(c, init ? min(init, c->c_p.send_depth) : c->c_p.send_depth,
+			  &c->c_tx_free);
+	c->c_tx_nr = init ? min(init, c->c_p.send_depth) : c->c_p.send_depth;
+	return err;
+}
+
+/**
+ * rst_rings_grow - give the rings their full depths
+ * @c: a connection set up with rst_conn_params.initial_depth
+ *
+ * Allocates and posts the rest of the receive buffers, and frees the
+ * rest of the send slots. The ULP calls it once, before it lets the
+ * peer use the full window (an iSER target: before the final login
+ * response). Does nothing if the rings are full already.
+ *
+ * Return: 0, -ENOMEM (the rings stay as they were, and the connection
+ * still works with them), or -ENOTCONN if it went down.
+ * Context: process; not concurrently with itself on @c.
+ */
+int rst_rings_grow(struct rst_conn *c)
+{
+	u32 rx_from = c->c_rx_nr, i;
+	LIST_HEAD(slots);
+	int err;
+
+	if (c->c_rx_nr == c->c_p.recv_depth && c->c_tx_nr == c->c_p.send_depth)
+		return 0;
+	err = rst_rx_fill(c, c->c_p.recv_depth);
+	if (!err)
+		err = rst_tx_fill(c, c->c_p.send_depth, &slots);
+	if (err) {
+		/* unpublished: undo, so that destroy sees only published ones */
+		for (i = c->c_rx_nr; i < c->c_p.recv_depth; i++) {
+			rst_buf_unmap(c, c->c_rx[i].rx_buf, &c->c_rx[i].rx_sge,
+				      DMA_FROM_DEVICE, c->c_p.rx_align_off,
+				      c->c_rx[i].rx_pad);
+			c->c_rx[i].rx_buf = NULL;
+		}
+		for (i = c->c_tx_nr; i < c->c_p.send_depth; i++) {
+			rst_buf_unmap(c, c->c_tx[i].tx_buf, &c->c_tx[i].tx_sge,
+				      DMA_TO_DEVICE, 0, 0);
+			c->c_tx[i].tx_buf = NULL;
+		}
+		return err;
+	}
+	spin_lock_irq(&c->c_lock);
+	list_splice_tail(&slots, &c->c_tx_free);
+	WRITE_ONCE(c->c_tx_nr, c->c_p.send_depth);
+	WRITE_ONCE(c->c_rx_nr, c->c_p.recv_depth);
+	spin_unlock_irq(&c->c_lock);
+	wake_up_all(&c->c_wq);
+	trace_rst_rings_grow(c, rx_from);
+	for (i = rx_from; i < c->c_p.recv_depth; i++) {
+		err = rst_rx_post(c, &c->c_rx[i]);
+		if (err)
+			return -ENOTCONN;	/* the drain began */
+	}
+	return 0;
+}
+EXPORT_SYMBOL_GPL(rst_rings_grow);
 
 /**
  * rst_rings_destroy - unmap and free both rings
@@ -119,18 +204,20 @@ void rst_rings_destroy(struct rst_conn *c)
 	u32 i;
 
 	if (c->c_rx)
-		for (i = 0; i < c->c_p.recv_depth; i++)
+		for (i = 0; i < c->c_rx_nr; i++)
 			rst_buf_unmap(c, c->c_rx[i].rx_buf, &c->c_rx[i].rx_sge,
 				      DMA_FROM_DEVICE, c->c_p.rx_align_off,
 				      c->c_rx[i].rx_pad);
 	if (c->c_tx)
-		for (i = 0; i < c->c_p.send_depth; i++)
+		for (i = 0; i < c->c_tx_nr; i++)
 			rst_buf_unmap(c, c->c_tx[i].tx_buf, &c->c_tx[i].tx_sge,
 				      DMA_TO_DEVICE, 0, 0);
 	kfree(c->c_rx);
 	kfree(c->c_tx);
 	c->c_rx = NULL;
 	c->c_tx = NULL;
+	c->c_rx_nr = 0;
+	c->c_tx_nr = 0;
 	INIT_LIST_HEAD(&c->c_tx_free);
 	INIT_LIST_HEAD(&c->c_tx_posted);
 }
@@ -153,7 +240,7 @@ int rst_rx_post_all(struct rst_conn *c)
 	u32 i;
 	int err;
 
-	for (i = 0; i < c->c_p.recv_depth; i++) {
+	for (i = 0; i < c->c_rx_nr; i++) {
 		err = rst_rx_post(c, &c->c_rx[i]);
 		if (err)
 			return err;
@@ -206,7 +293,7 @@ struct rst_rx *rst_rx_hold(struct rst_conn *c)
 {
 	struct rst_rx *rx = c->c_rx_cur;
 
-	if (atomic_inc_return(&c->c_rx_held_nr) > c->c_p.recv_depth / 2) {
+	if (atomic_inc_return(&c->c_rx_held_nr) > READ_ONCE(c->c_rx_nr) / 2) {
 		atomic_dec(&c->c_rx_held_nr);
 		return NULL;
 	}
@@ -437,7 +524,8 @@ struct ib_send_wr *rst_tx_prepare(struct rst_conn *c, struct rst_tx *tx, u32 len
 
 static u32 rst_tx_batch(struct rst_conn *c)
 {
-	return max_t(u32, c->c_p.send_depth / 4, 1);
+	/* batch <= the slots that exist (the header's invariant) */
+	return max_t(u32, READ_ONCE(c->c_tx_nr) / 4, 1);
 }
 
 /**

@@ -150,6 +150,12 @@ struct rst_conn {
 	u8 c_peer_plen;
 
 	struct rst_rx *c_rx;
+	/*
+	 * Receive buffers and send slots that exist: c_p.initial_depth
+	 * until rst_rings_grow(), then the full depths. They only grow,
+	 * under c_lock (read without it where a stale value is safe).
+	 */
+	u32 c_rx_nr, c_tx_nr;
 	struct rst_rx *c_rx_cur;	/* the one ->recv is looking at */
 	atomic_t c_rx_held_nr;		/* held by the ULP (rst_rx_hold()) */
 	struct rst_tx *c_tx;

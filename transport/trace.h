@@ -153,6 +153,26 @@ TRACE_EVENT(rst_conn_down,
 		  rst_show_state(__entry->was))
 );
 
+/* the rings grew from initial_depth to their full depths (rst_rings_grow) */
+TRACE_EVENT(rst_rings_grow,
+	TP_PROTO(const struct rst_conn *c, u32 from),
+	TP_ARGS(c, from),
+	TP_STRUCT__entry(
+		__field(u32, conn)
+		__field(u32, from)
+		__field(u32, recv)
+		__field(u32, send)
+	),
+	TP_fast_assign(
+		__entry->conn = c->c_nr;
+		__entry->from = from;
+		__entry->recv = c->c_p.recv_depth;
+		__entry->send = c->c_p.send_depth;
+	),
+	TP_printk("conn=%u from=%u recv=%u send=%u", __entry->conn, __entry->from,
+		  __entry->recv, __entry->send)
+);
+
 /* the ACK timeout chosen for a connection's QP (rst_set_ack_timeout) */
 TRACE_EVENT(rst_ack_timeout,
 	TP_PROTO(const struct rst_conn *c, int timeout),

@@ -13,7 +13,7 @@
 
 static u32 rst_window_locked(struct rst_conn *c)
 {
-	return rst_window_calc(c->c_peer_credits, c->c_p.recv_depth,
+	return rst_window_calc(c->c_peer_credits, c->c_rx_nr,
 			       c->c_rc ? c->c_mr_limit : 0);
 }
 

@@ -91,6 +91,10 @@ struct rst_conn_ops {
  *	rst_conn_iwarp()); 0 to leave @max_io_pages as it is
  * @rx_align_off: if set, receive buffers are placed so that this byte of
  *	every message is 512-byte aligned (data behind the ULP's headers)
+ * @initial_depth: if set (below @recv_depth or @send_depth), only this
+ *	many receive buffers and send slots exist until the ULP calls
+ *	rst_rings_grow(): a server whose peer has not authenticated yet
+ *	keeps its memory small (the QP is sized for the full depths)
  * @private_data: rdma_cm private data of the connect or accept
  * @private_len: its length
  * @ops: callbacks
@@ -111,6 +115,7 @@ struct rst_conn_params {
 	u32 rw_pages;
 	u32 iwarp_io_pages;
 	u32 rx_align_off;
+	u32 initial_depth;
 	const void *private_data;
 	u8 private_len;
 	const struct rst_conn_ops *ops;
@@ -253,6 +258,7 @@ int rst_tx_post_mrs(struct rst_conn *c, struct rst_tx *tx, u32 len,
 		    struct rst_mr **mrs, unsigned int nr_mrs, bool send_inv,
 		    u32 inv_rkey);
 void rst_tx_put(struct rst_conn *c, struct rst_tx *tx);
+int rst_rings_grow(struct rst_conn *c);
 
 /* The window and the share (window.c, frwr.c) */
 void rst_set_peer_credits(struct rst_conn *c, u32 credits);
