@@ -33,6 +33,12 @@
  *      (login phase), and its close path waits for the drain
  *      (ist_wait_conn()). Not asserted: it holds by construction
  *      (ist_disconnected() takes only the portal's lock, briefly).
+ *  T4. A connection is counted in its portal's nr_login (in_login) from
+ *      its accept until it enters full feature phase or goes down,
+ *      whichever comes first, under the portal's lock; until then it has
+ *      IST_LOGIN_DEPTH receive buffers and send slots, not its full rings.
+ *      Asserted: ist_conn_free() warns if it is still counted;
+ *      ist_get_rx_pdu() grows the rings only after ist_np_login_end().
  */
 #ifndef RDMASTOR_IST_H
 #define RDMASTOR_IST_H
@@ -48,11 +54,19 @@
 /* Commands the initiator may have outstanding, plus unsolicited PDUs */
 #define IST_RECV_DEPTH		(128 + 8)
 #define IST_SEND_DEPTH		(IST_RECV_DEPTH + 8)
+/*
+ * Receive buffers and send slots of a connection in the login phase:
+ * login is one request, then one response, so a few suffice. The full
+ * rings (~4.5 MiB) come only with full feature phase (rst_rings_grow()),
+ * as stock isert posts its receive descriptors only then; the QP is
+ * created at full size, as stock's is.
+ */
+#define IST_LOGIN_DEPTH		4
 /* Largest I/O moved with one RDMA READ or WRITE context (1 MiB) */
 #define IST_IO_PAGES		256
 /*
  * Connections LIO has not taken yet, per portal: each costs a QP and its
- * rings (~4.5 MiB) before the initiator proved anything. At the cap, a
+ * login-phase rings before the initiator proved anything. At the cap, a
  * new connection evicts the oldest one that has sent no login request
  * yet (a real initiator sends one at once), or is refused if every one
  * has; evicted ones still going down count too, up to twice the cap.
@@ -61,7 +75,22 @@
  * request is in, so idle ones never hold it up.
  */
 #define IST_MAX_PENDING		16
+/*
+ * Connections in the login phase per portal, pending ones included:
+ * beyond this a connect is refused. LIO serialises logins per portal
+ * group (np_login_sem), so a working portal rarely has more than one
+ * per group past the pending stage.
+ */
+#define IST_MAX_LOGIN		32
 #define IST_REJECT_CLOSE_MS	2000
+/*
+ * The login deadline: a connection is dropped when its initiator has
+ * sent no login request for this long, counted from the accept, then
+ * from each non-final login response (ist_login_wait_expired()). LIO's
+ * own timers cover only the wait for a request it has been told of; one
+ * that never comes held the connection, and LIO's login semaphore of its
+ * portal group, for ever. LIO over TCP allows 15 s too (TA_LOGIN_TIMEOUT).
+ */
 #define IST_LOGIN_WAIT_MS	15000
 
 struct ist_np {
@@ -71,6 +100,7 @@ struct ist_np {
 	struct list_head pending;
 	unsigned int nr_pending;	/* on pending, evicted ones included */
 	unsigned int nr_evicted;
+	unsigned int nr_login;		/* in the login phase (T4) */
 	wait_queue_head_t wq;		/* LIO's login thread waits for pending */
 };
 
@@ -85,7 +115,8 @@ struct ist_conn {
 	bool bound;
 	bool login_ready;		/* the first login request is in */
 	bool evicted;			/* dropped to make room (inp->lock) */
-	struct delayed_work login_wait;	/* drops it if none comes */
+	bool in_login;			/* counted in inp->nr_login (T4) */
+	struct delayed_work login_wait;	/* the login deadline */
 	bool down;			/* ->disconnected ran: nothing in flight */
 	bool send_w_inv;		/* Send-with-Invalidate the initiator's keys */
 	bool use_mr;			/* register RDMA READ sinks (forced-MR mode) */
@@ -165,6 +196,7 @@ int ist_accept_np(struct iscsi_np *np, struct iscsit_conn *conn);
 void ist_free_np(struct iscsi_np *np);
 void ist_wait_conn(struct iscsit_conn *conn);
 void ist_free_conn(struct iscsit_conn *conn);
+bool ist_np_login_end(struct ist_conn *ic);
 
 /*
  * fault.c: fault and hostile-target switches for tests, in debug builds

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Login phase. The receive ring is posted from the start, so login
- * requests arrive like any message. The first is kept until LIO's login
+ * Login phase. A few receive buffers are posted from the start
+ * (IST_LOGIN_DEPTH; the full rings come with full feature phase), so
+ * login requests arrive like any message. The first is kept until LIO's login
  * thread asks for it (->iscsit_get_login_rx); later ones are handed to
  * LIO's login work as they arrive, as LIO expects of RDMA transports.
  * Login is request and response: a request LIO is not waiting for (one
- * pipelined behind another, or after a reject) ends the connection.
+ * pipelined behind another, or after a reject) ends the connection, and
+ * so does an initiator that owes a request for IST_LOGIN_WAIT_MS.
  *
  * The final login response is held back until LIO's receive thread
  * starts (->iscsit_get_rx_pdu): the session is then registered, and the
@@ -65,12 +67,19 @@ void ist_login_recv(struct ist_conn *ic, const struct iser_pdu *p)
 		wake_up(&ic->inp->wq);
 }
 
-/* LIO will not take another login request on this connection. */
-static void ist_login_closed(struct ist_conn *ic)
+/*
+ * LIO will not take another login request on this connection. Return:
+ * whether it was still waiting for one.
+ */
+static bool ist_login_unexpect(struct ist_conn *ic)
 {
+	bool was;
+
 	mutex_lock(&ic->inp->lock);
+	was = ic->login_expect;
 	ic->login_expect = false;
 	mutex_unlock(&ic->inp->lock);
+	return was;
 }
 
 /**
@@ -95,7 +104,7 @@ int ist_get_login_rx(struct iscsit_conn *conn, struct iscsi_login *login)
 		err = -ENOTCONN;
 	if (err) {
 		/* LIO drops the login next, and frees its buffers */
-		ist_login_closed(ic);
+		ist_login_unexpect(ic);
 		return err;
 	}
 	if (!login->first_request)
@@ -158,11 +167,25 @@ int ist_put_login_tx(struct iscsit_conn *conn, struct iscsi_login *login,
 		return 0;
 	}
 	if (!login->login_failed) {
+		int err;
+
 		/* the initiator answers this one: let its request in first */
 		mutex_lock(&ic->inp->lock);
 		ic->login_expect = true;
 		mutex_unlock(&ic->inp->lock);
-		return rst_tx_post(ic->rc, tx, len, NULL, false, 0);
+		/* its deadline runs from this response (ist_login_wait_expired()) */
+		mod_delayed_work(ist_wq, &ic->login_wait,
+				 msecs_to_jiffies(IST_LOGIN_WAIT_MS));
+		err = rst_tx_post(ic->rc, tx, len, NULL, false, 0);
+		/*
+		 * Not sent: the connection is going down. If ist_disconnected()
+		 * or a request already took login_expect back, LIO's login work
+		 * is queued and ends the login; an error here would end it a
+		 * second time, with that work still queued.
+		 */
+		if (err && !ist_login_unexpect(ic))
+			return 0;
+		return err;
 	}
 	/*
 	 * A login reject: LIO closes the connection as soon as we return;
@@ -216,10 +239,21 @@ void ist_get_rx_pdu(struct iscsit_conn *conn)
 {
 	struct ist_conn *ic = conn->context;
 	struct rst_tx *tx = ic->login_final;
+	int err;
 
 	if (!tx)
 		return;		/* the login timed out after its response */
 	ic->login_final = NULL;
+	/*
+	 * T4: full rings before the final response, which lets the
+	 * initiator's commands in. Without them the connection cannot work.
+	 */
+	err = ist_np_login_end(ic) ? rst_rings_grow(ic->rc) : -ENOTCONN;
+	if (err) {
+		rst_tx_put(ic->rc, tx);
+		rst_disconnect(ic->rc, err);
+		return;
+	}
 	WRITE_ONCE(ic->phase, IST_FULL);
 	if (rst_tx_post(ic->rc, tx, ic->login_final_len, NULL, false, 0))
 		return;

@@ -60,9 +60,10 @@ static bool ist_np_make_room(struct ist_np *inp)
  * @plen: its length
  * @lpriv: the portal (struct ist_np)
  *
- * Refused while the portal is disabled, and when IST_MAX_PENDING
- * connections already wait for login and none of them is idle to make
- * room; else the connection waits in the portal for LIO's login thread.
+ * Refused while the portal is disabled, when IST_MAX_LOGIN connections
+ * are in the login phase, and when IST_MAX_PENDING connections already
+ * wait for LIO's login thread and none of them is idle to make room;
+ * else the connection waits in the portal for LIO's login thread.
  *
  * Return: 0 to accept, or an errno to reject.
  */
@@ -70,6 +71,7 @@ static int ist_accept(struct rst_conn *rc, const void *pdata, u8 plen, void *lpr
 {
 	struct ist_np *inp = lpriv;
 	struct iscsi_np *np = inp->np;
+	unsigned int in_login;
 	bool enabled, busy;
 	int err;
 
@@ -79,31 +81,48 @@ static int ist_accept(struct rst_conn *rc, const void *pdata, u8 plen, void *lpr
 	if (!enabled)
 		return -ECONNREFUSED;
 	mutex_lock(&inp->lock);
-	busy = !ist_np_make_room(inp);
-	if (!busy)
-		inp->nr_pending++;	/* a place held for this one */
+	in_login = inp->nr_login;
+	busy = in_login >= IST_MAX_LOGIN || !ist_np_make_room(inp);
+	if (!busy) {
+		/* places held for this one */
+		inp->nr_pending++;
+		inp->nr_login++;
+	}
 	mutex_unlock(&inp->lock);
 	if (busy) {
-		trace_ist_conn_refuse(IST_MAX_PENDING);
-		pr_info_ratelimited("%u connections wait for login: connect refused\n",
-				    IST_MAX_PENDING);
+		trace_ist_conn_refuse(in_login >= IST_MAX_LOGIN ? IST_MAX_LOGIN :
+				      IST_MAX_PENDING);
+		pr_info_ratelimited("%u connections are in login: connect refused\n",
+				    in_login >= IST_MAX_LOGIN ? in_login : IST_MAX_PENDING);
 		return -EBUSY;
 	}
 	err = ist_accept_conn(rc, pdata, plen, inp);
 	if (err) {
 		mutex_lock(&inp->lock);
 		inp->nr_pending--;
+		inp->nr_login--;
 		mutex_unlock(&inp->lock);
 	}
 	return err;
 }
 
-/* No login request in time: drop the connection (its place is wanted). */
+/*
+ * The login deadline passed (IST_LOGIN_WAIT_MS): drop the connection if
+ * its initiator still owes a login request, the first one or one after a
+ * non-final response. While LIO works on a request, its own timer runs,
+ * and its response re-arms this one.
+ */
 static void ist_login_wait_expired(struct work_struct *work)
 {
 	struct ist_conn *ic = container_of(to_delayed_work(work), struct ist_conn,
 					   login_wait);
+	bool stalled;
 
+	mutex_lock(&ic->inp->lock);
+	stalled = ic->in_login && (!ic->bound || ic->login_expect);
+	mutex_unlock(&ic->inp->lock);
+	if (!stalled)
+		return;
 	trace_ist_login_timeout(ic, -ETIMEDOUT);
 	pr_info_ratelimited("no login request within %u ms: disconnecting\n",
 			    IST_LOGIN_WAIT_MS);
@@ -132,6 +151,7 @@ static int ist_accept_conn(struct rst_conn *rc, const void *pdata, u8 plen,
 	ic->nr = rst_conn_id(rc);
 	ic->inp = inp;
 	ic->phase = IST_LOGIN;
+	ic->in_login = true;		/* T4: counted by ist_accept() */
 	ic->login_expect = true;
 	ic->use_mr = READ_ONCE(ist_force_mr) || rst_conn_iwarp(rc);
 	ic->send_w_inv = !(flags & ISER_CM_SEND_W_INV_NOT_SUP);
@@ -159,8 +179,9 @@ static void ist_conn_free(struct kref *ref)
 	struct ist_conn *ic = container_of(ref, struct ist_conn, ref);
 
 	trace_ist_conn_free(ic, 0);
-	/* T1: the engine and LIO are both done; T2: off the portal's list */
-	WARN_ON_ONCE(!READ_ONCE(ic->down) || ic->conn || !list_empty(&ic->node));
+	/* T1: the engine and LIO are both done; T2: off the portal's list; T4 */
+	WARN_ON_ONCE(!READ_ONCE(ic->down) || ic->conn || !list_empty(&ic->node) ||
+		     ic->in_login);
 	cancel_delayed_work_sync(&ic->login_wait);
 	cancel_delayed_work_sync(&ic->close_work);
 	ist_stats_del(ic);
@@ -174,6 +195,38 @@ static void ist_conn_free(struct kref *ref)
 static void ist_conn_put(struct ist_conn *ic)
 {
 	kref_put(&ic->ref, ist_conn_free);
+}
+
+/* T4: @ic leaves the login phase (once). Under the portal's lock. */
+static bool ist_np_login_end_locked(struct ist_conn *ic)
+{
+	lockdep_assert_held(&ic->inp->lock);
+	if (!ic->in_login)
+		return false;
+	ic->in_login = false;
+	ic->inp->nr_login--;
+	return true;
+}
+
+/**
+ * ist_np_login_end - a connection enters full feature phase
+ * @ic: the connection
+ *
+ * It no longer counts against IST_MAX_LOGIN, and its login deadline
+ * stops.
+ *
+ * Return: false if it went down first (it is no longer counted then).
+ * Context: process.
+ */
+bool ist_np_login_end(struct ist_conn *ic)
+{
+	bool ended;
+
+	mutex_lock(&ic->inp->lock);
+	ended = ist_np_login_end_locked(ic);
+	mutex_unlock(&ic->inp->lock);
+	cancel_delayed_work(&ic->login_wait);
+	return ended;
 }
 
 /**
@@ -197,6 +250,18 @@ static void ist_disconnected(struct rst_conn *rc, int reason)
 	trace_ist_disconnected(ic, reason);
 	inp = ic->inp;
 	mutex_lock(&inp->lock);
+	/*
+	 * LIO waits for a login request after a non-final response: it has
+	 * no thread waiting for it, and hears of the loss only when its
+	 * login work runs (then ist_get_login_rx() fails and LIO drops the
+	 * login). Queued before down is set: ist_wait_conn() sees down only
+	 * after this, and cancels the work.
+	 */
+	if (ic->bound && ic->login_expect) {
+		ic->login_expect = false;
+		schedule_delayed_work(&ic->conn->login_work, 0);
+	}
+	ist_np_login_end_locked(ic);
 	WRITE_ONCE(ic->down, true);
 	bound = ic->bound;
 	if (!bound) {
@@ -235,6 +300,8 @@ int ist_setup_np(struct iscsi_np *np, struct sockaddr_storage *addr)
 		.rw_pages = IST_IO_PAGES,
 		/* immediate data sector-aligned: the backend may take it in place */
 		.rx_align_off = ISER_HEADERS_LEN,
+		/* T4: small rings until full feature phase */
+		.initial_depth = IST_LOGIN_DEPTH,
 		.ops = &ist_conn_ops,
 	};
 	struct ist_np *inp;
@@ -326,7 +393,7 @@ int ist_accept_np(struct iscsi_np *np, struct iscsit_conn *conn)
 			break;
 		/* it went down before we got to it */
 	}
-	cancel_delayed_work(&ic->login_wait);	/* LIO's own login timer now */
+	/* the login deadline keeps running: LIO's timers do not cover us */
 	trace_ist_conn_bound(ic, 0);
 	conn->context = ic;
 	rst_conn_addrs(ic->rc, &local, &peer);
