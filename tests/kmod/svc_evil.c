@@ -41,6 +41,14 @@
  *   overrun    EVIL_OVERRUN NULL calls back to back, far over the
  *              credits granted (all answered, or disconnect)
  *   flood      EVIL_FLOOD connections opened and left idle, then closed
+ *   pullflood  EVIL_PULL_CONNS connections, each keeping EVIL_PULL_CALLS
+ *              NFS NULL calls in flight for EVIL_PULL_SECS, each call's
+ *              RPC message in a 1 MiB Read chunk (RDMA_NOMSG) that this
+ *              module registered: the server pulls the chunks before
+ *              nfsd has seen any call (review 3, M2); result in
+ *              pull_result: "conns N sent S replies R down D"; the
+ *              chunk size is parameter pull_chunk_kb (4 KiB: what the
+ *              same flood costs without the chunks' bytes)
  *   close      close the connection
  *
  * state: "up", "down N" (the reason the engine gave), "none".
@@ -88,6 +96,30 @@ static ulong evil_flood_up;
 module_param_named(flood_up, evil_flood_up, ulong, 0444);
 MODULE_PARM_DESC(flood_up, "connections the last flood got up");
 
+static char pull_result[64] = "none";
+module_param_string(pull_result, pull_result, sizeof(pull_result), 0444);
+MODULE_PARM_DESC(pull_result, "what the last pullflood did");
+
+#define EVIL_PULL_CONNS	16
+#define EVIL_PULL_CALLS	64
+#define EVIL_PULL_PAGES	256	/* 1 MiB chunks */
+#define EVIL_PULL_SECS	10
+
+static uint pull_chunk_kb = 1024;
+module_param(pull_chunk_kb, uint, 0644);
+MODULE_PARM_DESC(pull_chunk_kb, "pullflood: KiB of each call's Read chunk (4..1024)");
+
+/* pullflood: one connection, its MR over the shared chunk, its counts */
+struct evil_puller {
+	struct rst_conn *c;
+	struct rst_mr *m;
+	u64 addr;
+	u32 rkey;
+	u32 sent;
+	atomic_t replies;
+	bool down;
+};
+
 static DEFINE_MUTEX(evil_lock);	/* evil_conn and the modes */
 static struct rst_conn *evil_conn;
 static u8 evil_pdata[RPCRDMA_CM_PDATA_LEN];
@@ -96,8 +128,14 @@ static u32 evil_xid = 0x5e000000;
 static void evil_recv(struct rst_conn *c, const void *buf, u32 len,
 		      bool invalidated, u32 inv_rkey)
 {
-	struct rpcrdma_hdr *h = kmalloc(sizeof(*h), GFP_ATOMIC);
+	struct evil_puller *pl = rst_conn_priv(c);
+	struct rpcrdma_hdr *h;
 
+	if (pl) {
+		atomic_inc(&pl->replies);
+		return;
+	}
+	h = kmalloc(sizeof(*h), GFP_ATOMIC);
 	if (!h)
 		return;
 	if (rpcrdma_decode_hdr(buf, len, h))
@@ -112,6 +150,12 @@ static void evil_recv(struct rst_conn *c, const void *buf, u32 len,
 
 static void evil_disconnected(struct rst_conn *c, int reason)
 {
+	struct evil_puller *pl = rst_conn_priv(c);
+
+	if (pl) {
+		WRITE_ONCE(pl->down, true);
+		return;
+	}
 	if (c == READ_ONCE(evil_conn))
 		snprintf(state, sizeof(state), "down %d", reason);
 }
@@ -123,12 +167,15 @@ static const struct rst_conn_ops evil_ops = {
 
 /*
  * A connection with messages of @msg bytes, @depth deep, registering
- * I/Os of up to @io_pages pages (0: none).
+ * I/Os of up to @io_pages pages (0: none); @priv for the callbacks.
+ * The server may invalidate our keys with its replies unless @priv is
+ * a pullflood connection's (its one key serves every call).
  */
-static struct rst_conn *evil_connect_sized(u32 msg, u32 depth, u32 io_pages)
+static struct rst_conn *evil_connect_sized(u32 msg, u32 depth, u32 io_pages,
+					   void *priv)
 {
 	struct rpcrdma_cm_pdata pd = {
-		.remote_inv = true, .send_size = msg, .recv_size = msg,
+		.remote_inv = !priv, .send_size = msg, .recv_size = msg,
 	};
 	struct rst_conn_params p = {
 		.name = "svc-evil",
@@ -138,6 +185,7 @@ static struct rst_conn *evil_connect_sized(u32 msg, u32 depth, u32 io_pages)
 		.msg_size = msg,
 		.max_io_pages = io_pages,
 		.ops = &evil_ops,
+		.priv = priv,
 		.private_data = evil_pdata,
 		.private_len = sizeof(evil_pdata),
 	};
@@ -152,7 +200,7 @@ static struct rst_conn *evil_connect_sized(u32 msg, u32 depth, u32 io_pages)
 
 static struct rst_conn *evil_connect(void)
 {
-	return evil_connect_sized(EVIL_MSG, EVIL_DEPTH, 0);
+	return evil_connect_sized(EVIL_MSG, EVIL_DEPTH, 0, NULL);
 }
 
 static void evil_close(void)
@@ -275,7 +323,7 @@ static int evil_bighead(void)
 	u64 addr;
 	u8 *p, *b;
 
-	c = evil_connect_sized(EVIL_BIG_MSG, 8, 1);
+	c = evil_connect_sized(EVIL_BIG_MSG, 8, 1, NULL);
 	if (IS_ERR(c))
 		return PTR_ERR(c);
 	page = alloc_page(GFP_KERNEL | __GFP_ZERO);
@@ -347,6 +395,140 @@ static int evil_flood(void)
 	return 0;
 }
 
+/* pullflood: a NULL call whose whole message is @pl's 1 MiB chunk. */
+static int evil_pull_call(struct evil_puller *pl, struct rst_mr *m)
+{
+	struct rst_tx *tx = rst_tx_get(pl->c, 1000);
+	u8 *b, *p;
+
+	if (IS_ERR(tx))
+		return PTR_ERR(tx);
+	b = rst_tx_buf(tx);
+	p = put32(b, ++evil_xid);
+	p = put32(p, 1);
+	p = put32(p, EVIL_PULL_CALLS);
+	p = put32(p, RPCRDMA_NOMSG);
+	p = put32(p, 1);		/* one Read segment, at position 0 */
+	p = put32(p, 0);
+	p = put32(p, pl->rkey);
+	p = put32(p, clamp(pull_chunk_kb, 4U, 1024U) * 1024);
+	p = put32(p, upper_32_bits(pl->addr));
+	p = put32(p, lower_32_bits(pl->addr));
+	p = put32(p, 0);		/* end of read list */
+	p = put32(p, 0);		/* no write list */
+	p = put32(p, 0);		/* no reply chunk */
+	pl->sent++;
+	return rst_tx_post(pl->c, tx, p - b, m, false, 0);
+}
+
+/* pullflood: connect @pl and register the chunk for it. */
+static int evil_pull_setup(struct evil_puller *pl, struct scatterlist *sg)
+{
+	u32 len;
+	int err;
+
+	pl->c = evil_connect_sized(EVIL_MSG, 2 * EVIL_PULL_CALLS, EVIL_PULL_PAGES, pl);
+	if (IS_ERR(pl->c)) {
+		err = PTR_ERR(pl->c);
+		pl->c = NULL;
+		return err;
+	}
+	pl->m = rst_mr_get(pl->c);
+	if (IS_ERR(pl->m)) {
+		err = PTR_ERR(pl->m);
+		pl->m = NULL;
+		return err;
+	}
+	err = rst_mr_map(pl->m, sg, EVIL_PULL_PAGES, DMA_TO_DEVICE, &pl->addr,
+			 &len, &pl->rkey);
+	if (err)
+		return err;
+	/* the first call carries the registration */
+	return evil_pull_call(pl, pl->m);
+}
+
+static void evil_pull_teardown(struct evil_puller *pl)
+{
+	if (pl->m) {
+		rst_mr_local_invalidate(pl->m);
+		rst_mr_put(pl->m);
+	}
+	if (pl->c)
+		rst_close(pl->c);
+}
+
+/*
+ * pullflood: EVIL_PULL_CONNS connections, each keeping EVIL_PULL_CALLS
+ * calls with 1 MiB Read chunks in flight for EVIL_PULL_SECS, then up to
+ * 10 s more for the answers. Every chunk is the same registered 1 MiB,
+ * which starts with an NFSv3 NULL call.
+ */
+static int evil_pullflood(void)
+{
+	unsigned int i, conns = 0, down = 0;
+	struct evil_puller *pls;
+	struct scatterlist *sg;
+	struct page **pages;
+	unsigned long end;
+	u64 sent = 0, replies = 0;
+	int err = -ENOMEM;
+
+	pls = kcalloc(EVIL_PULL_CONNS, sizeof(*pls), GFP_KERNEL);
+	pages = kcalloc(EVIL_PULL_PAGES, sizeof(*pages), GFP_KERNEL);
+	sg = kcalloc(EVIL_PULL_PAGES, sizeof(*sg), GFP_KERNEL);
+	if (!pls || !pages || !sg)
+		goto out;
+	sg_init_table(sg, EVIL_PULL_PAGES);
+	for (i = 0; i < EVIL_PULL_PAGES; i++) {
+		pages[i] = alloc_page(GFP_KERNEL | __GFP_ZERO);
+		if (!pages[i])
+			goto out;
+		sg_set_page(&sg[i], pages[i], PAGE_SIZE, 0);
+	}
+	evil_null_call(page_address(pages[0]), 1);
+	for (i = 0; i < EVIL_PULL_CONNS; i++) {
+		atomic_set(&pls[i].replies, 0);
+		if (!evil_pull_setup(&pls[i], sg))
+			conns++;
+	}
+	end = jiffies + EVIL_PULL_SECS * HZ;
+	while (time_before(jiffies, end)) {
+		for (i = 0; i < EVIL_PULL_CONNS; i++) {
+			struct evil_puller *pl = &pls[i];
+
+			while (pl->c && pl->m && !READ_ONCE(pl->down) &&
+			       pl->sent - atomic_read(&pl->replies) < EVIL_PULL_CALLS)
+				if (evil_pull_call(pl, NULL))
+					break;
+		}
+		msleep(20);
+	}
+	/* the answers to what is still in flight */
+	end = jiffies + 10 * HZ;
+	for (i = 0; i < EVIL_PULL_CONNS; i++)
+		while (pls[i].c && !READ_ONCE(pls[i].down) &&
+		       atomic_read(&pls[i].replies) < pls[i].sent && time_before(jiffies, end))
+			msleep(20);
+	for (i = 0; i < EVIL_PULL_CONNS; i++) {
+		sent += pls[i].sent;
+		replies += atomic_read(&pls[i].replies);
+		down += READ_ONCE(pls[i].down);
+	}
+	snprintf(pull_result, sizeof(pull_result), "conns %u sent %llu replies %llu down %u",
+		 conns, sent, replies, down);
+	err = 0;
+out:
+	for (i = 0; pls && i < EVIL_PULL_CONNS; i++)
+		evil_pull_teardown(&pls[i]);
+	for (i = 0; pages && i < EVIL_PULL_PAGES; i++)
+		if (pages[i])
+			__free_page(pages[i]);
+	kfree(sg);
+	kfree(pages);
+	kfree(pls);
+	return err;
+}
+
 static int evil_send(const char *m)
 {
 	u8 *b;
@@ -360,6 +542,8 @@ static int evil_send(const char *m)
 		return evil_flood();
 	if (!strcmp(m, "bighead"))
 		return evil_bighead();
+	if (!strcmp(m, "pullflood"))
+		return evil_pullflood();
 	err = evil_up();
 	if (err)
 		return err;

@@ -22,6 +22,8 @@ check "RAM-backed export" sh -c "mkdir -p $EXPORT && mount -t tmpfs -o size=128m
 check "rdmastor installed" rdmastor_install
 check "modprobe configuration installed" rdmastor_nfs_client
 check "nfsd" sh -c "modprobe nfsd && { mountpoint -q /proc/fs/nfsd || mount -t nfsd nfsd /proc/fs/nfsd; }"
+# a small pull budget (32 MiB): the pullflood below must hit it
+echo "options rdmastor_svcrdma pull_budget_mb=32" > /etc/modprobe.d/rdmastor-test-pull.conf
 check "nfsd serving over rdmastor on 20049" nfsd_start || bail "no server"
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 trace_pairs_start
@@ -119,8 +121,63 @@ check "after the flood a call is answered" answered null msg
 check "close" send close
 check "the server lets the flood's connections go" wait_for 30 sh -c "[ \$(wc -l < $DBG/conns) = 0 ]"
 
-# a real client still gets its data through
+# Read chunks pulled before nfsd has seen the call (review 3, M2): 16
+# connections each keep 64 NULL calls in flight for 10 s, each call's
+# message a 1 MiB Read chunk. The server pulled every chunk at once, up
+# to 64 MiB per connection, before any credential was looked at. Now
+# the bytes pulled or waiting for nfsd are bounded per connection and
+# in total (nfs-server.rst, "Memory before authentication"), calls over
+# the budget wait in rdmastor's queue, and a real client is still
+# served meanwhile.
+mem_avail() { awk '/^MemAvailable:/ { print $2 }' /proc/meminfo; }
+total() { awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }' $DBG/totals; }
+budget_kb() { echo $(( $(total pull_budget) / 1024 )); }
 if check "mount NFSv4.2" nfs_mount 4.2; then
+	# pullflood_run KB: the flood with KB-sized chunks, and a real
+	# client's verified writes meanwhile (their status in /tmp/pf.KB.fio);
+	# how far MemAvailable fell, in kB, in /tmp/pf.KB.used
+	pullflood_run() {
+		local m0 fpid spid
+		echo "$1" > $P/pull_chunk_kb
+		m0=$(mem_avail)
+		echo "$m0" > /tmp/pf.min
+		diag "before: $(grep -E '^(Slab|VmallocUsed|AnonPages|Cached|MemFree)' /proc/meminfo | paste -sd' ')"
+		send pullflood &
+		fpid=$!
+		(
+			min=$m0
+			while kill -0 $fpid 2>/dev/null; do
+				m=$(mem_avail)
+				[ "$m" -lt "$min" ] && min=$m && echo "$min" > /tmp/pf.min &&
+					{ grep -E '^(Slab|VmallocUsed|AnonPages|Cached|MemFree|KReclaimable|Percpu)' /proc/meminfo | paste -sd' '; sort -k3 -n -r /proc/slabinfo | awk '{print $1, $3*$4/1024 " kB"}' | sort -k2 -n -r | head -6 | paste -sd' '; } > /tmp/pf.$1.at_min
+				sleep 0.2
+			done
+		) &
+		spid=$!
+		sleep 2
+		fio_verify pf --size=2m --bs=64k --rw=write --direct=1 --ioengine=libaio --iodepth=4
+		echo $? > /tmp/pf.$1.fio
+		wait $fpid
+		wait $spid
+		diag "pullflood ${1} KiB: $(cat $P/pull_result); MemAvailable $m0 -> $(cat /tmp/pf.min) kB at least"
+		echo $((m0 - $(cat /tmp/pf.min))) > /tmp/pf.$1.used
+		diag "at min: $(cat /tmp/pf.$1.at_min | paste -sd'|')"
+	}
+	# the same flood with 4 KiB chunks: what its connections cost
+	pullflood_run 4
+	check "pullflood 4 KiB: a real client's verified writes go through meanwhile" [ "$(cat /tmp/pf.4.fio)" = 0 ]
+	pullflood_run 1024
+	check "pullflood 1 MiB: a real client's verified writes go through meanwhile" [ "$(cat /tmp/pf.1024.fio)" = 0 ]
+	base=$(cat /tmp/pf.4.used)
+	used=$(cat /tmp/pf.1024.used)
+	diag "server: $(cat $DBG/totals)"
+	expect_match "pullflood: every call was answered" "$(cat $P/pull_result)" \
+		'^conns 16 sent ([0-9]+) replies \1 down 0$'
+	check "pullflood: calls waited for the budget" [ "$(total pull_waits)" -gt 0 ]
+	expect_le "pullflood: the most bytes held for nfsd at once, within the budget" \
+		"$(total pull_peak)" "$(total pull_budget)"
+	expect_le "pullflood: MemAvailable fell by at most the budget + 32 MiB more with 1 MiB chunks than with 4 KiB ($used against $base kB)" \
+		"$((used - base))" "$(( $(budget_kb) + 32768 ))"
 	check "4 KiB random read/write, O_DIRECT, verified" \
 		fio_verify r4k --size=1m --bs=4k --rw=randrw --direct=1 --ioengine=libaio --iodepth=8
 	check "umount" umount $MNT
