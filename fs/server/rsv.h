@@ -56,6 +56,9 @@
  *       calls already granted wait in the engine for an MR (never in
  *       an nfsd thread).
  *       Enforced: rsv_grant().
+ *   S6. The bytes of Read chunks held for calls nfsd has not taken are
+ *       bounded per connection and in total (svc_pull.c, which states
+ *       it in full). Asserted: rsv_pull_uncharge().
  *
  * Locks: each is taken and dropped within one function, and no two are
  * ever held at once, so no function expects its caller to hold one
@@ -69,6 +72,9 @@
  *       walk and the sums of those already freed.
  *   L4. The backchannel's SUNRPC queue_lock and transport_lock are
  *       taken alone.
+ *   L5. rsv_pull_lock (svc_pull.c) guards the pull budget, every
+ *       connection's x_pull_wait, x_pull_node and x_pull_bytes, and
+ *       each call's c_budget while it is charged.
  */
 #ifndef RDMASTOR_RSV_H
 #define RDMASTOR_RSV_H
@@ -101,6 +107,7 @@ struct rsv_stats {
 	u64 calls, inline_calls, data_chunks, long_calls;
 	u64 inline_replies, write_chunks, reply_chunks, rdma_errors;
 	u64 bad_calls, send_inv, bc_calls, bc_replies;
+	u64 pull_waits;
 };
 
 struct rsv_call;
@@ -113,7 +120,8 @@ struct rsv_read {
 
 struct rsv_call {
 	struct rsv_xprt *c_x;
-	struct list_head c_node;	/* on x_calls_free or x_ready */
+	struct list_head c_node;	/* on x_calls_free, x_ready or x_pull_wait */
+	u64 c_budget;			/* bytes charged to the pull budget (L5) */
 	bool c_out;			/* off x_calls_free (S2) */
 	struct rst_rx *c_rx;		/* the held receive buffer */
 	const u8 *c_msg;		/* its RPC message (after the header) */
@@ -161,6 +169,9 @@ struct rsv_xprt {
 	bool x_svc_gone;		/* ->xpo_free ran */
 	bool x_down;			/* ->disconnected ran */
 	atomic_t x_pulls;		/* pull works queued or running */
+	struct list_head x_pull_wait;	/* calls waiting for the budget (L5) */
+	struct list_head x_pull_node;	/* in the budget's waiting connections */
+	u64 x_pull_bytes;		/* charged to the budget (S6) */
 	bool x_snd_w_inv;		/* the client takes Send-with-Invalidate */
 	bool x_use_mr;			/* forced-MR READ sinks (rsv_force_mr) */
 	u32 x_inline_send;		/* most bytes a reply may carry inline */
@@ -202,6 +213,15 @@ int rsv_calls_alloc(struct rsv_xprt *x, unsigned int n);
 void rsv_calls_free(struct rsv_xprt *x);
 void rsv_drop_ready(struct rsv_xprt *x);
 void rsv_call_put(struct rsv_call *call);
+void rsv_pull_work(struct work_struct *work);
+
+/* svc_pull.c */
+struct seq_file;
+void rsv_pull_submit(struct rsv_call *call);
+void rsv_pull_uncharge(struct rsv_call *call);
+void rsv_pull_forget(struct rsv_xprt *x);
+void rsv_pull_show(struct seq_file *m);
+void rsv_pull_init(void);
 
 /* svc_send.c */
 u32 rsv_grant(struct rsv_xprt *x);

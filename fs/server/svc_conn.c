@@ -107,10 +107,12 @@ static void rsv_disconnected(struct rst_conn *rc, int reason)
 	x->x_down = true;
 	spin_unlock_bh(&x->x_lock);
 	/*
-	 * READ work queued before the drain finds x_down and drops its
-	 * call. Only this connection's: flushing rsv_wq would make one
-	 * teardown wait for every other connection's pulls.
+	 * Calls waiting for the pull budget are dropped; READ work queued
+	 * before the drain finds x_down and drops its call. Only this
+	 * connection's: flushing rsv_wq would make one teardown wait for
+	 * every other connection's pulls.
 	 */
+	rsv_pull_forget(x);
 	wait_var_event(&x->x_pulls, !atomic_read(&x->x_pulls));
 	trace_rsv_pulls_done(x, jiffies_to_msecs(jiffies - start));
 	rsv_drop_ready(x);
@@ -155,6 +157,8 @@ static int rsv_accept(struct rst_conn *rc, const void *pdata, u8 plen, void *lpr
 	kref_init(&x->x_ref);		/* the engine's, until ->disconnected */
 	spin_lock_init(&x->x_lock);
 	INIT_LIST_HEAD(&x->x_ready);
+	INIT_LIST_HEAD(&x->x_pull_wait);
+	INIT_LIST_HEAD(&x->x_pull_node);
 	INIT_LIST_HEAD(&x->x_calls_free);
 	INIT_LIST_HEAD(&x->x_pend_node);
 	x->x_conn = rc;
@@ -441,6 +445,7 @@ static int __init rsv_init(void)
 	rsv_wq = alloc_workqueue("rdmastor_svc", WQ_MEM_RECLAIM, 0);
 	if (!rsv_wq)
 		return -ENOMEM;
+	rsv_pull_init();
 	err = rsv_bc_init();
 	if (err)
 		goto out_wq;

@@ -106,6 +106,7 @@ static void rsv_call_free_chunk(struct rsv_call *call)
 	call->c_sgl = NULL;
 	kfree(call->c_reads);
 	call->c_reads = NULL;
+	rsv_pull_uncharge(call);
 }
 
 /**
@@ -228,11 +229,6 @@ static unsigned int rsv_chunk_sg(struct rsv_call *call, struct scatterlist *sg,
 }
 
 /*
- * rsv_wq: pull a call's Read chunk. Pages for the whole chunk (with its
- * XDR pad), then one RDMA READ per segment, all posted at once; the last
- * completion (rsv_read_done()) hands the call to nfsd.
- */
-/*
  * A pull work of @x is over: the last one wakes rsv_disconnected(),
  * which waits for this connection's pulls only, not the whole
  * workqueue. wake_up_var() only hashes the address: @x may be gone.
@@ -243,7 +239,16 @@ static void rsv_pull_end(struct rsv_xprt *x)
 		wake_up_var(&x->x_pulls);
 }
 
-static void rsv_pull_work(struct work_struct *work)
+/**
+ * rsv_pull_work - pull a call's Read chunk (c_pull_work, on rsv_wq)
+ * @work: the call's c_pull_work
+ *
+ * Pages for the whole chunk (with its XDR pad), then one RDMA READ per
+ * segment, all posted at once; the last completion (rsv_read_done())
+ * hands the call to nfsd. Queued by svc_pull.c once the call's bytes
+ * fit the pull budget.
+ */
+void rsv_pull_work(struct work_struct *work)
 {
 	struct rsv_call *call = container_of(work, struct rsv_call, c_pull_work);
 	struct rsv_xprt *x = call->c_x;
@@ -396,9 +401,7 @@ void rsv_recv(struct rst_conn *rc, const void *buf, u32 len, bool inv,
 		rsv_call_ready(call);
 		return;
 	}
-	INIT_WORK(&call->c_pull_work, rsv_pull_work);
-	atomic_inc(&x->x_pulls);
-	queue_work(rsv_wq, &call->c_pull_work);
+	rsv_pull_submit(call);
 }
 
 /* Put @page in rq_pages[@k], the one there going back to the allocator. */

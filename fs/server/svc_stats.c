@@ -57,11 +57,11 @@ void rsv_stats_del(struct rsv_xprt *x)
 
 static void rsv_stats_print(struct seq_file *m, const struct rsv_stats *s)
 {
-	seq_printf(m, "calls %llu inline_calls %llu data_chunks %llu long_calls %llu inline_replies %llu write_chunks %llu reply_chunks %llu rdma_errors %llu bad_calls %llu send_inv %llu bc_calls %llu bc_replies %llu",
+	seq_printf(m, "calls %llu inline_calls %llu data_chunks %llu long_calls %llu inline_replies %llu write_chunks %llu reply_chunks %llu rdma_errors %llu bad_calls %llu send_inv %llu bc_calls %llu bc_replies %llu pull_waits %llu",
 		   s->calls, s->inline_calls, s->data_chunks, s->long_calls,
 		   s->inline_replies, s->write_chunks, s->reply_chunks,
 		   s->rdma_errors, s->bad_calls, s->send_inv, s->bc_calls,
-		   s->bc_replies);
+		   s->bc_replies, s->pull_waits);
 }
 
 static int rsv_conns_show(struct seq_file *m, void *v)
@@ -111,6 +111,7 @@ static int rsv_totals_show(struct seq_file *m, void *v)
 	spin_unlock_bh(&rsv_conns_lock);
 	seq_printf(m, "conns %llu ", n);
 	rsv_stats_print(m, &sum);
+	rsv_pull_show(m);
 	seq_puts(m, "\n");
 	return 0;
 }

@@ -179,6 +179,14 @@ DEFINE_EVENT(rsv_call_class, rsv_call,
 DEFINE_EVENT(rsv_call_class, rsv_recvfrom,
 	TP_PROTO(const struct rsv_xprt *x, const struct rsv_call *call),
 	TP_ARGS(x, call));
+/* its Read chunk does not fit the pull budget now: it waits (svc_pull.c) */
+DEFINE_EVENT(rsv_call_class, rsv_pull_wait,
+	TP_PROTO(const struct rsv_xprt *x, const struct rsv_call *call),
+	TP_ARGS(x, call));
+/* ... and now it does: its pull starts */
+DEFINE_EVENT(rsv_call_class, rsv_pull_resume,
+	TP_PROTO(const struct rsv_xprt *x, const struct rsv_call *call),
+	TP_ARGS(x, call));
 
 TRACE_EVENT(rsv_pull_done,
 	TP_PROTO(const struct rsv_xprt *x, const struct rsv_call *call, int status),
