@@ -159,7 +159,8 @@ IDLY=/sys/kernel/debug/rdmastor_iser/inv_delay_ms
 echo 64 > $DBG/fault_no_inv
 echo 3000 > $IDLY
 li0=$(istat local_inv)
-dd if="$D0" of=/dev/null bs=64k count=8 iflag=direct 2>/dev/null & dd=$!
+# two READs, one after the other: 6 s (eight took 24 s)
+dd if="$D0" of=/dev/null bs=64k count=2 iflag=direct 2>/dev/null & dd=$!
 sleep 1
 check "LUN reset while READs invalidate their keys: answered" sg_reset -d "$D0"
 wait $dd
