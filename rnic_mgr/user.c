@@ -399,6 +399,31 @@ u64 rnic_uproc_unreserve_some(struct rnic_uproc *up, u64 entries, u64 keys)
 	return given;
 }
 
+/*
+ * A registration of an unmodified program was refused: one ratelimited
+ * line naming the process (its consumer's name), the device, what it
+ * asked, what it holds and the device's budget, so that an
+ * administrator sees why a program got ENOMEM (the trace event
+ * rnic_user_reg has every one).
+ */
+static void rnic_user_log_refusal(struct rnic_uproc *up, u64 entries, int err)
+{
+	struct rnic_consumer *c = up->up_cons;
+	struct rnic_dev *rd = c->rc_dev;
+	u64 held, budget;
+
+	spin_lock(&rd->rd_lock);
+	held = c->rc_pol.r[RNP_ENTRIES].held;
+	budget = rd->rd_pool.r[RNP_ENTRIES].budget;
+	spin_unlock(&rd->rd_lock);
+	pr_info_ratelimited("%s: %s: a registration of %llu pages refused (%s): it holds %llu, the device's budget is %llu entries\n",
+			    rd->rd_name, c->rc_name, entries,
+			    err == -ETIMEDOUT ? "no entries within user_wait_ms" :
+			    err == -EINVAL ? "more than the budget" :
+			    "more than the policy grants it now",
+			    held, budget);
+}
+
 static int rnic_user_charge(struct rnic_dev *rd, struct ib_pd *pd,
 			    struct ib_udata *udata, u64 entries,
 			    struct rnic_ucharge *ch)
@@ -425,6 +450,8 @@ static int rnic_user_charge(struct rnic_dev *rd, struct ib_pd *pd,
 					   READ_ONCE(rnic_user_wait_ms));
 	trace_rnic_user_reg(up->up_cons, entries, err);
 	if (err) {
+		if (err != -EINTR && err != -ENODEV)
+			rnic_user_log_refusal(up, entries, err);
 		rnic_uproc_put_unlocked(up);
 		return err == -EINTR ? -EINTR : -ENOMEM;
 	}

@@ -116,6 +116,9 @@ ms=$(echo "$out" | sed -n 's/.*ms=\([0-9]*\).*/\1/p')
 diag "B: $out"
 check "fcfs: B fails with ENOMEM" sh -c "[ $rc = 2 ] && echo '$out' | grep -q ENOMEM"
 check "fcfs: without waiting the full wait (${ms} ms)" [ "${ms:-99999}" -lt 5000 ]
+# an administrator sees why (issue 33, item 6): one ratelimited line
+check "fcfs: the refusal is logged: device, process, ask, holding, budget" \
+	sh -c "dmesg | grep -Eq '$DEV: user:umr:[0-9]+: a registration of 1000 pages refused \(more than the policy grants it now\): it holds 0, the device.s budget is 2000 entries'"
 check "fcfs: A was not asked to shrink" [ "$(ufield $UPID revocations)" = 0 ]
 ustop
 
