@@ -12,6 +12,9 @@
  *   release          deregister it but keep its buffer mapped (pop)
  *   sleep:MS         sleep
  *   wait             print "waiting", block until stdin reaches end of file
+ *   until:PATH       print "waiting", poll until PATH exists (at most 60 s;
+ *                    fails past that): a start line that no process can
+ *                    miss, as a late reader of a closed fifo would
  *   lat:N:PAGES      N timed register/deregister pairs of one buffer;
  *                    prints the median and p99 of each in microseconds
  *   loop:N:PAGES     N register/deregister pairs of one buffer; prints
@@ -412,6 +415,13 @@ int main(int argc, char **argv)
 			r = step_dereg(1);
 		} else if (!strncmp(s, "sleep:", 6)) {
 			usleep(strtoul(s + 6, NULL, 0) * 1000);
+		} else if (!strncmp(s, "until:", 6)) {
+			int ms;
+
+			printf("waiting\n");
+			for (ms = 0; access(s + 6, F_OK) && ms < 60000; ms += 10)
+				usleep(10000);
+			r = access(s + 6, F_OK) ? 1 : 0;
 		} else if (!strcmp(s, "wait")) {
 			char b[64];
 

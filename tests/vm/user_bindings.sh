@@ -33,7 +33,7 @@ mpid=$!
 check "umulti binds twice and caches its buffers" wait_for 60 grep -q "^multi ready" $OUT
 while read -r l; do diag "$l"; done < <(grep "ok " $OUT)
 check "every step of umulti went as described" \
-	sh -c "! grep -q '^not ok' $OUT && [ \$(grep -c '^ok' $OUT) = 12 ]"
+	sh -c "! grep -q '^not ok' $OUT && [ \$(grep -c '^ok' $OUT) = 13 ]"
 held=$(cat $SYS/consumers/user:umulti:$mpid.*/held 2>/dev/null)
 pages=$(grep "^multi ready" $OUT | awk -F'[= ]' '{ print $4 + $6 }')
 expect_eq "the two pages add up to what the one consumer holds" "$pages" "$held"

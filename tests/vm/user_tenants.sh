@@ -73,23 +73,24 @@ echo 1000 > $P/user_grace_ms
 # sybil_round LABEL: A in cgroup tA, B's 16 in tB; sets MINSHARE (A's
 # least share while B ran), and checks what holds under any setting
 sybil_round() {
-	local label=$1 apid afd gfd i bpids=() t0 t1 cleared
-	fifo=$(mktemp -u /tmp/syb.XXXX)
+	local label=$1 apid afd i bpids=() t0 t1 cleared
+	fifo=$(mktemp -u /tmp/sybA.XXXX)
 	mkfifo "$fifo"
 	in_cgroup tA $UMR $DEV reg:350 wait reg:10 < "$fifo" > "$fifo.out" 2>&1 &
 	apid=$!
 	exec {afd}> "$fifo"
 	check "$label: A registers 350 of $BUDGET entries" wait_for 20 grep -q "reg 350 ok" "$fifo.out"
-	# B's 16 start together: each waits for the end of one shared pipe
-	mkfifo "$fifo.go"
+	# B's 16 start together: each polls for one file (a process still
+	# starting when a fifo's writer closed would block in open forever)
+	rm -f "$fifo.go"
 	for i in $(seq 16); do
-		in_cgroup tB $UMR $DEV wait reg:8 sleep:100 < "$fifo.go" > /tmp/syb.b$i 2>&1 &
+		in_cgroup tB $UMR $DEV until:"$fifo.go" reg:8 sleep:100 > /tmp/sybB.$i 2>&1 &
 		bpids+=($!)
 	done
-	exec {gfd}> "$fifo.go"
-	wait_for 20 sh -c "[ \$(cat /tmp/syb.b* | grep -c '^waiting') = 16 ]"
+	check "$label: B's 16 processes are ready" \
+		wait_for 60 sh -c "[ \$(cat /tmp/sybB.* | grep -c '^waiting') = 16 ]"
 	echo > $TR/trace
-	exec {gfd}>&-
+	touch "$fifo.go"
 	# A's share while B contends: the targets A is given (a target is
 	# the share when it is set), from the trace, not sampled (B's
 	# burst lasts a few hundred ms)
@@ -98,7 +99,7 @@ sybil_round() {
 		sed 's/.* target=//' | sort -n | head -n1)
 	MINSHARE=${MINSHARE:-$CAP}
 	t0=$(date +%s%N)
-	diag "$label: A's least share while B ran: $MINSHARE of $CAP; B: $(cat /tmp/syb.b* | grep -c ' ok ') granted, $(cat /tmp/syb.b* | grep -c ' fail ') refused, waits (ms): $(sed -n 's/^reg 8 .*ms=//p' /tmp/syb.b* | sort -n | tr '\n' ' ')"
+	diag "$label: A's least share while B ran: $MINSHARE of $CAP; B: $(cat /tmp/sybB.* | grep -c ' ok ') granted, $(cat /tmp/sybB.* | grep -c ' fail ') refused, waits (ms): $(sed -n 's/^reg 8 .*ms=//p' /tmp/sybB.* | sort -n | tr '\n' ' ')"
 	check "$label: B contended (A's share fell below $CAP)" [ "$MINSHARE" -lt $CAP ]
 	check "$label: A is alive" kill -0 $apid
 	cleared=no
