@@ -16,10 +16,14 @@
 #     proto=rdma mounts through rdmastor's client, targetcli's
 #     enable_iser loads rdmastor's target, iscsiadm -I iser logs in
 #     through rdmastor's initiator; fio verifies through each;
-#   - apt-get purge (with the NFS mount and nfsd still up) unloads the
-#     iSER modules, names the NFS ones in use, loses no data, removes
-#     the routing, the configuration and the modules from disk;
-#   - then the same commands reach the stock modules.
+#   - with rdmastor's iSER modules deleted (a kernel DKMS did not build
+#     for), the routing falls back: targetcli and iscsiadm reach ib_isert
+#     and ib_iser, and the kernel log says why;
+#   - apt-get remove, not purge (with the NFS mount and nfsd still up),
+#     names the NFS modules in use, loses no data, and takes the routing
+#     with the modules; the configuration stays;
+#   - then the same commands reach the stock modules, and apt-get purge
+#     leaves nothing of rdmastor on disk.
 # vm-run: --layer build/deb-test/root/upper
 . tests/lib/guest/lib.sh
 . tests/lib/guest/iser.sh
@@ -138,27 +142,46 @@ check "rdmastor: targetcli clearconfig" iser_target_clear_tcli
 pkill -x iscsid
 wait_for 10 sh -c '! pgrep -x iscsid'
 
-# Purge while nfsd and the mount are up. man-db's trigger (Debian's,
-# run after any package with man pages) re-indexed the manual under TCG
-# for 12 s of the purge's 59; nothing here tests it.
+# rdmastor's iSER modules missing for the running kernel (a kernel DKMS
+# did not build for, a signature the kernel refuses), the routing in
+# place: targetcli and iscsiadm reach the stock modules, and the kernel
+# log says why.
+check "rdmastor's iSER modules unload" sh -c "rmmod rdmastor_iser && rmmod rdmastor_isert"
+rm -f /lib/modules/$kver/updates/dkms/rdmastor_iser.ko* /lib/modules/$kver/updates/dkms/rdmastor_isert.ko*
+dmesg -C
+iser_io fallback
+dmesg > /tmp/fallback.log
+grep "rdmastor:" /tmp/fallback.log | head -n2 | while read -r l; do diag "$l"; done
+check "fallback: enable_iser loaded the stock ib_isert" loaded ib_isert
+check "fallback: iscsid loaded the stock ib_iser" loaded ib_iser
+check "fallback: a kernel log line says why the stock target serves" \
+	grep -q "rdmastor: rdmastor_isert did not load (.*): the stock ib_isert serves" /tmp/fallback.log
+check "fallback: and one why the stock initiator serves" \
+	grep -q "rdmastor: rdmastor_iser did not load (.*): the stock ib_iser serves" /tmp/fallback.log
+check "fallback: logout" iser_logout 1
+iser_target_clear_tcli
+pkill -x iscsid
+wait_for 10 sh -c '! pgrep -x iscsid'
+unload_iser() { ! loaded ib_iser || rmmod ib_iser || return 1; ! loaded ib_isert || rmmod ib_isert; }
+check "fallback: the stock iSER modules unload" wait_for 20 unload_iser
+
+# Remove (not purge) while nfsd and the mount are up. man-db's trigger
+# (Debian's, run after any package with man pages) re-indexed the
+# manual under TCG for 12 s of the purge's 59; nothing here tests it.
 rm -f /var/lib/man-db/auto-update
 t0=$(date +%s)
-DEBIAN_FRONTEND=noninteractive apt-get purge -y -q rdmastor-utils rdmastor-dkms > /tmp/purge.log 2>&1
-ok $? "apt-get purge rdmastor-utils rdmastor-dkms"
+DEBIAN_FRONTEND=noninteractive apt-get remove -y -q rdmastor-utils rdmastor-dkms > /tmp/remove.log 2>&1
+ok $? "apt-get remove rdmastor-utils rdmastor-dkms"
 # of its time, DKMS's depmod takes about half here (25 s under TCG)
-diag "purge took $(($(date +%s) - t0)) s"
-sed 's/^/# purge: /' /tmp/purge.log | grep -i "rdmastor\|error" | head -20
-check "the unused iSER modules were unloaded" eval "! loaded rdmastor_iser && ! loaded rdmastor_isert"
-check "the purge named the NFS modules still in use" \
-	grep -q "still in use, left loaded:.*rdmastor_svcrdma.*rdmastor_rpcrdma" /tmp/purge.log
+diag "remove took $(($(date +%s) - t0)) s"
+sed 's/^/# remove: /' /tmp/remove.log | grep -i "rdmastor\|error" | head -20
+check "the remove named the NFS modules still in use" \
+	grep -q "still in use, left loaded:.*rdmastor_svcrdma.*rdmastor_rpcrdma" /tmp/remove.log
 check "the mount still works: its file reads back intact" cmp /tmp/keep /mnt/nfs/keep
-for p in rdmastor-utils rdmastor-dkms; do
-	check_not "$p is gone" pkg_installed $p
-done
-left=$(ls -d /etc/modprobe.d/rdmastor-* /etc/rdmastor /usr/src/rdmastor-* /var/lib/dkms/rdmastor \
-	/lib/udev/rules.d/*rdmastor* /usr/sbin/rnic-top /usr/sbin/rnic-mgr-config \
+left=$(ls -d /lib/modprobe.d/rdmastor-* /etc/modprobe.d/rdmastor-* /usr/src/rdmastor-* \
 	/lib/modules/*/updates/dkms/rnic_mgr.ko* /lib/modules/*/updates/dkms/rdmastor_* 2>/dev/null)
-expect_eq "nothing of rdmastor is left on disk" "$(echo $left)" ""
+expect_eq "the routing left with the modules" "$(echo $left)" ""
+check "the configuration stays until a purge" test -f /etc/rdmastor/rnic_mgr.conf
 
 check "modprobe knows no rdmastor module" sh -c "! modinfo rnic_mgr >/dev/null 2>&1"
 check "svcrdma resolves to the stock rpcrdma again" [ "$(modprobe -R svcrdma 2>/dev/null)" = rpcrdma ]
@@ -188,5 +211,16 @@ iser_target_clear_tcli
 pkill -x iscsid
 rpc.nfsd 0
 check "still no module of rdmastor" sh -c "! grep -q '^rdmastor_\|^rnic_mgr ' /proc/modules"
+
+DEBIAN_FRONTEND=noninteractive apt-get purge -y -q rdmastor-utils rdmastor-dkms > /tmp/purge.log 2>&1
+ok $? "apt-get purge rdmastor-utils rdmastor-dkms"
+for p in rdmastor-utils rdmastor-dkms; do
+	check_not "$p is gone" pkg_installed $p
+done
+left=$(ls -d /lib/modprobe.d/rdmastor-* /etc/modprobe.d/rdmastor-* /etc/rdmastor \
+	/usr/src/rdmastor-* /var/lib/dkms/rdmastor \
+	/lib/udev/rules.d/*rdmastor* /usr/sbin/rnic-top /usr/sbin/rnic-mgr-config \
+	/lib/modules/*/updates/dkms/rnic_mgr.ko* /lib/modules/*/updates/dkms/rdmastor_* 2>/dev/null)
+expect_eq "nothing of rdmastor is left on disk" "$(echo $left)" ""
 udevadm control --exit 2>/dev/null
 tap_done

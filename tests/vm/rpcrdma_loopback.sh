@@ -5,9 +5,10 @@
 # One host both serving and mounting NFS over RDMA through rdmastor (rxe0
 # loopback in one guest): nfsd's "rdma" listener loads rdmastor_svcrdma
 # and proto=rdma loads rdmastor_rpcrdma, side by side; NFSv3 and NFSv4.2
-# verify data through both. Then rdmastor is removed (its modprobe
-# configuration gone, its modules unloaded) and the stock pair serves
-# and mounts again: the stock rpcrdma carries both sides.
+# verify data through both. Then rdmastor's modules are taken away, its
+# routing left in place (a kernel DKMS did not build for): the routing
+# falls back, logs why, and the stock pair serves and mounts again (the
+# stock rpcrdma carries both sides).
 . tests/lib/guest/lib.sh
 . tests/lib/guest/nfs-server.sh
 . tests/lib/guest/nfs-client.sh
@@ -53,14 +54,27 @@ done
 check "rdmastor's modules unload" \
 	wait_for 30 modprobe -r rdmastor_svcrdma rdmastor_rpcrdma rdmastor_transport rnic_mgr
 
-# Back to stock: the configuration goes, and the same commands reach stock.
-rm -f $CONF
-check "without rdmastor's configuration svcrdma is the stock rpcrdma" \
-	[ "$(modprobe -R svcrdma 2>/dev/null)" = rpcrdma ]
+# rdmastor's modules missing for the running kernel (a kernel DKMS did
+# not build for, a module the kernel refuses), its routing still in
+# place: the same commands reach the stock rpcrdma, and the kernel log
+# says why, once per request.
+MODDIR=/lib/modules/$(uname -r)/updates/rdmastor
+check "rdmastor's modules taken away" sh -c "mv $MODDIR /tmp/rdmastor-mods"
+dmesg -C
 check "nfsd serves over RDMA again" nfsd_threads
 check "the listener loaded the stock rpcrdma" grep -q "^rpcrdma " /proc/modules
+dmesg > /tmp/fallback.log
+diag "$(grep 'rdmastor:' /tmp/fallback.log | head -n1)"
+check "one kernel log line says why the stock server serves" \
+	grep -q "rdmastor: rdmastor_svcrdma did not load (.*rdmastor_svcrdma.*): the stock svcrdma (rpcrdma) serves" /tmp/fallback.log
 loop_io stock
 check "no module of rdmastor is loaded" sh -c "! grep -q '^rdmastor_' /proc/modules"
 check "nfsd stops" rpc.nfsd 0
 check "the stock rpcrdma unloads" wait_for 30 modprobe -r rpcrdma
+check "rdmastor's modules are back" sh -c "mv /tmp/rdmastor-mods $MODDIR"
+
+# Without the configuration the names are the stock module's again.
+rm -f $CONF
+check "without rdmastor's configuration svcrdma is the stock rpcrdma" \
+	[ "$(modprobe -R svcrdma 2>/dev/null)" = rpcrdma ]
 tap_done

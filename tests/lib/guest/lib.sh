@@ -227,6 +227,13 @@ rdmastor_install() {
 	return "$rc"
 }
 
+# routed_to NAME MODULE: modprobe's configuration (etc/modprobe.d) sends
+# a request for NAME to rdmastor's MODULE first (its "install" line
+# falls back to the stock module when MODULE cannot load).
+routed_to() {
+	modprobe -n -v "$1" 2>&1 | grep -q -- "--ignore-install $2 "
+}
+
 # rdmastor_testmod NAME: path of a test-only module.
 rdmastor_testmod() {
 	echo "$RDMASTOR_TREE/tests/kmod/$1.ko"

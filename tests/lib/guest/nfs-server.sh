@@ -102,8 +102,8 @@ nfs_server_main() {
 		# nothing loaded by hand: nfsd's "rdma" listener asks for svcrdma
 		check "modprobe configuration installed" \
 			install -m 644 "$RDMASTOR_TREE/etc/modprobe.d/rdmastor-nfs.conf" /etc/modprobe.d/
-		check "modprobe svcrdma resolves to rdmastor_svcrdma" \
-			[ "$(modprobe -R svcrdma 2>/dev/null)" = rdmastor_svcrdma ]
+		check "modprobe svcrdma is routed to rdmastor_svcrdma" \
+			routed_to svcrdma rdmastor_svcrdma
 		check "NFS server module (nfsd)" modprobe nfsd
 	else
 		# --ignore-install: the stock module, whatever a client's modprobe.d says
