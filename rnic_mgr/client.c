@@ -13,6 +13,8 @@
 #include <rdma/ib_verbs.h>
 
 #include "rnic_int.h"
+#include "dev_rules.h"
+#include "trace.h"
 
 static struct ib_client rnic_client;
 static DEFINE_MUTEX(rnic_devs_mutex);
@@ -82,6 +84,14 @@ struct rnic_dev *rnic_dev_of(struct ib_device *ibdev)
 	return ib_get_client_data(ibdev, &rnic_client);
 }
 
+/* A rename's rules apply here: the rename callback cannot sleep long. */
+static void rnic_conf_work(struct work_struct *work)
+{
+	struct rnic_dev *rd = container_of(work, struct rnic_dev, rd_conf_work);
+
+	rnic_dev_conf_apply(rd, "rename");
+}
+
 static int rnic_add_one(struct ib_device *ibdev)
 {
 	struct rnic_dev *rd;
@@ -95,6 +105,8 @@ static int rnic_add_one(struct ib_device *ibdev)
 	rd->rd_max_mr = ibdev->attrs.max_mr;
 	rd->rd_max_frpl = ibdev->attrs.max_fast_reg_page_list_len;
 	rnic_dev_init_pool(rd);
+	rnic_user_init_dev(rd);
+	INIT_WORK(&rd->rd_conf_work, rnic_conf_work);
 
 	err = rnic_sysfs_add_dev(rd);
 	if (err)
@@ -105,10 +117,12 @@ static int rnic_add_one(struct ib_device *ibdev)
 	list_add_tail(&rd->rd_node, &rnic_devs);
 	mutex_unlock(&rnic_devs_mutex);
 	ib_set_client_data(ibdev, &rnic_client, rd);
-	rnic_user_wrap(rd);
-	pr_info("device %s added, budget %llu entries, %llu keys\n",
+	/* before any consumer: it registers only once the add returned */
+	rnic_dev_conf_apply(rd, "add");
+	pr_info("device %s added, budget %llu entries, %llu keys, policy %s, user registrations %s\n",
 		rd->rd_name, rd->rd_pool.r[RNP_ENTRIES].budget,
-		rd->rd_pool.r[RNP_KEYS].budget);
+		rd->rd_pool.r[RNP_KEYS].budget, rnp_policy_name(rd->rd_pool.policy),
+		rdr_user_name(READ_ONCE(rd->rd_user_mode)));
 	return 0;
 }
 
@@ -121,16 +135,45 @@ static void rnic_remove_one(struct ib_device *ibdev, void *client_data)
 	mutex_unlock(&rnic_devs_mutex);
 	/* First: waiters in REGISTER-WAIT end as the consumers leave. */
 	rnic_dev_removed(rd);
-	rnic_user_unwrap(rd);
+	cancel_work_sync(&rd->rd_conf_work);
+	rnic_user_remove_dev(rd);
 	pr_info("device %s removed\n", rd->rd_name);
 	rd->rd_ibdev = NULL;
 	rnic_sysfs_del_dev(rd);
+}
+
+/*
+ * rdma-core's udev rules rename devices after they are added (mlx5_0 to
+ * rocep1s0f0, say): follow the name in rd_name and sysfs, then apply the
+ * devices rules again by the new name, in a work item: ib_core calls
+ * this under its devices lock, and a mode change may wait for
+ * registrations in REGISTER-WAIT.
+ */
+static void rnic_rename_one(struct ib_device *ibdev, void *client_data)
+{
+	struct rnic_dev *rd = client_data;
+	char old[IB_DEVICE_NAME_MAX];
+	int err;
+
+	mutex_lock(&rnic_devs_mutex);
+	strscpy(old, rd->rd_name, sizeof(old));
+	strscpy(rd->rd_name, dev_name(&ibdev->dev), sizeof(rd->rd_name));
+	mutex_unlock(&rnic_devs_mutex);
+	err = kobject_rename(&rd->rd_kobj, rd->rd_name);
+	if (err)
+		pr_warn("device %s renamed %s: its sysfs directory keeps the old name (%d)\n",
+			old, rd->rd_name, err);
+	else
+		pr_info("device %s renamed %s\n", old, rd->rd_name);
+	trace_rnic_dev_rename(rd, old);
+	queue_work(system_wq, &rd->rd_conf_work);
 }
 
 static struct ib_client rnic_client = {
 	.name = "rnic_mgr",
 	.add = rnic_add_one,
 	.remove = rnic_remove_one,
+	.rename = rnic_rename_one,
 };
 
 /**

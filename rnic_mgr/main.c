@@ -78,14 +78,11 @@ RNIC_UINT_PARAM(reap_interval_ms, rnic_reap_interval_ms, 1, 60000,
 		"period of the reaper that keeps the free reserve");
 
 /*
- * User registrations (user.c): whether devices added from now on have
- * them charged, how long REGISTER-WAIT lasts, and the weight of a
- * tenant (kernel consumers have weight 1; tenant.c).
+ * User registrations (user.c), on devices whose user_charging is "on"
+ * (the devices parameter, dev_conf.c, or sysfs): how long
+ * REGISTER-WAIT lasts, and the weight of a tenant (kernel consumers
+ * have weight 1; tenant.c).
  */
-unsigned int rnic_charge_user_mrs = 1;
-RNIC_UINT_PARAM(charge_user_mrs, rnic_charge_user_mrs, 0, 1,
-		"charge user memory registrations on devices added from now on");
-
 unsigned int rnic_user_wait_ms = 10000;
 RNIC_UINT_PARAM(user_wait_ms, rnic_user_wait_ms, 1, 3600000,
 		"longest a user registration waits for entries before -ENOMEM");
@@ -134,6 +131,9 @@ out_sysfs:
 	rnic_sysfs_exit();
 out:
 	rnic_fault_exit();
+	/* parameters were parsed before init: their rules are ours to free */
+	rnic_tenant_exit();
+	rnic_dev_conf_exit();
 	return err;
 }
 
@@ -142,6 +142,7 @@ static void __exit rnic_mgr_exit(void)
 	rnic_client_exit();
 	rnic_user_dev_exit();
 	rnic_tenant_exit();
+	rnic_dev_conf_exit();
 	rnic_sysfs_exit();
 	rnic_fault_exit();
 	pr_info("unloaded\n");

@@ -63,6 +63,17 @@
  * @rd_user_draining: an unwrap of this device waits for @rd_user_inflight
  * @rd_tenant_by: how its user consumers are grouped into tenants (enum
  *	rnt_by; tenant.c); changes only while it has no tenant (T3)
+ * @rd_user_mode: enum rdr_user: what is done with user registrations
+ *	(user.c); written under @rd_user_mode_mutex, read locklessly
+ * @rd_user_mode_mutex: serialises mode changes, and the removal's unwrap
+ *	against them
+ * @rd_user_gone: the device is being removed: no mode change wraps it again
+ * @rd_umon: user MRs counted in monitor mode: MR pointer -> entries
+ *	(an xarray value); an MR is counted exactly while it is here
+ * @rd_umon_mrs: how many
+ * @rd_umon_entries: their entries in all
+ * @rd_umon_peak: the most @rd_umon_entries has been since counting began
+ * @rd_conf_work: applies the devices rules after a rename (client.c)
  */
 struct rnic_dev {
 	struct kobject rd_kobj;
@@ -97,6 +108,15 @@ struct rnic_dev {
 	atomic_t rd_user_inflight;
 	atomic_t rd_user_draining;
 	u32 rd_tenant_by;
+
+	u32 rd_user_mode;
+	struct mutex rd_user_mode_mutex;
+	bool rd_user_gone;
+	struct xarray rd_umon;
+	atomic64_t rd_umon_mrs;
+	atomic64_t rd_umon_entries;
+	atomic64_t rd_umon_peak;
+	struct work_struct rd_conf_work;
 };
 
 /**
@@ -168,7 +188,6 @@ extern unsigned int rnic_default_entries;
 extern unsigned int rnic_default_keys;
 extern unsigned int rnic_revoke_deadline_ms;
 extern unsigned int rnic_reap_interval_ms;
-extern unsigned int rnic_charge_user_mrs;
 extern unsigned int rnic_user_wait_ms;
 extern unsigned int rnic_user_weight;
 extern unsigned int rnic_user_grace_ms;
@@ -205,11 +224,16 @@ struct rnic_dev *rnic_dev_get(struct ib_device *ibdev);
 struct rnic_dev *rnic_dev_of(struct ib_device *ibdev);
 struct rnic_dev *rnic_dev_get_by_name(const char *name);
 
-void rnic_user_wrap(struct rnic_dev *rd);
+void rnic_user_init_dev(struct rnic_dev *rd);
+int rnic_user_set_mode(struct rnic_dev *rd, u32 mode, const char *why);
+void rnic_user_remove_dev(struct rnic_dev *rd);
 ssize_t rnic_tenants_show(struct rnic_dev *rd, char *buf);
 ssize_t rnic_tenant_by_show(struct rnic_dev *rd, char *buf);
 int rnic_tenant_by_store(struct rnic_dev *rd, const char *buf);
-void rnic_user_unwrap(struct rnic_dev *rd);
+
+/* dev_conf.c: the "devices" parameter */
+void rnic_dev_conf_apply(struct rnic_dev *rd, const char *why);
+void rnic_dev_conf_exit(void);
 
 /* fault.c: fault switches for tests, in debug builds only (RDMASTOR_DEBUG) */
 #ifdef RDMASTOR_DEBUG

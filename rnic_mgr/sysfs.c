@@ -9,6 +9,8 @@
  *       free key_free reserve granted nr_consumers waiting rebalances
  *       table                        one line per consumer (rnic-top)
  *       tenant_by                    writable: cgroup, uid or process
+ *       user_charging                writable: off, monitor or on
+ *       user_mrs user_entries user_peak  user MRs counted in monitor mode
  *       tenants                      one line per tenant (tenant.c)
  *       consumers/<name>.<id>/       one directory per consumer:
  *           name tenant weight min share held grant peak demand target
@@ -25,6 +27,7 @@
 
 #include "rnic_int.h"
 #include "tenant_rules.h"
+#include "dev_rules.h"
 
 static struct kobject *rnic_root_kobj;
 static struct kset *rnic_devices_kset;
@@ -239,6 +242,34 @@ static ssize_t tenants_show(struct kobject *kobj, struct kobj_attribute *attr,
 
 static struct kobj_attribute tenants_attr = __ATTR_RO(tenants);
 
+static ssize_t user_charging_show(struct kobject *kobj, struct kobj_attribute *attr,
+				  char *buf)
+{
+	return sysfs_emit(buf, "%s\n",
+			  rdr_user_name(READ_ONCE(to_rnic_dev(kobj)->rd_user_mode)));
+}
+
+static ssize_t user_charging_store(struct kobject *kobj, struct kobj_attribute *attr,
+				   const char *buf, size_t count)
+{
+	int mode = rdr_user_parse(buf);
+	int err;
+
+	if (mode < 0)
+		return mode;
+	err = rnic_user_set_mode(to_rnic_dev(kobj), mode, "sysfs");
+	return err ? err : count;
+}
+
+static struct kobj_attribute user_charging_attr = __ATTR_RW(user_charging);
+
+/* the monitor-mode totals (user.c, U7) */
+#define RNIC_UMON_RO(_name, _field)						static ssize_t _name##_show(struct kobject *kobj, struct kobj_attribute *attr,				    char *buf)						{											return sysfs_emit(buf, "%lld\n",								  (long long)atomic64_read(&to_rnic_dev(kobj)->_field));	}										static struct kobj_attribute _name##_attr = __ATTR_RO(_name)
+
+RNIC_UMON_RO(user_mrs, rd_umon_mrs);
+RNIC_UMON_RO(user_entries, rd_umon_entries);
+RNIC_UMON_RO(user_peak, rd_umon_peak);
+
 static struct attribute *rnic_dev_attrs[] = {
 	&ibdev_attr.attr,
 	&max_mr_attr.attr,
@@ -256,6 +287,10 @@ static struct attribute *rnic_dev_attrs[] = {
 	&table_attr.attr,
 	&tenant_by_attr.attr,
 	&tenants_attr.attr,
+	&user_charging_attr.attr,
+	&user_mrs_attr.attr,
+	&user_entries_attr.attr,
+	&user_peak_attr.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(rnic_dev);

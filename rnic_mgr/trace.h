@@ -16,6 +16,7 @@
 
 #include <linux/tracepoint.h>
 #include "rnic_int.h"
+#include "dev_rules.h"
 
 /* Consumers: which, and what they hold */
 
@@ -214,6 +215,42 @@ TRACE_EVENT(rnic_policy,
 	),
 	TP_printk("dev=%s policy=%s", __get_str(dev),
 		  rnp_policy_name(__entry->policy))
+);
+
+/* A device was renamed (client.c): its rules apply again by the new name. */
+TRACE_EVENT(rnic_dev_rename,
+	TP_PROTO(const struct rnic_dev *rd, const char *old),
+	TP_ARGS(rd, old),
+	TP_STRUCT__entry(
+		__string(dev, rd->rd_name)
+		__string(old, old)
+	),
+	TP_fast_assign(
+		__assign_str(dev, rd->rd_name);
+		__assign_str(old, old);
+	),
+	TP_printk("dev=%s old=%s", __get_str(dev), __get_str(old))
+);
+
+/* A device's user-registration mode changed (user.c, dev_conf.c). */
+TRACE_EVENT(rnic_user_mode,
+	TP_PROTO(const struct rnic_dev *rd, u32 from, u32 to, const char *why),
+	TP_ARGS(rd, from, to, why),
+	TP_STRUCT__entry(
+		__string(dev, rd->rd_name)
+		__field(u32, from)
+		__field(u32, to)
+		__string(why, why)
+	),
+	TP_fast_assign(
+		__assign_str(dev, rd->rd_name);
+		__entry->from = from;
+		__entry->to = to;
+		__assign_str(why, why);
+	),
+	TP_printk("dev=%s user=%s->%s by=%s", __get_str(dev),
+		  rdr_user_name(__entry->from), rdr_user_name(__entry->to),
+		  __get_str(why))
 );
 
 /* A consumer's weight changed (a process bound asking for less). */

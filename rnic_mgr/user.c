@@ -59,6 +59,15 @@
  *      context routes to at that moment (user_dev.c, F5).
  *      Asserted: rnic_umr_link() acts only on a change of membership,
  *      and rnic_ufile_count() warns on a count going below zero.
+ *  U7. A device's ops point at the wrappers exactly while its mode
+ *      (rd_user_mode) is monitor or on; off, the driver's own ops serve
+ *      and nothing is seen. In monitor mode a registration is never
+ *      refused or delayed: it is counted in rd_umon, and in the
+ *      rd_umon_* totals exactly while rd_umon holds it. A mode change
+ *      applies to registrations made from then on; what was charged or
+ *      counted before stays so until it is deregistered.
+ *      Asserted: rnic_user_set_mode() warns if the wrapped state and
+ *      the mode disagree after a change.
  *
  * Lock order: rnic_user_mutex, then the arbiter's locks (rnic_register
  * and rnic_unregister take rd_cons_mutex). The arbiter's callbacks
@@ -77,11 +86,13 @@
 #include "trace.h"
 #include "user.h"
 #include "user_span.h"
+#include "dev_rules.h"
 
 /* What a wrapper charged before calling the driver, if anything. */
 struct rnic_ucharge {
 	struct rnic_uproc *proc;
 	u32 entries;
+	u32 mon;		/* monitor mode: entries to count, not charge */
 	const void *key;	/* the verbs file of the context (struct rnic_umr) */
 };
 
@@ -186,7 +197,8 @@ struct rnic_uproc *rnic_uproc_find_or_create(struct rnic_dev *rd)
 	struct rnic_uproc *up;
 
 	lockdep_assert_held(&rnic_user_mutex);
-	if (!rd->rd_user_wrapped || READ_ONCE(rd->rd_user_closing))
+	if (!rd->rd_user_wrapped || READ_ONCE(rd->rd_user_closing) ||
+	    READ_ONCE(rd->rd_user_mode) != RDR_USER_ON)
 		return ERR_PTR(-ENODEV);
 	list_for_each_entry(up, &rd->rd_uprocs, up_node) {
 		/* by struct pid: a recycled tgid number is another process */
@@ -432,8 +444,14 @@ static int rnic_user_charge(struct rnic_dev *rd, struct ib_pd *pd,
 	int err;
 
 	ch->proc = NULL;
+	ch->mon = 0;
 	if (!udata || !pd->uobject || READ_ONCE(rd->rd_user_closing))
 		return 0;
+	/* monitor mode: never refused, never delayed, only counted */
+	if (READ_ONCE(rd->rd_user_mode) == RDR_USER_MONITOR) {
+		ch->mon = min_t(u64, entries, U32_MAX);
+		return 0;
+	}
 	if (entries > U32_MAX)
 		return -ENOMEM;
 	up = rnic_uproc_get(rd, pd->uobject->context);
@@ -580,6 +598,30 @@ static int rnic_umr_add(struct rnic_dev *rd, struct rnic_umr *um, u32 lkey)
 }
 
 /*
+ * Monitor mode (U7): count @mr's @entries. An MR that cannot be
+ * recorded is simply not counted: monitoring never refuses.
+ */
+static void rnic_umon_count(struct rnic_dev *rd, struct ib_mr *mr, u32 entries)
+{
+	s64 now, peak;
+
+	if (xa_err(xa_store(&rd->rd_umon, (unsigned long)mr,
+			    xa_mk_value(entries), GFP_KERNEL)))
+		return;
+	atomic64_inc(&rd->rd_umon_mrs);
+	now = atomic64_add_return(entries, &rd->rd_umon_entries);
+	peak = atomic64_read(&rd->rd_umon_peak);
+	while (now > peak && !atomic64_try_cmpxchg(&rd->rd_umon_peak, &peak, now))
+		;
+}
+
+static void rnic_umon_uncount(struct rnic_dev *rd, u32 entries)
+{
+	atomic64_dec(&rd->rd_umon_mrs);
+	atomic64_sub(entries, &rd->rd_umon_entries);
+}
+
+/*
  * The driver made @mr: record the charge under its lkey (U2). If the
  * record cannot be kept, the MR is destroyed again rather than left
  * uncharged.
@@ -591,6 +633,11 @@ static struct ib_mr *rnic_user_commit(struct rnic_dev *rd, struct rnic_ucharge *
 	struct rnic_umr *um;
 	int err;
 
+	if (ch->mon) {
+		if (!IS_ERR_OR_NULL(mr))
+			rnic_umon_count(rd, mr, ch->mon);
+		return mr;
+	}
 	if (!ch->proc || IS_ERR_OR_NULL(mr)) {
 		rnic_user_refund(ch);
 		return mr;
@@ -781,6 +828,7 @@ static int rnic_user_dereg_mr(struct ib_mr *mr, struct ib_udata *udata)
 {
 	struct rnic_dev *rd = rnic_user_enter(mr->device);
 	struct rnic_umr *um = rnic_umr_take(rd, mr);
+	void *mon = um ? NULL : xa_erase(&rd->rd_umon, (unsigned long)mr);
 	int err;
 
 	err = rd->rd_user_orig->dereg_mr(mr, udata);
@@ -789,6 +837,12 @@ static int rnic_user_dereg_mr(struct ib_mr *mr, struct ib_udata *udata)
 			rnic_umr_free(um);
 	} else if (um) {
 		rnic_umr_free(um);
+	} else if (mon && !err) {
+		rnic_umon_uncount(rd, xa_to_value(mon));
+	} else if (mon && xa_err(xa_store(&rd->rd_umon, (unsigned long)mr, mon,
+					  GFP_KERNEL))) {
+		/* still registered, but no longer counted */
+		rnic_umon_uncount(rd, xa_to_value(mon));
 	}
 	rnic_user_exit(rd);
 	return err;
@@ -872,22 +926,30 @@ static const struct rnic_consumer_ops rnic_uproc_ops = {
 };
 
 /**
- * rnic_user_wrap - put a new device's user registrations under the arbiter
- * @rd: the device; its client data is set (U4)
- *
- * Does nothing unless the charge_user_mrs parameter was set when the
- * device was added. Module unload removes every device first, and the
- * removal unwraps (rnic_user_unwrap()), so no pointer into the module
- * outlives it.
+ * rnic_user_init_dev - a new device's user-registration state, all off
+ * @rd: the device, not yet visible to anyone
  */
-void rnic_user_wrap(struct rnic_dev *rd)
+void rnic_user_init_dev(struct rnic_dev *rd)
+{
+	spin_lock_init(&rd->rd_umrs_lock);
+	INIT_LIST_HEAD(&rd->rd_uprocs);
+	mutex_init(&rd->rd_user_mode_mutex);
+	xa_init(&rd->rd_umon);
+	rd->rd_user_mode = RDR_USER_OFF;
+}
+
+/*
+ * Put the device's user registrations under the wrappers. Module unload
+ * removes every device first, and the removal unwraps
+ * (rnic_user_unwrap()), so no pointer into the module outlives it.
+ * Called under rd_user_mode_mutex, the device's client data set (U4).
+ */
+static int rnic_user_wrap(struct rnic_dev *rd)
 {
 	struct ib_device *ibdev = rd->rd_ibdev;
 
-	spin_lock_init(&rd->rd_umrs_lock);
-	INIT_LIST_HEAD(&rd->rd_uprocs);
-	if (!READ_ONCE(rnic_charge_user_mrs) || !ibdev->ops.reg_user_mr)
-		return;
+	if (!ibdev->ops.reg_user_mr)
+		return -EOPNOTSUPP;
 	rd->rd_umrs = kvcalloc(RNIC_UMR_BUCKETS, sizeof(*rd->rd_umrs), GFP_KERNEL);
 	rd->rd_user_orig = kmemdup(&ibdev->ops, sizeof(ibdev->ops), GFP_KERNEL);
 	if (!rd->rd_user_orig || !rd->rd_umrs) {
@@ -895,10 +957,9 @@ void rnic_user_wrap(struct rnic_dev *rd)
 		rd->rd_user_orig = NULL;
 		kvfree(rd->rd_umrs);
 		rd->rd_umrs = NULL;
-		pr_warn("%s: no memory: user memory registrations not charged\n",
-			rd->rd_name);
-		return;
+		return -ENOMEM;
 	}
+	WRITE_ONCE(rd->rd_user_closing, false);
 	WRITE_ONCE(ibdev->ops.dereg_mr, rnic_user_dereg_mr);
 	WRITE_ONCE(ibdev->ops.dealloc_ucontext, rnic_user_dealloc_ucontext);
 	if (ibdev->ops.rereg_user_mr)
@@ -908,20 +969,20 @@ void rnic_user_wrap(struct rnic_dev *rd)
 	/* last: the others must be in place before anything is charged */
 	WRITE_ONCE(ibdev->ops.reg_user_mr, rnic_user_reg_mr);
 	rd->rd_user_wrapped = true;
-	pr_info("%s: user memory registrations charged\n", rd->rd_name);
+	return 0;
 }
 
-/**
- * rnic_user_unwrap - give a device its own ops back and forget its charges
- * @rd: the device, about to be removed (or the module unloaded)
- *
- * Restores the driver's ops, waits (U1) until no task can be in a
- * wrapper, and then forgets every user MR record and user consumer of
- * the device: MRs registered before return are destroyed later by
- * ib_uverbs straight through the driver.
- * Context: process, may sleep (RCU Tasks grace period).
+/*
+ * Give a device its own ops back and forget its charges and counts:
+ * restores the driver's ops, waits (U1) until no task can be in a
+ * wrapper (a registration in REGISTER-WAIT ends first, within
+ * user_wait_ms), and then forgets every user MR record, monitored MR
+ * and user consumer of the device: MRs registered before return are
+ * destroyed later by ib_uverbs straight through the driver.
+ * Context: process, may sleep (RCU Tasks grace period);
+ * rd_user_mode_mutex held.
  */
-void rnic_user_unwrap(struct rnic_dev *rd)
+static void rnic_user_unwrap(struct rnic_dev *rd)
 {
 	const struct ib_device_ops *orig = rd->rd_user_orig;
 	struct ib_device *ibdev = rd->rd_ibdev;
@@ -992,5 +1053,79 @@ void rnic_user_unwrap(struct rnic_dev *rd)
 	rd->rd_umrs = NULL;
 	kfree(orig);
 	rd->rd_user_orig = NULL;
-	pr_info("%s: user memory registrations no longer charged\n", rd->rd_name);
+	xa_destroy(&rd->rd_umon);
+	atomic64_set(&rd->rd_umon_mrs, 0);
+	atomic64_set(&rd->rd_umon_entries, 0);
+}
+
+/**
+ * rnic_user_set_mode - what a device does with user registrations (U7)
+ * @rd: the device
+ * @mode: enum rdr_user
+ * @why: who asked, for the trace ("boot", "sysfs", "rename")
+ *
+ * Off wraps nothing; monitor and on wrap the device's ops, monitor only
+ * counting. Turning a device off waits for registrations in
+ * REGISTER-WAIT (at most user_wait_ms), detaches bound /dev/rnic_mgr
+ * files (they read end of file) and forgets what was charged: MRs
+ * registered until then stay registered, uncharged.
+ *
+ * Return: 0, -EINVAL for an unknown mode, -ENODEV once the device is
+ * being removed, -EOPNOTSUPP for a device with no user MRs, -ENOMEM.
+ * Context: process, may sleep.
+ */
+int rnic_user_set_mode(struct rnic_dev *rd, u32 mode, const char *why)
+{
+	u32 old;
+	int err = 0;
+
+	if (mode >= RDR_NR_USER)
+		return -EINVAL;
+	mutex_lock(&rd->rd_user_mode_mutex);
+	if (rd->rd_user_gone) {
+		err = -ENODEV;
+		goto out;
+	}
+	old = rd->rd_user_mode;
+	if (old == mode)
+		goto out;
+	if (mode == RDR_USER_OFF) {
+		rnic_user_unwrap(rd);
+	} else if (old == RDR_USER_OFF) {
+		/* the first wrapped call already sees the new mode */
+		WRITE_ONCE(rd->rd_user_mode, mode);
+		err = rnic_user_wrap(rd);
+		if (err) {
+			WRITE_ONCE(rd->rd_user_mode, old);
+			pr_warn("%s: user memory registrations stay %s: error %d\n",
+				rd->rd_name, rdr_user_name(old), err);
+			goto out;
+		}
+	}
+	WRITE_ONCE(rd->rd_user_mode, mode);
+	WARN_ON_ONCE(rd->rd_user_wrapped != (mode != RDR_USER_OFF));
+	trace_rnic_user_mode(rd, old, mode, why);
+	pr_info("%s: user memory registrations %s (%s)\n", rd->rd_name,
+		mode == RDR_USER_ON ? "charged" :
+		mode == RDR_USER_MONITOR ? "counted, never refused" :
+		"not seen", why);
+out:
+	mutex_unlock(&rd->rd_user_mode_mutex);
+	return err;
+}
+
+/**
+ * rnic_user_remove_dev - a device is going: unwrap it for good
+ * @rd: the device; its consumers were told of the removal
+ *
+ * No mode change can wrap it again afterwards.
+ * Context: process, may sleep.
+ */
+void rnic_user_remove_dev(struct rnic_dev *rd)
+{
+	mutex_lock(&rd->rd_user_mode_mutex);
+	rd->rd_user_gone = true;
+	rnic_user_unwrap(rd);
+	WRITE_ONCE(rd->rd_user_mode, RDR_USER_OFF);
+	mutex_unlock(&rd->rd_user_mode_mutex);
 }

@@ -33,6 +33,7 @@ part() { [[ "$PARTS" == *" $1 "* ]]; }
 check "soft-RoCE" tests/lib/guest/rxe-setup single
 check "rdmastor installed" rdmastor_install
 # the parts run alone must not depend on regcost's modprobe
+check "user charging on" user_charging_on
 check "rnic_mgr loaded" modprobe rnic_mgr
 
 # --- registration cost, charged or not ---

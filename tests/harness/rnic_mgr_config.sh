@@ -26,6 +26,8 @@ fresh() {	# fresh: devices mlx5_0, mlx5_1, rxe0 and four parameters, at defaults
 		mkdir -p "$t/devices/$d"
 		echo 262144 > "$t/devices/$d/budget"
 		echo 4096 > "$t/devices/$d/key_budget"
+		echo arbiter > "$t/devices/$d/policy"
+		echo off > "$t/devices/$d/user_charging"
 	done
 }
 val() { cat "$t/$1"; }
@@ -38,7 +40,8 @@ cat > "$RNIC_MGR_CONF" <<'EOF'
 param revoke_deadline_ms 500   # trailing comment
 device mlx5_*  entries 2097152 keys 65536
 device mlx5_1  keys 1024
-device rxe0 entries 65536
+device rxe0 entries 65536 user monitor
+device mlx5_1 policy fcfs user on
 EOF
 fresh
 "$cfg" apply 2>/dev/null
@@ -51,6 +54,10 @@ is devices/mlx5_1/budget 2097152 "a later line leaves what it does not name"
 is devices/mlx5_1/key_budget 1024 "the last matching line wins"
 is devices/rxe0/budget 65536 "an exact name"
 is devices/rxe0/key_budget 4096 "a budget no line names stays"
+is devices/rxe0/user_charging monitor "user charging, on the same line as a budget"
+is devices/mlx5_1/user_charging on "and on a line of its own"
+is devices/mlx5_1/policy fcfs "a policy"
+is devices/mlx5_0/user_charging off "user charging no line names stays off"
 
 fresh
 "$cfg" apply rxe0 2>/dev/null
@@ -69,6 +76,7 @@ param nosuch 1
 param revoke_deadline_ms soon
 device rxe0 entries many
 device rxe0 sizes 5
+device rxe0 user always
 frobnicate
 device mlx5_0 entries 1000
 device mlx5_1 keys 77
@@ -79,8 +87,9 @@ out=$("$cfg" apply 2>&1)
 rc=$?
 expect_eq "a wrong file: status 1" "$rc" 1
 for want in "has no parameter 'nosuch'" ":2: expected 'param NAME VALUE'" \
-	":3: entries needs a number" ":4: unknown budget 'sizes'" \
-	":5: unknown keyword 'frobnicate'" "mlx5_1 key_budget = 77 refused"; do
+	":3: entries needs a number" ":4: unknown setting 'sizes'" \
+	":5: user is off, monitor or on" \
+	":6: unknown keyword 'frobnicate'" "mlx5_1 key_budget = 77 refused"; do
 	if grep -qF -- "$want" <<< "$out"; then
 		ok 0 "reported: $want"
 	else
@@ -89,6 +98,7 @@ for want in "has no parameter 'nosuch'" ":2: expected 'param NAME VALUE'" \
 done
 is devices/mlx5_0/budget 1000 "the good lines still apply"
 is devices/rxe0/budget 262144 "a bad value changes nothing"
+is devices/rxe0/user_charging off "nor does a bad mode"
 
 fresh
 out=$("$cfg" check 2>&1)

@@ -15,6 +15,9 @@
  *   until:PATH       print "waiting", poll until PATH exists (at most 60 s;
  *                    fails past that): a start line that no process can
  *                    miss, as a late reader of a closed fifo would
+ *   many:N:PAGES     register N buffers of PAGES pages each, slices of one
+ *                    mapping, and keep them until exit: "many N ok" or
+ *                    "many N fail at I ERRNO" (exit 2)
  *   lat:N:PAGES      N timed register/deregister pairs of one buffer;
  *                    prints the median and p99 of each in microseconds
  *   loop:N:PAGES     N register/deregister pairs of one buffer; prints
@@ -117,6 +120,35 @@ static int step_reg(struct ibv_pd *pd, size_t pages)
 	mrs[nr_mrs] = mr;
 	bufs[nr_mrs] = buf;
 	lens[nr_mrs++] = len;
+	return 0;
+}
+
+static int step_many(struct ibv_pd *pd, long n, size_t pages)
+{
+	size_t len = pages * (size_t)sysconf(_SC_PAGESIZE);
+	double t0 = now_ms();
+	struct ibv_mr **many;
+	char *buf;
+	long i;
+
+	if (n <= 0 || !pages)
+		return 1;
+	many = calloc(n, sizeof(*many));
+	buf = mmap(NULL, len * n, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (!many || buf == MAP_FAILED)
+		return 1;
+	memset(buf, 0x5a, len * n);
+	for (i = 0; i < n; i++) {
+		many[i] = ibv_reg_mr(pd, buf + i * len, len, umr_access());
+		if (!many[i]) {
+			printf("many %ld fail at %ld %s ms=%.0f\n", n, i, errname(errno),
+			       now_ms() - t0);
+			return 2;
+		}
+	}
+	/* kept until exit: the kernel deregisters them with the context */
+	printf("many %ld ok ms=%.0f\n", n, now_ms() - t0);
 	return 0;
 }
 
@@ -428,6 +460,11 @@ int main(int argc, char **argv)
 			printf("waiting\n");
 			while (read(0, b, sizeof(b)) > 0)
 				;
+		} else if (!strncmp(s, "many:", 5)) {
+			char *end;
+			long cnt = strtol(s + 5, &end, 0);
+
+			r = step_many(pd, cnt, *end ? strtoul(end + 1, NULL, 0) : 1);
 		} else if (!strncmp(s, "loop:", 5)) {
 			char *end;
 			long cnt = strtol(s + 5, &end, 0);

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # vm-group: user (one guest boot: tests/lib/check)
+# vm-run: --mem 4096
+# (the group's options are its first body's: user_charging pins 2 GiB)
 #
 # The admission experiment, shortened to a functional test: unmodified
 # perftest pairs (ib_write_bw, server and client in this guest over
@@ -23,6 +25,7 @@ SECS=${SECS:-4}
 
 check "rdmastor modules installed" rdmastor_install
 check "soft-RoCE on a dummy device" tests/lib/guest/rxe-setup single
+check "user charging on for this test" user_charging_on
 check "rnic_mgr loads" modprobe rnic_mgr
 mkdir -p $ADM
 # refused registrations and waits, and why, go into the log

@@ -21,6 +21,7 @@ OUT=/tmp/umulti.out
 
 check "rdmastor modules installed" rdmastor_install
 check "soft-RoCE on a dummy device" tests/lib/guest/rxe-setup single
+check "user charging on for this test" user_charging_on
 check "rnic_mgr loads" modprobe rnic_mgr
 echo 4000 > $SYS/budget
 echo 1000 > $P/user_grace_ms

@@ -42,8 +42,9 @@ held_is() { [ "$(ufield "$1" held)" = "$2" ]; }
 
 check "rdmastor modules installed" rdmastor_install
 check "soft-RoCE on a dummy device" tests/lib/guest/rxe-setup single
+check "user charging on for this test" user_charging_on
 check "rnic_mgr loads" modprobe rnic_mgr
-check "user registrations charged by default" grep -qx 1 $P/charge_user_mrs
+check "user registrations charged, as the devices option says" grep -qx on $SYS/user_charging
 check "the device says so" sh -c "dmesg | grep -q 'rxe0: user memory registrations charged'"
 check "policy is the arbiter by default" grep -qx arbiter $SYS/policy
 free0=$(cat $SYS/free)

@@ -35,6 +35,7 @@ tenant_col() { awk -v t="$1" -v c="$2" '$1 == t { print $c }' $SYS/tenants; }
 
 check "rdmastor modules installed" rdmastor_install
 check "soft-RoCE on a dummy device" tests/lib/guest/rxe-setup single
+check "user charging on for this test" user_charging_on
 check "rnic_mgr loads" modprobe rnic_mgr
 expect_eq "processes are grouped by cgroup by default" "$(cat $SYS/tenant_by)" cgroup
 

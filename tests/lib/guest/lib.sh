@@ -227,6 +227,20 @@ rdmastor_install() {
 	return "$rc"
 }
 
+# user_charging_on: rnic_mgr charges user registrations on every device,
+# those it adds from now on (modprobe.d) and those it has: the default
+# is off (Documentation/user-level.rst, "Turning it on").
+user_charging_on() {
+	local d
+	echo "options rnic_mgr devices=*:user=on" > /etc/modprobe.d/rdmastor-test-user.conf
+	[ -d /sys/module/rnic_mgr ] || return 0
+	echo "*:user=on" > /sys/module/rnic_mgr/parameters/devices || return 1
+	for d in /sys/kernel/rnic_mgr/devices/*/user_charging; do
+		[ -e "$d" ] && { echo on > "$d" || return 1; }
+	done
+	return 0
+}
+
 # routed_to NAME MODULE: modprobe's configuration (etc/modprobe.d) sends
 # a request for NAME to rdmastor's MODULE first (its "install" line
 # falls back to the stock module when MODULE cannot load).

@@ -31,7 +31,7 @@ TN_F6=/mnt/t6/t6.dat
 # the device, the export, two mounts, a LUN
 tenants_setup() {
 	mkdir -p $TN_OUT /mnt/t4 /mnt/t6
-	tests/lib/guest/rxe-setup single &&
+	user_charging_on && tests/lib/guest/rxe-setup single &&
 	rdmastor_install && rdmastor_nfs_client && rdmastor_iser_target &&
 	rdmastor_iser_initiator &&
 	mkdir -p $EXPORT && mount -t tmpfs -o size=512m tmpfs $EXPORT && chmod 1777 $EXPORT &&

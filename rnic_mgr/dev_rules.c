@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Parsing and matching of devices' boot configuration
+ * (rnic_mgr/dev_rules.h). Input comes from root (a module parameter) but
+ * is parsed as if hostile all the same: bounded lengths, no number
+ * overflow, nothing half-applied on an error.
+ */
+#include "dev_rules.h"
+#include "rnic_policy.h"
+
+static const char * const rdr_user_names[RDR_NR_USER] = {
+	[RDR_USER_OFF] = "off",
+	[RDR_USER_MONITOR] = "monitor",
+	[RDR_USER_ON] = "on",
+};
+
+/**
+ * rdr_user_name - the name of a user-registration mode, as sysfs shows it
+ * @user: enum rdr_user
+ *
+ * Return: "off", "monitor", "on", or "?".
+ */
+const char *rdr_user_name(u32 user)
+{
+	return user < RDR_NR_USER ? rdr_user_names[user] : "?";
+}
+
+/* @s is exactly @word, or @word and one newline (a sysfs write) */
+static bool rdr_is(const char *s, size_t len, const char *word)
+{
+	size_t n = strlen(word);
+
+	if (len && s[len - 1] == '\n')
+		len--;
+	return len == n && !strncmp(s, word, n);
+}
+
+/**
+ * rdr_user_parse - a user-registration mode from its name
+ * @s: the name, optionally followed by one newline
+ *
+ * Return: the enum rdr_user value, or -EINVAL.
+ */
+int rdr_user_parse(const char *s)
+{
+	int i;
+
+	for (i = 0; i < RDR_NR_USER; i++)
+		if (rdr_is(s, strlen(s), rdr_user_names[i]))
+			return i;
+	return -EINVAL;
+}
+
+/**
+ * rdr_glob_match - match a device name against a shell pattern
+ * @glob: the pattern: '*' matches any run of characters, '?' any one
+ * @name: the device's name
+ *
+ * Iterative, with one backtrack point: time is O(len(glob) * len(name))
+ * at worst, whatever the pattern.
+ *
+ * Return: true if @name matches @glob as a whole.
+ */
+bool rdr_glob_match(const char *glob, const char *name)
+{
+	const char *star = NULL, *back = NULL;
+
+	while (*name) {
+		if (*glob == '*') {
+			star = ++glob;
+			back = name;
+		} else if (*glob == '?' || *glob == *name) {
+			glob++;
+			name++;
+		} else if (star) {
+			glob = star;
+			name = ++back;
+		} else {
+			return false;
+		}
+	}
+	while (*glob == '*')
+		glob++;
+	return !*glob;
+}
+
+static bool rdr_space(char c)
+{
+	return c == ',' || c == ' ' || c == '\t' || c == '\n';
+}
+
+/* A decimal number in [1, U32_MAX] that is the whole of [s, e). */
+static int rdr_number(const char *s, const char *e, u64 *out)
+{
+	u64 v = 0;
+
+	if (s == e)
+		return -EINVAL;
+	for (; s < e; s++) {
+		if (*s < '0' || *s > '9')
+			return -EINVAL;
+		v = v * 10 + (u64)(*s - '0');
+		if (v > U32_MAX)
+			return -ERANGE;
+	}
+	if (!v)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+/* One KEY=VALUE, [s, e), into @c. */
+static int rdr_setting_parse(const char *s, const char *e, struct rdr_conf *c)
+{
+	const char *eq = memchr(s, '=', e - s);
+	char word[16];
+	size_t klen, vlen;
+	int v;
+
+	if (!eq)
+		return -EINVAL;
+	klen = eq - s;
+	vlen = e - eq - 1;
+	if (klen == 7 && !strncmp(s, "entries", 7)) {
+		c->set |= RDR_SET_ENTRIES;
+		return rdr_number(eq + 1, e, &c->entries);
+	}
+	if (klen == 4 && !strncmp(s, "keys", 4)) {
+		c->set |= RDR_SET_KEYS;
+		return rdr_number(eq + 1, e, &c->keys);
+	}
+	if (vlen >= sizeof(word))
+		return -EINVAL;
+	memcpy(word, eq + 1, vlen);
+	word[vlen] = '\0';
+	if (klen == 4 && !strncmp(s, "user", 4)) {
+		v = rdr_user_parse(word);
+		if (v < 0)
+			return v;
+		c->set |= RDR_SET_USER;
+		c->user = v;
+		return 0;
+	}
+	if (klen == 6 && !strncmp(s, "policy", 6)) {
+		v = rnp_policy_parse(word);
+		if (v < 0)
+			return v;
+		c->set |= RDR_SET_POLICY;
+		c->policy = v;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* One rule, [s, e), into @r. */
+static int rdr_rule_parse(const char *s, const char *e, struct rdr_rule *r)
+{
+	const char *colon = memchr(s, ':', e - s), *p;
+	int err;
+
+	if (!colon || colon == s || (size_t)(colon - s) >= sizeof(r->glob))
+		return -EINVAL;
+	memset(r, 0, sizeof(*r));
+	memcpy(r->glob, s, colon - s);
+	for (p = colon; p < e; ) {
+		const char *q = p + 1, *end;
+
+		end = memchr(q, ':', e - q);
+		if (!end)
+			end = e;
+		err = rdr_setting_parse(q, end, &r->conf);
+		if (err)
+			return err;
+		p = end;
+	}
+	return 0;
+}
+
+/**
+ * rdr_rules_parse - parse a rule list
+ * @s: the list, NUL-terminated, at most RDR_MAX_LIST - 1 characters
+ * @rules: filled in; left untouched when the list is refused
+ * @max: room in @rules
+ * @nr: set to the number of rules
+ *
+ * Return: 0, -EINVAL for a malformed rule, -ERANGE for a number out of
+ * range, -E2BIG for more than @max rules or a list too long.
+ */
+int rdr_rules_parse(const char *s, struct rdr_rule *rules, u32 max, u32 *nr)
+{
+	struct rdr_rule r;
+	u32 n = 0, pass;
+	int err;
+
+	if (strnlen(s, RDR_MAX_LIST) >= RDR_MAX_LIST)
+		return -E2BIG;
+	/* check everything first, so that a refused list changes nothing */
+	for (pass = 0; pass < 2; pass++) {
+		const char *p = s;
+
+		n = 0;
+		while (*p) {
+			const char *e;
+
+			while (*p && rdr_space(*p))
+				p++;
+			if (!*p)
+				break;
+			for (e = p; *e && !rdr_space(*e); e++)
+				;
+			if (n == max)
+				return -E2BIG;
+			err = rdr_rule_parse(p, e, &r);
+			if (err)
+				return err;
+			if (pass)
+				rules[n] = r;
+			n++;
+			p = e;
+		}
+	}
+	*nr = n;
+	return 0;
+}
+
+/**
+ * rdr_rules_apply - what the rules set for one device
+ * @rules: the rules
+ * @nr: how many
+ * @name: the device's current name
+ * @out: filled in: for each key, the value of the last matching rule
+ *	that sets it; @out->set says which keys any rule set
+ */
+void rdr_rules_apply(const struct rdr_rule *rules, u32 nr, const char *name,
+		     struct rdr_conf *out)
+{
+	u32 i;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < nr; i++) {
+		const struct rdr_conf *c = &rules[i].conf;
+
+		if (!rdr_glob_match(rules[i].glob, name))
+			continue;
+		if (c->set & RDR_SET_USER)
+			out->user = c->user;
+		if (c->set & RDR_SET_POLICY)
+			out->policy = c->policy;
+		if (c->set & RDR_SET_ENTRIES)
+			out->entries = c->entries;
+		if (c->set & RDR_SET_KEYS)
+			out->keys = c->keys;
+		out->set |= c->set;
+	}
+}
