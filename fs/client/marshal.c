@@ -109,8 +109,10 @@ static int rsx_choose_reply(struct rsx_xprt *x, struct rst_conn *c,
 		h->write[0].nr_segs = 1;
 		err = rsx_register(req, c, sg, nents, DMA_FROM_DEVICE,
 				   &h->write[0].segs[0]);
-		if (!err)
+		if (!err) {
 			x->x_stats.write_chunks++;
+			x->x_stats.reply_bytes += rcv->page_len;
+		}
 		return err;
 	}
 	req->r_reply_bounce = rsx_bounce_alloc(rcv->buflen, rsx_gfp());
@@ -121,8 +123,10 @@ static int rsx_choose_reply(struct rsx_xprt *x, struct rst_conn *c,
 	h->has_reply = true;
 	h->reply.nr_segs = 1;
 	err = rsx_register(req, c, sg, nents, DMA_FROM_DEVICE, &h->reply.segs[0]);
-	if (!err)
+	if (!err) {
 		x->x_stats.reply_chunks++;
+		x->x_stats.reply_bytes += rcv->buflen;
+	}
 	return err;
 }
 
@@ -208,6 +212,7 @@ int rsx_marshal(struct rsx_xprt *x, struct rst_conn *c, struct rsx_req *req)
 		h->read[0].seg.length = snd->page_len;
 		read_chunk = true;
 		x->x_stats.read_chunks++;
+		x->x_stats.request_bytes += snd->page_len;
 	} else {
 		req->r_call_bounce = rsx_bounce_alloc(snd->len, rsx_gfp());
 		err = -ENOMEM;
@@ -225,6 +230,7 @@ int rsx_marshal(struct rsx_xprt *x, struct rst_conn *c, struct rsx_req *req)
 			goto fail;
 		h->read[0].seg.length = snd->len;
 		x->x_stats.long_calls++;
+		x->x_stats.request_bytes += snd->len;
 	}
 	err = rsx_choose_reply(x, c, req, h);
 	if (err)
@@ -254,6 +260,7 @@ int rsx_marshal(struct rsx_xprt *x, struct rst_conn *c, struct rsx_req *req)
 	return 0;
 
 fail:
+	x->x_stats.failed_marshal++;
 	req->r_armed = true;	/* so that the release below takes it */
 	INIT_LIST_HEAD(&req->r_node);
 	rsx_req_release(req, false);

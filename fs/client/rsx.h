@@ -93,6 +93,9 @@ struct rsx_stats {
 	u64 rdma_errors, bad_replies, unknown_xids, local_inv_replies;
 	u64 bc_calls, bc_dropped, reconnects;
 	u64 abandoned;		/* RPCs that ended before their reply */
+	u64 request_bytes;	/* registered for Read chunks (and NOMSG calls) */
+	u64 reply_bytes;	/* registered for Write and Reply chunks */
+	u64 failed_marshal;	/* calls that could not be marshalled */
 };
 
 struct rsx_xprt {
@@ -114,6 +117,8 @@ struct rsx_xprt {
 	struct rpcrdma_hdr x_enc;
 	struct rpcrdma_hdr x_dec;
 	char x_name[48];
+	struct kobject x_kobj;			/* xprts/xprt-ID (stats.c) */
+	bool x_kobj_added;
 };
 
 struct rsx_req {
@@ -187,5 +192,12 @@ int rsx_bc_send_reply(struct rpc_rqst *rqst);
 bool rsx_bc_is_call(const struct rpcrdma_hdr *h, const u8 *msg, u32 len);
 void rsx_bc_receive_call(struct rsx_xprt *x, struct rst_conn *c,
 			 const struct rpcrdma_hdr *h, const u8 *msg, u32 len);
+
+/* stats.c: mountstats and sysfs */
+void rsx_print_stats(struct rpc_xprt *xprt, struct seq_file *seq);
+void rsx_stats_add(struct rsx_xprt *x);
+void rsx_stats_del(struct rsx_xprt *x);
+int rsx_stats_init(void);
+void rsx_stats_exit(void);
 
 #endif /* RDMASTOR_RSX_H */

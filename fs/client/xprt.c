@@ -350,6 +350,7 @@ static struct rpc_xprt *rsx_setup(struct xprt_create *args)
 	snprintf(x->x_name, sizeof(x->x_name), "nfs-%s",
 		 xprt->address_strings[RPC_DISPLAY_ADDR] ?: "?");
 	xprt->max_payload = RSX_MAX_PAYLOAD;
+	rsx_stats_add(x);
 	return xprt;
 }
 
@@ -364,6 +365,7 @@ static void rsx_destroy(struct rpc_xprt *xprt)
 {
 	struct rsx_xprt *x = rsx_of(xprt);
 
+	rsx_stats_del(x);
 	cancel_delayed_work_sync(&x->x_connect_work);
 	rsx_conn_close(x);
 	rsx_free_addresses(xprt);
@@ -536,46 +538,6 @@ static void rsx_inject_disconnect(struct rpc_xprt *xprt)
 	mutex_unlock(&x->x_conn_mutex);
 }
 
-/**
- * rsx_print_stats - SUNRPC's ->print_stats: the mountstats "xprt:" line
- * @xprt: the transport
- * @seq: /proc/self/mountstats
- *
- * The generic counters in the order of the stock RDMA transport's line,
- * then ours and the engine's (Documentation/nfs.rst).
- */
-static void rsx_print_stats(struct rpc_xprt *xprt, struct seq_file *seq)
-{
-	struct rsx_xprt *x = rsx_of(xprt);
-	struct rsx_stats s;
-	struct rst_stats e = {};
-	long idle = 0;
-
-	if (xprt_connected(xprt))
-		idle = (long)(jiffies - xprt->last_used) / HZ;
-	spin_lock(&x->x_lock);
-	s = x->x_stats;
-	spin_unlock(&x->x_lock);
-	mutex_lock(&x->x_conn_mutex);
-	if (x->x_conn)
-		rst_conn_stats(x->x_conn, &e);
-	mutex_unlock(&x->x_conn_mutex);
-	seq_printf(seq, "\txprt:\trdma 0 %lu %lu %lu %ld %lu %lu %lu %llu %llu ",
-		   xprt->stat.bind_count, xprt->stat.connect_count,
-		   xprt->stat.connect_time / HZ, idle, xprt->stat.sends,
-		   xprt->stat.recvs, xprt->stat.bad_xids, xprt->stat.req_u,
-		   xprt->stat.bklog_u);
-	seq_printf(seq, "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu ",
-		   s.inline_calls, s.read_chunks, s.long_calls, s.inline_replies,
-		   s.write_chunks, s.reply_chunks, s.rdma_errors, s.bad_replies,
-		   s.unknown_xids, s.local_inv_replies, s.bc_calls, s.bc_dropped,
-		   s.reconnects);
-	seq_printf(seq, "%u %u %u %u %llu %llu %llu %llu %llu %llu %llu %u\n", e.mrs,
-		   e.mrs_peak, e.mr_limit, e.window, e.regs, e.remote_inv,
-		   e.local_inv, e.mr_freed_unknown, s.abandoned, e.sends,
-		   e.sends_signaled, e.mr_entries);
-}
-
 static const struct rpc_xprt_ops rsx_ops = {
 	.reserve_xprt		= xprt_reserve_xprt_cong,
 	.release_xprt		= xprt_release_xprt_cong,
@@ -624,19 +586,28 @@ static int __init rsx_init(void)
 	rsx_wq = alloc_workqueue("rdmastor_rpcrdma", WQ_MEM_RECLAIM, 0);
 	if (!rsx_wq)
 		return -ENOMEM;
+	err = rsx_stats_init();
+	if (err)
+		goto out_wq;
 	err = xprt_register_transport(&rsx_class);
 	if (err) {
 		if (err == -EEXIST)
 			pr_err("another RPC-over-RDMA client (the stock rpcrdma?) is loaded\n");
-		destroy_workqueue(rsx_wq);
-		return err;
+		goto out_stats;
 	}
 	return 0;
+
+out_stats:
+	rsx_stats_exit();
+out_wq:
+	destroy_workqueue(rsx_wq);
+	return err;
 }
 
 static void __exit rsx_exit(void)
 {
 	xprt_unregister_transport(&rsx_class);
+	rsx_stats_exit();
 	destroy_workqueue(rsx_wq);
 }
 

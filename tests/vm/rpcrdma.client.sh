@@ -14,6 +14,25 @@
 result=fail
 trap 'nfs_done "$result"' EXIT
 
+# mountstats_matches: the xprt line has stock 6.1's 27 fields, and
+# nfs-utils' mountstats, which labels them by position, reads the same
+# figures as rdmastor's own sysfs counters (no I/O runs meanwhile).
+mountstats_matches() {
+	local ms nf
+	nf=$(awk '$1 == "xprt:" && $2 == "rdma" { print NF - 2; exit }' /proc/self/mountstats)
+	expect_eq "mountstats: the xprt line has stock's 27 fields" "$nf" 27
+	ms=$(mountstats --xprt $MNT 2>&1)
+	diag "$(echo "$ms" | grep -E 'segments|Registered|NOMSG|Allocated|Bad replies' | paste -sd';')"
+	expect_eq "mountstats: Read segments are Read chunks and RDMA_NOMSG calls" \
+		"$(echo "$ms" | sed -n 's/^\tRead segments: //p')" "$(( $(xstat read_chunks) + $(xstat long_calls) ))"
+	expect_eq "mountstats: Write segments" "$(echo "$ms" | sed -n 's/^\tWrite segments: //p')" "$(xstat write_chunks)"
+	expect_eq "mountstats: Reply segments" "$(echo "$ms" | sed -n 's/^\tReply segments: //p')" "$(xstat reply_chunks)"
+	expect_eq "mountstats: bytes registered for Read chunks" \
+		"$(echo "$ms" | sed -n 's/^\tRegistered: \([0-9]*\) bytes/\1/p')" "$(xstat request_bytes)"
+	expect_eq "mountstats: RDMA_NOMSG calls" "$(echo "$ms" | sed -n 's/^\tRDMA_NOMSG calls: //p')" "$(xstat long_calls)"
+	expect_eq "mountstats: bad replies" "$(echo "$ms" | sed -n 's/^\tBad replies: //p')" "$(xstat bad_replies)"
+}
+
 check "soft-RoCE on the virtio NIC" tests/lib/guest/rxe-setup pair 2
 check "server reachable" wait_for 60 ping -c1 -W1 $SERVER
 check "rdmastor installed" rdmastor_install
@@ -63,6 +82,9 @@ for vers in 3 4.0 4.1 4.2; do
 		expect_le "few Sends ask for a completion (signaled Sends, at most 1 in 8 of $(xstat sends))" \
 			"$(xstat sends_signaled)" $(( $(xstat sends) / 8 ))
 		check "the mount's QP shows in rdma resource ($(rdma_left qp))" [ "$(rdma_left qp)" -ge 1 ]
+		mountstats_matches
+		check "the transport's sysfs files are readable by any user" \
+			su nobody -s /bin/sh -c "cat $(xdir)/stats $(xdir)/peer > /dev/null"
 		diag "$(rdma resource show qp; rdma resource show cq; rdma resource show mr | head -3)"
 	fi
 	rm -rf $MNT/r4k* $MNT/s1m* $MNT/s128k* $MNT/r1m* $MNT/r64k* $MNT/mm* $MNT/big* $MNT/tree

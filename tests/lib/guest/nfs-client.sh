@@ -35,19 +35,39 @@ rdmastor_nfs_client() {
 	install -m 644 "$RDMASTOR_TREE/etc/modprobe.d/rdmastor-nfs.conf" /etc/modprobe.d/
 }
 
-# xstat FIELD [MOUNTPOINT]: one of rdmastor's counters from the mount's
-# xprt line in /proc/self/mountstats (fs/client/xprt.c rsx_print_stats); the
-# first rdma mount's unless MOUNTPOINT says which.
+# xdir [MOUNTPOINT]: the sysfs directory of rdmastor's transport to the
+# server of the first rdma mount (MOUNTPOINT's if given): the one with the
+# lowest id, which mounts of one server and version share.
+xdir() {
+	local srv d
+	srv=$(awk -v m="${1:-}" '$1 == "device" { s = $2; in_m = (m == "" || $5 == m) }
+		in_m && $1 == "xprt:" && $2 == "rdma" { print s; exit }' /proc/self/mountstats)
+	srv=${srv%:/*}
+	srv=${srv#[}
+	srv=${srv%]}
+	for d in $(ls -d /sys/kernel/rdmastor_rpcrdma/xprts/xprt-* 2>/dev/null | sort -t- -k2 -n); do
+		[ "$(cut -d' ' -f1 "$d/peer")" = "$srv" ] && { echo "$d"; return 0; }
+	done
+	return 1
+}
+
+# xstat FIELD [MOUNTPOINT]: a counter of the first rdma mount (MOUNTPOINT's
+# if given): SUNRPC's generic ones from its xprt line in
+# /proc/self/mountstats (fs/client/stats.c rsx_print_stats: stock's
+# fields), rdmastor's from its transport's sysfs stats file.
 xstat() {
-	awk -v k="$1" -v m="${2:-}" '$1 == "device" { in_m = (m == "" || $5 == m) }
-	in_m && $1 == "xprt:" && $2 == "rdma" {
-		split("port bind connects connect_time idle sends recvs bad_xids req_u bklog_u " \
-		      "inline_calls read_chunks long_calls inline_replies write_chunks reply_chunks " \
-		      "rdma_errors bad_replies unknown_xids local_inv_replies bc_calls bc_dropped reconnects " \
-		      "mrs mrs_peak mr_limit window regs remote_inv local_inv freed_unknown abandoned " \
-		      "sends sends_signaled mr_entries", n, " ")
-		for (i = 1; i in n; i++) if (n[i] == k) { print $(i + 2); exit }
-	}' /proc/self/mountstats
+	case $1 in
+	port | bind | connects | connect_time | idle | sends | recvs | bad_xids | req_u | bklog_u)
+		awk -v k="$1" -v m="${2:-}" '$1 == "device" { in_m = (m == "" || $5 == m) }
+		in_m && $1 == "xprt:" && $2 == "rdma" {
+			split("port bind connects connect_time idle sends recvs bad_xids req_u bklog_u", n, " ")
+			for (i = 1; i in n; i++) if (n[i] == k) { print $(i + 2); exit }
+		}' /proc/self/mountstats
+		;;
+	*)
+		awk -v k="$1" '$1 == k { print $2 }' "$(xdir "${2:-}")/stats" 2>/dev/null
+		;;
+	esac
 }
 
 # fio_verify NAME FIO-ARGS...: a fio job on the mount that verifies its data.
