@@ -220,7 +220,8 @@ struct seq_file;
 void rsv_pull_submit(struct rsv_call *call);
 void rsv_pull_uncharge(struct rsv_call *call);
 void rsv_pull_forget(struct rsv_xprt *x);
-void rsv_pull_show(struct seq_file *m);
+struct rds_page;
+void rsv_pull_show(struct rds_page *p);
 void rsv_pull_init(void);
 
 /* svc_send.c */
@@ -233,7 +234,7 @@ void rsv_send_error(struct rsv_xprt *x, const struct rpcrdma_hdr *h, int err);
 /* svc_stats.c */
 void rsv_stats_add(struct rsv_xprt *x);
 void rsv_stats_del(struct rsv_xprt *x);
-void rsv_stats_init(void);
+int rsv_stats_init(void);
 void rsv_stats_exit(void);
 
 /* svc_bc.c */

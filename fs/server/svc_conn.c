@@ -449,16 +449,19 @@ static int __init rsv_init(void)
 	err = rsv_bc_init();
 	if (err)
 		goto out_wq;
-	rsv_stats_init();
+	err = rsv_stats_init();
+	if (err)
+		goto out_bc;
 	err = svc_reg_xprt_class(&rsv_class);
 	if (err) {
 		pr_err("cannot register the server transport \"rdma\" (%d): is the stock svcrdma (rpcrdma) loaded?\n",
 		       err);
-		goto out_bc;
+		goto out_stats;
 	}
 	return 0;
-out_bc:
+out_stats:
 	rsv_stats_exit();
+out_bc:
 	rsv_bc_exit();
 out_wq:
 	destroy_workqueue(rsv_wq);

@@ -33,7 +33,7 @@
  */
 #include <linux/module.h>
 #include <linux/mm.h>
-#include <linux/seq_file.h>
+#include <rdmastor/sysfs_page.h>
 
 #include "rsv.h"
 #include "svc_trace.h"
@@ -219,10 +219,10 @@ void rsv_pull_forget(struct rsv_xprt *x)
 }
 
 /**
- * rsv_pull_show - the budget, for debugfs totals
- * @m: the file
+ * rsv_pull_show - the budget, for the totals file
+ * @p: the page being filled
  */
-void rsv_pull_show(struct seq_file *m)
+void rsv_pull_show(struct rds_page *p)
 {
 	u64 used, peak;
 
@@ -230,8 +230,8 @@ void rsv_pull_show(struct seq_file *m)
 	used = rsv_pull_used;
 	peak = rsv_pull_peak;
 	spin_unlock_bh(&rsv_pull_lock);
-	seq_printf(m, " pull_budget %llu pull_used %llu pull_peak %llu pull_conn_budget %llu",
-		   rsv_pull_budget, used, peak, RSV_PULL_CONN_BYTES);
+	rds_page_emit(p, " pull_budget %llu pull_used %llu pull_peak %llu pull_conn_budget %llu",
+		      rsv_pull_budget, used, peak, RSV_PULL_CONN_BYTES);
 }
 
 /**

@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /sys/kernel/debug/rdmastor_iser/conns: one line per bound connection
- * with the engine's view (the window, commands in flight, MRs and what
- * ended their keys), for tests and operators.
+ * /sys/kernel/rdmastor_iser/conns (world-readable, for exporters): one
+ * line per bound connection with the engine's view (the window,
+ * commands in flight, MRs and what ended their keys), for tests and
+ * operators. The fault switches are in debugfs rdmastor_iser/.
  */
 #include <linux/module.h>
 #include <linux/debugfs.h>
-#include <linux/seq_file.h>
+#include <linux/kobject.h>
+#include <rdmastor/sysfs_page.h>
 #include "ini.h"
 
 static LIST_HEAD(ini_conns);
 static DEFINE_SPINLOCK(ini_conns_lock);
 static struct dentry *ini_dir;
+static struct kobject *ini_kobj;
 
 /**
  * ini_stats_add - list a connection bound to an RDMA connection
@@ -35,38 +38,49 @@ void ini_stats_del(struct ini_conn *ic)
 	spin_unlock(&ini_conns_lock);
 }
 
-static int ini_conns_show(struct seq_file *m, void *v)
+static ssize_t conns_show(struct kobject *kobj, struct kobj_attribute *attr,
+			  char *buf)
 {
+	struct rds_page p = { .buf = buf };
 	struct ini_conn *ic;
 	struct rst_stats s;
 
 	spin_lock(&ini_conns_lock);
 	list_for_each_entry(ic, &ini_conns, all) {
+		if (!rds_page_room(&p))
+			continue;
 		rst_conn_stats(ic->rc, &s);
-		seq_printf(m, "%s window %u outstanding %u mrs %u mrs_peak %u mr_limit %u regs %llu remote_inv %llu local_inv %llu mr_freed_unknown %llu shrinks %llu\n",
-			   dev_name(&ic->iconn->cls_conn->dev), s.window, s.outstanding,
-			   s.mrs, s.mrs_peak, s.mr_limit, s.regs, s.remote_inv,
-			   s.local_inv, s.mr_freed_unknown, s.shrinks);
+		rds_page_emit(&p, "%s window %u outstanding %u mrs %u mrs_peak %u mr_limit %u regs %llu remote_inv %llu local_inv %llu mr_freed_unknown %llu shrinks %llu\n",
+			      dev_name(&ic->iconn->cls_conn->dev), s.window, s.outstanding,
+			      s.mrs, s.mrs_peak, s.mr_limit, s.regs, s.remote_inv,
+			      s.local_inv, s.mr_freed_unknown, s.shrinks);
 	}
 	spin_unlock(&ini_conns_lock);
-	return 0;
+	return rds_page_end(&p, "connections");
 }
-DEFINE_SHOW_ATTRIBUTE(ini_conns);
+
+static struct kobj_attribute ini_conns_attr = __ATTR_RO(conns);
 
 /**
- * ini_stats_init - create debugfs rdmastor_iser/conns
+ * ini_stats_init - create /sys/kernel/rdmastor_iser/conns and debugfs
+ * rdmastor_iser/ (fault switches)
+ *
+ * A missing sysfs file is logged; the initiator works without it.
  */
 void ini_stats_init(void)
 {
+	ini_kobj = kobject_create_and_add("rdmastor_iser", kernel_kobj);
+	if (!ini_kobj || sysfs_create_file(ini_kobj, &ini_conns_attr.attr))
+		pr_warn("no /sys/kernel/rdmastor_iser/conns\n");
 	ini_dir = debugfs_create_dir("rdmastor_iser", NULL);
-	debugfs_create_file("conns", 0444, ini_dir, NULL, &ini_conns_fops);
 	ini_fault_init(ini_dir);
 }
 
 /**
- * ini_stats_exit - remove debugfs rdmastor_iser/
+ * ini_stats_exit - remove what ini_stats_init() made
  */
 void ini_stats_exit(void)
 {
 	debugfs_remove_recursive(ini_dir);
+	kobject_put(ini_kobj);
 }

@@ -1,26 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /sys/kernel/debug/rdmastor_isert/conns: one line per iSER connection
+ * /sys/kernel/rdmastor_isert/conns (world-readable, for exporters): one
+ * line per iSER connection
  * with what tests and operators want to see: the phase, the command
  * window we allow and the MaxCmdSN we last advertised, the engine's
  * MR counters (forced-MR mode), and the receive buffers held for
  * immediate data used in place (rx_held).
  *
- * The fault and hostile-target switches beside it are fault.c's (debug
- * builds only).
+ * The fault and hostile-target switches are fault.c's, in debugfs
+ * rdmastor_isert/ (debug builds only).
  */
 #include <linux/module.h>
 #include <linux/debugfs.h>
-#include <linux/seq_file.h>
+#include <linux/kobject.h>
+#include <rdmastor/sysfs_page.h>
 
 #include "ist.h"
 
 static LIST_HEAD(ist_conns);
 static DEFINE_SPINLOCK(ist_conns_lock);
 static struct dentry *ist_dir;
+static struct kobject *ist_kobj;
 
 /**
- * ist_stats_add - list a connection in debugfs conns
+ * ist_stats_add - list a connection in conns
  * @ic: the new connection
  */
 void ist_stats_add(struct ist_conn *ic)
@@ -31,7 +34,7 @@ void ist_stats_add(struct ist_conn *ic)
 }
 
 /**
- * ist_stats_del - take a connection out of debugfs conns
+ * ist_stats_del - take a connection out of conns
  * @ic: the connection, before it is freed
  */
 void ist_stats_del(struct ist_conn *ic)
@@ -41,8 +44,10 @@ void ist_stats_del(struct ist_conn *ic)
 	spin_unlock(&ist_conns_lock);
 }
 
-static int ist_conns_show(struct seq_file *m, void *v)
+static ssize_t conns_show(struct kobject *kobj, struct kobj_attribute *attr,
+			  char *buf)
 {
+	struct rds_page p = { .buf = buf };
 	struct ist_conn *ic;
 	struct rst_stats s;
 
@@ -50,33 +55,42 @@ static int ist_conns_show(struct seq_file *m, void *v)
 	list_for_each_entry(ic, &ist_conns, all) {
 		u32 win = ist_window(ic);
 
+		if (!rds_page_room(&p))
+			continue;
 		rst_conn_stats(ic->rc, &s);
-		seq_printf(m, "phase %s mode %s window %u outstanding %d window_adv %u mrs %u mrs_peak %u mr_limit %u regs %llu local_inv %llu shrinks %llu rx_held %u reads_parked %llu reads_waiting %u\n",
-			   READ_ONCE(ic->phase) == IST_FULL ? "full" : "login",
-			   ic->use_mr ? "mr" : "dma", win == U32_MAX ? 0 : win,
-			   atomic_read(&ic->outstanding), READ_ONCE(ic->window_adv),
-			   s.mrs, s.mrs_peak, s.mr_limit, s.regs, s.local_inv, s.shrinks,
-			   s.rx_held, s.reads_parked, s.reads_waiting);
+		rds_page_emit(&p, "phase %s mode %s window %u outstanding %d window_adv %u mrs %u mrs_peak %u mr_limit %u regs %llu local_inv %llu shrinks %llu rx_held %u reads_parked %llu reads_waiting %u\n",
+			      READ_ONCE(ic->phase) == IST_FULL ? "full" : "login",
+			      ic->use_mr ? "mr" : "dma", win == U32_MAX ? 0 : win,
+			      atomic_read(&ic->outstanding), READ_ONCE(ic->window_adv),
+			      s.mrs, s.mrs_peak, s.mr_limit, s.regs, s.local_inv, s.shrinks,
+			      s.rx_held, s.reads_parked, s.reads_waiting);
 	}
 	spin_unlock(&ist_conns_lock);
-	return 0;
+	return rds_page_end(&p, "connections");
 }
-DEFINE_SHOW_ATTRIBUTE(ist_conns);
+
+static struct kobj_attribute ist_conns_attr = __ATTR_RO(conns);
 
 /**
- * ist_stats_init - create debugfs rdmastor_isert/ (conns, fault switches)
+ * ist_stats_init - create /sys/kernel/rdmastor_isert/conns and debugfs
+ * rdmastor_isert/ (fault switches)
+ *
+ * A missing sysfs file is logged; the target works without it.
  */
 void ist_stats_init(void)
 {
+	ist_kobj = kobject_create_and_add("rdmastor_isert", kernel_kobj);
+	if (!ist_kobj || sysfs_create_file(ist_kobj, &ist_conns_attr.attr))
+		pr_warn("no /sys/kernel/rdmastor_isert/conns\n");
 	ist_dir = debugfs_create_dir("rdmastor_isert", NULL);
-	debugfs_create_file("conns", 0444, ist_dir, NULL, &ist_conns_fops);
 	ist_fault_init(ist_dir);
 }
 
 /**
- * ist_stats_exit - remove debugfs rdmastor_isert/
+ * ist_stats_exit - remove what ist_stats_init() made
  */
 void ist_stats_exit(void)
 {
 	debugfs_remove_recursive(ist_dir);
+	kobject_put(ist_kobj);
 }

@@ -41,10 +41,10 @@ fio --name=demo1m --filename="$D" --size=128m --bs=1m --rw=read --direct=1 \
 	--ioengine=libaio --iodepth=4 --time_based --runtime=10 --group_reporting |
 	grep -E "^ *(read|READ)" | sed 's/^/# /' || true
 
-step "the target's connection (/sys/kernel/debug/rdmastor_isert/conns)"
-sed 's/^/# /' /sys/kernel/debug/rdmastor_isert/conns
+step "the target's connection (/sys/kernel/rdmastor_isert/conns)"
+sed 's/^/# /' /sys/kernel/rdmastor_isert/conns
 step "the initiator's: every buffer registered for one command, keys ended by the target"
-sed 's/^/# /' /sys/kernel/debug/rdmastor_iser/conns
+sed 's/^/# /' /sys/kernel/rdmastor_iser/conns
 step "RDMA objects: the target uses no MR (DMA addresses); the idle initiator gives its MRs back"
 sleep 3
 for k in qp mr; do

@@ -10,6 +10,6 @@
 . tests/lib/guest/nfs-server.sh
 demo_server_totals() {
 	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
-	diag "rdmastor_svcrdma: $(cat /sys/kernel/debug/rdmastor_svcrdma/totals)"
+	diag "rdmastor_svcrdma: $(cat /sys/kernel/rdmastor_svcrdma/totals)"
 }
 NFS_SERVER=rdmastor NFS_SERVE_SECONDS=900 NFS_AFTER=demo_server_totals nfs_server_main

@@ -26,7 +26,7 @@ rand8k-read:randread:8k rand8k-write:randwrite:8k
 rand16k-read:randread:16k rand16k-write:randwrite:16k"
 
 tot() { awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }' \
-	/sys/kernel/debug/rdmastor_svcrdma/totals; }
+	/sys/kernel/rdmastor_svcrdma/totals; }
 
 use_inline() {	# use_inline BYTES: both ends reloaded with that inline size
 	mountpoint -q $MNT && umount $MNT

@@ -23,7 +23,7 @@
 . tests/lib/guest/iser.sh
 SYS=/sys/kernel/rnic_mgr/devices/rxe0
 DBG=/sys/kernel/debug/rdmastor_isert
-INI=/sys/kernel/debug/rdmastor_iser/conns
+INI=/sys/kernel/rdmastor_iser/conns
 
 # istat FIELD: the first initiator connection's counter
 istat() { awk -v k="$1" '{ for (i = 2; i < NF; i++) if ($i == k) { print $(i + 1); exit } }' $INI; }

@@ -11,7 +11,7 @@
 . tests/lib/guest/lib.sh
 . tests/lib/guest/iser.sh
 SYS=/sys/kernel/rnic_mgr/devices/rxe0
-STATS=/sys/kernel/debug/rdmastor_isert/conns
+STATS=/sys/kernel/rdmastor_isert/conns
 
 # cstat FIELD: the first full-feature connection's counter
 cstat() { awk -v k="$1" '$2 == "full" { for (i = 1; i < NF; i++) if ($i == k) { print $(i + 1); exit } }' $STATS; }

@@ -41,9 +41,9 @@ loop_io() {	# loop_io WHO: two versions, verified
 }
 loop_io rdmastor
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
-diag "server: $(cat /sys/kernel/debug/rdmastor_svcrdma/totals)"
+diag "server: $(cat /sys/kernel/rdmastor_svcrdma/totals)"
 check "the server refused no call" \
-	grep -q "rdma_errors 0 bad_calls 0 " /sys/kernel/debug/rdmastor_svcrdma/totals
+	grep -q "rdma_errors 0 bad_calls 0 " /sys/kernel/rdmastor_svcrdma/totals
 check "rdmastor serves and mounts: both its modules, no stock rpcrdma" \
 	sh -c "grep -q '^rdmastor_rpcrdma ' /proc/modules && ! grep -q '^rpcrdma ' /proc/modules"
 check "nfsd stops" rpc.nfsd 0

@@ -12,7 +12,7 @@
 # birth has its death, and the module unloads.
 . tests/lib/guest/lib.sh
 . tests/lib/guest/nfs-server.sh
-DBG=/sys/kernel/debug/rdmastor_svcrdma
+DBG=/sys/kernel/rdmastor_svcrdma
 
 tot() {	# tot FIELD: the server's counter FIELD over every connection
 	awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }' $DBG/totals

@@ -14,7 +14,7 @@
 . tests/lib/guest/nfs-server.sh
 . tests/lib/guest/nfs-client.sh
 SYS=/sys/kernel/rnic_mgr/devices/rxe0
-STATS=/sys/kernel/debug/rdmastor_svcrdma/conns
+STATS=/sys/kernel/rdmastor_svcrdma/conns
 
 # cstat FIELD: the first connection's counter
 cstat() { awk -v k="$1" 'NR == 1 { for (i = 1; i < NF; i++) if ($i == k) { print $(i + 1); exit } }' $STATS; }

@@ -15,7 +15,7 @@
 . tests/lib/guest/nfs-server.sh
 . tests/lib/guest/nfs-client.sh
 P=/sys/module/svc_evil/parameters
-DBG=/sys/kernel/debug/rdmastor_svcrdma
+DBG=/sys/kernel/rdmastor_svcrdma
 
 check "soft-RoCE" tests/lib/guest/rxe-setup single
 check "RAM-backed export" sh -c "mkdir -p $EXPORT && mount -t tmpfs -o size=128m tmpfs $EXPORT && chmod 1777 $EXPORT"
