@@ -119,6 +119,9 @@ check "the mount loaded rdmastor_rpcrdma, not the stock rpcrdma" \
 	sh -c "grep -q '^rdmastor_rpcrdma ' /proc/modules && ! grep -q '^rpcrdma ' /proc/modules"
 head -c 3000000 /dev/urandom > /tmp/keep && cp /tmp/keep /mnt/nfs/keep
 
+# rdmastor status: the protocol's line (serving, module, next)
+proto_is() { rdmastor status | awk -v p="$1" '$1 == p { print $2, $3, $4 }'; }
+
 # iSER through the stock tools: targetcli and iscsiadm, nothing loaded by hand
 iser_io() {	# iser_io WHO: a target, a login, verified fio, logout
 	local dev
@@ -133,6 +136,26 @@ iser_io() {	# iser_io WHO: a target, a login, verified fio, logout
 		iser_fio "deb-$1" "$dev" --rw=randrw --bs=4k --iodepth=16 --size=16M --io_size=16M
 }
 iser_io rdmastor
+rdmastor status | sed 's/^/# /'
+for p in "nfs-client rdmastor_rpcrdma" "nfs-server rdmastor_svcrdma" \
+	"iser-target rdmastor_isert" "iser-initiator rdmastor_iser"; do
+	set -- $p
+	expect_eq "rdmastor status: $1 served by rdmastor ($2), and so the next use" \
+		"$(proto_is "$1")" "rdmastor $2 rdmastor"
+done
+check "rdmastor status --json parses, and names rxe0's budget" \
+	sh -c "rdmastor status --json | python3 -c 'import json, sys; d = json.load(sys.stdin); sys.exit(0 if [x for x in d[\"rnic_mgr\"][\"devices\"] if x[\"device\"] == \"rxe0\" and x[\"budget\"] == 50000] else 1)'"
+rdmastor status --prometheus > /tmp/status.prom
+check "rdmastor status --prometheus: every line a comment or NAME{LABELS} VALUE" \
+	sh -c "! grep -Ev '^(# (HELP|TYPE) [a-z_]+ .*|[a-z_]+(\{[a-z_]+=\"[^\"]*\"(,[a-z_]+=\"[^\"]*\")*\})? -?[0-9]+)\$' /tmp/status.prom"
+check "and it has the device's budget, the server's totals and the client's transport" \
+	sh -c "grep -q '^rnic_mgr_device_budget{device=\"rxe0\"} 50000\$' /tmp/status.prom &&
+	       grep -q '^rdmastor_svcrdma_total{counter=\"calls\"} [1-9]' /tmp/status.prom &&
+	       grep -q '^rdmastor_rpcrdma_xprt{xprt=\"xprt-[0-9]*\",peer=\"192.0.2.1 20049\",counter=\"read_chunks\"} [1-9]' /tmp/status.prom"
+check "an unprivileged user runs rdmastor status --prometheus" \
+	su nobody -s /bin/sh -c "rdmastor status --prometheus > /dev/null"
+check "rnic-top --json lists rxe0's consumers" \
+	sh -c "rnic-top --json | python3 -c 'import json, sys; d = json.load(sys.stdin); sys.exit(0 if d[\"devices\"][0][\"consumers\"] else 1)'"
 check "targetcli's enable_iser loaded rdmastor_isert, not ib_isert" \
 	sh -c "grep -q '^rdmastor_isert ' /proc/modules && ! grep -q '^ib_isert ' /proc/modules"
 check "iscsid's ib_iser loaded rdmastor_iser, not ib_iser" \
@@ -154,10 +177,15 @@ dmesg > /tmp/fallback.log
 grep "rdmastor:" /tmp/fallback.log | head -n2 | while read -r l; do diag "$l"; done
 check "fallback: enable_iser loaded the stock ib_isert" loaded ib_isert
 check "fallback: iscsid loaded the stock ib_iser" loaded ib_iser
+rdmastor status | sed 's/^/# /'
+expect_eq "fallback: rdmastor status says the stock target serves, and will" \
+	"$(proto_is iser-target)" "stock ib_isert stock"
+check "and why: no rdmastor_isert for this kernel" \
+	sh -c "rdmastor status | grep -q '^iser-target .*no rdmastor_isert for kernel $kver: the routing falls back'"
 check "fallback: a kernel log line says why the stock target serves" \
-	grep -q "rdmastor: rdmastor_isert did not load (.*): the stock ib_isert serves" /tmp/fallback.log
+	grep -q "rdmastor: rdmastor_isert did not load (.*rdmastor_isert.*): the stock ib_isert serves" /tmp/fallback.log
 check "fallback: and one why the stock initiator serves" \
-	grep -q "rdmastor: rdmastor_iser did not load (.*): the stock ib_iser serves" /tmp/fallback.log
+	grep -q "rdmastor: rdmastor_iser did not load (.*rdmastor_iser.*): the stock ib_iser serves" /tmp/fallback.log
 check "fallback: logout" iser_logout 1
 iser_target_clear_tcli
 pkill -x iscsid
