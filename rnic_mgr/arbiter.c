@@ -648,6 +648,13 @@ static void rnic_reap_work(struct work_struct *work)
 		c->rc_late++;
 		c->rc_late_counted = true;
 		trace_rnic_shrink_late(c);
+		/* Refusals are visible (issue 33): one line per late consumer */
+		pr_info_ratelimited("%s: %s.%llu is late: %u ms after a shrink request it holds %llu entries, its target is %lld, the device's budget is %llu\n",
+				    rd->rd_name, c->rc_name, c->rc_id, deadline,
+				    c->rc_pol.r[RNP_ENTRIES].held,
+				    c->rc_pol.r[RNP_ENTRIES].target == RNP_NO_TARGET ? -1LL :
+				    (s64)c->rc_pol.r[RNP_ENTRIES].target,
+				    rd->rd_pool.r[RNP_ENTRIES].budget);
 		if (c->rc_ops->late) {
 			c->rc_notify |= RNIC_NOTIFY_LATE;
 			notify = true;

@@ -184,8 +184,14 @@ static int rsv_accept(struct rst_conn *rc, const void *pdata, u8 plen, void *lpr
 		goto fail;
 	spin_lock_bh(&l->x_pend_lock);
 	if (l->x_nr_pending >= RSV_MAX_PENDING) {
+		struct sockaddr_storage local, addr;
+
 		spin_unlock_bh(&l->x_pend_lock);
 		trace_rsv_refuse(l, "too many connections waiting for nfsd");
+		rst_conn_addrs(rc, &local, &addr);
+		pr_info_ratelimited("%s: connect from %pISpc to %pISpc refused: %u connections already wait for nfsd to take them (the limit)\n",
+				    dev_name(&rst_conn_device(rc)->dev), &addr, &local,
+				    RSV_MAX_PENDING);
 		err = -EBUSY;
 		goto fail;
 	}

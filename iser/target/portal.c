@@ -92,8 +92,13 @@ static int ist_accept(struct rst_conn *rc, const void *pdata, u8 plen, void *lpr
 	if (busy) {
 		trace_ist_conn_refuse(in_login >= IST_MAX_LOGIN ? IST_MAX_LOGIN :
 				      IST_MAX_PENDING);
-		pr_info_ratelimited("%u connections are in login: connect refused\n",
-				    in_login >= IST_MAX_LOGIN ? in_login : IST_MAX_PENDING);
+		struct sockaddr_storage local, peer;
+
+		rst_conn_addrs(rc, &local, &peer);
+		pr_info_ratelimited("%s: connect from %pISpc to %pISpc refused: %u connections in login, the portal's limit is %u\n",
+				    dev_name(&rst_conn_device(rc)->dev), &peer, &local,
+				    in_login, in_login >= IST_MAX_LOGIN ? IST_MAX_LOGIN :
+				    IST_MAX_PENDING);
 		return -EBUSY;
 	}
 	err = ist_accept_conn(rc, pdata, plen, inp);
@@ -136,7 +141,7 @@ static int ist_accept_conn(struct rst_conn *rc, const void *pdata, u8 plen,
 	u8 flags;
 
 	if (iser_cm_req_decode(pdata, plen, &flags)) {
-		pr_info("connect request with bad private data, rejected\n");
+		pr_info_ratelimited("connect request with bad private data, rejected\n");
 		return -EPROTO;
 	}
 	ic = kzalloc(sizeof(*ic), GFP_KERNEL);

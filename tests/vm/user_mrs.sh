@@ -94,6 +94,8 @@ ms=$(echo "$out" | sed -n 's/.*ms=\([0-9]*\).*/\1/p')
 check "B waited user_wait_ms first (${ms} ms)" [ "${ms:-0}" -ge 1400 ]
 check "A was asked to shrink" [ "$(ufield $UPID revocations)" -ge 1 ]
 check "and counted late after T" [ "$(ufield $UPID late_revocations)" -ge 1 ]
+check "the late revocation is logged with the consumer, its holdings and the budget" \
+	sh -c "dmesg | grep -q 'rxe0: user:umr:$UPID\.[0-9]* is late: [0-9]* ms after a shrink request it holds 1500 entries, its target is [0-9-]*, the device.s budget is 2000'"
 ustop
 # A lets go while B waits: B gets its entries.
 echo 10000 > $P/user_wait_ms
