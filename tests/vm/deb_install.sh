@@ -41,6 +41,38 @@ is_val() { [ "$(sysval "$1")" = "$2" ]; }
 diag "host: DKMS built the modules in $(cat "$state/dkms-seconds" 2>/dev/null) s"
 check "rdmastor-dkms is installed" pkg_installed rdmastor-dkms || bail "no packages"
 check "rdmastor-utils is installed" pkg_installed rdmastor-utils
+check "librnic0 and librnic-dev are installed" sh -c "dpkg-query -W librnic0 librnic-dev >/dev/null"
+
+# librnic as a program's build would use it: only what pkg-config says,
+# against the packaged headers and library
+cat > /tmp/usernic.c <<'C'
+#include <stdio.h>
+#include <librnic/regcache.h>
+
+static int regs;
+static int reg(void *c, uintptr_t a, size_t l, void **h) { (void)c; (void)l; *h = (void *)a; regs++; return 0; }
+static void dereg(void *c, void *const *h, size_t n) { (void)c; (void)h; (void)n; }
+
+int main(void)
+{
+	const struct rnic_cache_ops ops = { reg, dereg };
+	struct rnic_cache *c = rnic_cache_create(&ops, NULL, 4096, 64);
+	struct rnic_cache_seg s[4];
+	int n = rnic_cache_get(c, 0x100000, 16384, s, 4);
+
+	rnic_cache_put(c, s, n);
+	n = rnic_cache_get(c, 0x101000, 4096, s, 4);
+	rnic_cache_put(c, s, n);
+	printf("regs %d hits %llu\n", regs, (unsigned long long)rnic_cache_get_stats(c)->hits);
+	rnic_cache_destroy(c);
+	return regs != 1;
+}
+C
+check "librnic-dev: a program builds with pkg-config's flags" \
+	sh -c 'cc -o /tmp/usernic /tmp/usernic.c $(pkg-config --cflags --libs librnic)'
+check "librnic0: it runs against the packaged library" \
+	sh -c "/tmp/usernic && ldd /tmp/usernic | grep -q '/usr/lib/x86_64-linux-gnu/librnic.so.0'"
+check "librnic0: the shim is packaged" test -f /usr/lib/x86_64-linux-gnu/librnic/librnic_shim.so
 # the guest has no module layer of the tree's (build/vm/modlayer): a
 # real host has only what the packages installed
 check "no module tree but DKMS's" sh -c "! ls /lib/modules/$kver/updates/rdmastor 2>/dev/null | grep -q ."
@@ -198,8 +230,8 @@ check "fallback: the stock iSER modules unload" wait_for 20 unload_iser
 # manual under TCG for 12 s of the purge's 59; nothing here tests it.
 rm -f /var/lib/man-db/auto-update
 t0=$(date +%s)
-DEBIAN_FRONTEND=noninteractive apt-get remove -y -q rdmastor-utils rdmastor-dkms > /tmp/remove.log 2>&1
-ok $? "apt-get remove rdmastor-utils rdmastor-dkms"
+DEBIAN_FRONTEND=noninteractive apt-get remove -y -q rdmastor-utils rdmastor-dkms librnic-dev librnic0 > /tmp/remove.log 2>&1
+ok $? "apt-get remove rdmastor-utils rdmastor-dkms librnic-dev librnic0"
 # of its time, DKMS's depmod takes about half here (25 s under TCG)
 diag "remove took $(($(date +%s) - t0)) s"
 sed 's/^/# remove: /' /tmp/remove.log | grep -i "rdmastor\|error" | head -20
@@ -240,15 +272,16 @@ pkill -x iscsid
 rpc.nfsd 0
 check "still no module of rdmastor" sh -c "! grep -q '^rdmastor_\|^rnic_mgr ' /proc/modules"
 
-DEBIAN_FRONTEND=noninteractive apt-get purge -y -q rdmastor-utils rdmastor-dkms > /tmp/purge.log 2>&1
-ok $? "apt-get purge rdmastor-utils rdmastor-dkms"
-for p in rdmastor-utils rdmastor-dkms; do
+DEBIAN_FRONTEND=noninteractive apt-get purge -y -q rdmastor-utils rdmastor-dkms librnic-dev librnic0 > /tmp/purge.log 2>&1
+ok $? "apt-get purge rdmastor-utils rdmastor-dkms librnic-dev librnic0"
+for p in rdmastor-utils rdmastor-dkms librnic0 librnic-dev; do
 	check_not "$p is gone" pkg_installed $p
 done
 left=$(ls -d /lib/modprobe.d/rdmastor-* /etc/modprobe.d/rdmastor-* /etc/rdmastor \
 	/usr/src/rdmastor-* /var/lib/dkms/rdmastor \
-	/lib/udev/rules.d/*rdmastor* /usr/sbin/rnic-top /usr/sbin/rnic-mgr-config \
-	/lib/modules/*/updates/dkms/rnic_mgr.ko* /lib/modules/*/updates/dkms/rdmastor_* 2>/dev/null)
+	/lib/udev/rules.d/*rdmastor* /usr/sbin/rnic-top /usr/sbin/rnic-mgr-config /usr/sbin/rdmastor \
+	/lib/modules/*/updates/dkms/rnic_mgr.ko* /lib/modules/*/updates/dkms/rdmastor_* \
+	/usr/lib/x86_64-linux-gnu/librnic* /usr/include/librnic 2>/dev/null)
 expect_eq "nothing of rdmastor is left on disk" "$(echo $left)" ""
 udevadm control --exit 2>/dev/null
 tap_done
