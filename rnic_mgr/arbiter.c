@@ -748,8 +748,11 @@ struct rnic_consumer *rnic_register_in(struct ib_device *ibdev,
 	spin_lock_init(&c->rc_lock);
 	INIT_LIST_HEAD(&c->rc_waiters);
 	INIT_LIST_HEAD(&c->rc_node);
-	err = rnp_cons_init(&c->rc_pol, desc->weight, desc->min_entries,
-			    desc->min_keys, rnic_now_ms());
+	c->rc_base_weight = desc->weight;
+	/* the administrator's consumer_weights, for kernel consumers */
+	err = rnp_cons_init(&c->rc_pol, rnic_consumer_is_user(c) ? desc->weight :
+			    rnic_conf_weight(c->rc_name, desc->weight),
+			    desc->min_entries, desc->min_keys, rnic_now_ms());
 	if (err)
 		goto out_free;
 	c->rc_pol.group = grp;

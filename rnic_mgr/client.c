@@ -38,6 +38,22 @@ static struct rnic_dev *rnic_dev_find(bool (*match)(struct rnic_dev *, const voi
 	return found;
 }
 
+/**
+ * rnic_for_each_dev - call @fn on every live device
+ * @fn: called with the device list's mutex held; may sleep, and take a
+ *	device's rd_cons_mutex and rd_lock, never the list's mutex
+ * @arg: passed to @fn
+ */
+void rnic_for_each_dev(void (*fn)(struct rnic_dev *rd, void *arg), void *arg)
+{
+	struct rnic_dev *rd;
+
+	mutex_lock(&rnic_devs_mutex);
+	list_for_each_entry(rd, &rnic_devs, rd_node)
+		fn(rd, arg);
+	mutex_unlock(&rnic_devs_mutex);
+}
+
 static bool rnic_dev_is(struct rnic_dev *rd, const void *ibdev)
 {
 	return rd->rd_ibdev == ibdev;

@@ -12,6 +12,15 @@
  * default_keys. Writing the parameter at run time changes the rules for
  * devices added or renamed from then on; a running device's settings
  * change in its own sysfs directory.
+ *
+ * "consumer_weights" gives kernel consumers (an NFS mount, an nfsd
+ * connection, an iSCSI session, a LIO connection) weights by name glob,
+ * at registration and, when it is written, at once for every consumer
+ * registered: a consumer no rule matches any more goes back to the
+ * weight it registered with. User consumers are weighted by tenant
+ * (tenant_weights, tenant.c).
+ *
+ *   options rnic_mgr consumer_weights="nfs-192.0.2.1*=4 iser-ini-*=2"
  */
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -116,6 +125,88 @@ void rnic_dev_conf_apply(struct rnic_dev *rd, const char *why)
 	}
 }
 
+static DEFINE_MUTEX(rnic_wrules_mutex);
+static struct rdr_wrule *rnic_wrules;
+static u32 rnic_nr_wrules;
+static char rnic_wrules_text[RDR_MAX_LIST];
+
+/**
+ * rnic_conf_weight - a kernel consumer's weight under consumer_weights
+ * @name: the consumer's name
+ * @dflt: the weight it registered with
+ *
+ * Return: the last matching rule's weight, else @dflt.
+ */
+u32 rnic_conf_weight(const char *name, u32 dflt)
+{
+	u32 w;
+
+	mutex_lock(&rnic_wrules_mutex);
+	w = rdr_wrules_weight(rnic_wrules, rnic_nr_wrules, name, dflt);
+	mutex_unlock(&rnic_wrules_mutex);
+	return w;
+}
+
+/* Every kernel consumer of @rd takes the weight the rules give it now. */
+static void rnic_dev_reweigh(struct rnic_dev *rd, void *unused)
+{
+	struct rnic_consumer *c;
+
+	mutex_lock(&rd->rd_cons_mutex);
+	list_for_each_entry(c, &rd->rd_consumers, rc_node) {
+		if (!c->rc_in_pool || rnic_consumer_is_user(c))
+			continue;
+		rnic_set_weight(c, rnic_conf_weight(c->rc_name, c->rc_base_weight));
+	}
+	mutex_unlock(&rd->rd_cons_mutex);
+}
+
+static int rnic_wrules_set(const char *val, const struct kernel_param *kp)
+{
+	struct rdr_wrule *rules;
+	u32 nr;
+	int err;
+
+	rules = kcalloc(RDR_MAX_RULES, sizeof(*rules), GFP_KERNEL);
+	if (!rules)
+		return -ENOMEM;
+	err = rdr_wrules_parse(val, rules, RDR_MAX_RULES, &nr);
+	if (err) {
+		kfree(rules);
+		pr_warn("consumer_weights refused (%d): GLOB=WEIGHT, WEIGHT 1..%u, at most %u rules\n",
+			err, RNP_MAX_WEIGHT, RDR_MAX_RULES);
+		return err;
+	}
+	mutex_lock(&rnic_wrules_mutex);
+	swap(rules, rnic_wrules);
+	rnic_nr_wrules = nr;
+	strscpy(rnic_wrules_text, val, sizeof(rnic_wrules_text));
+	strim(rnic_wrules_text);
+	mutex_unlock(&rnic_wrules_mutex);
+	kfree(rules);
+	/* at load, before init, there is no device yet */
+	rnic_for_each_dev(rnic_dev_reweigh, NULL);
+	return 0;
+}
+
+static int rnic_wrules_get(char *buf, const struct kernel_param *kp)
+{
+	int len;
+
+	mutex_lock(&rnic_wrules_mutex);
+	len = sysfs_emit(buf, "%s\n", rnic_wrules_text);
+	mutex_unlock(&rnic_wrules_mutex);
+	return len;
+}
+
+static const struct kernel_param_ops rnic_wrules_ops = {
+	.set = rnic_wrules_set,
+	.get = rnic_wrules_get,
+};
+module_param_cb(consumer_weights, &rnic_wrules_ops, NULL, 0644);
+MODULE_PARM_DESC(consumer_weights,
+		 "kernel consumers' weights by name glob: GLOB=WEIGHT, comma-separated");
+
 /**
  * rnic_dev_conf_exit - free the rules at unload
  */
@@ -124,4 +215,7 @@ void rnic_dev_conf_exit(void)
 	kfree(rnic_dev_rules);
 	rnic_dev_rules = NULL;
 	rnic_nr_dev_rules = 0;
+	kfree(rnic_wrules);
+	rnic_wrules = NULL;
+	rnic_nr_wrules = 0;
 }

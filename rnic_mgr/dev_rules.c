@@ -253,3 +253,95 @@ void rdr_rules_apply(const struct rdr_rule *rules, u32 nr, const char *name,
 		out->set |= c->set;
 	}
 }
+
+/* One GLOB=WEIGHT, [s, e), into @r. */
+static int rdr_wrule_parse(const char *s, const char *e, struct rdr_wrule *r)
+{
+	const char *eq = NULL, *p;
+	u64 w;
+	int err;
+
+	for (p = e; p > s; p--) {
+		if (p[-1] == '=') {
+			eq = p - 1;
+			break;
+		}
+	}
+	if (!eq || eq == s || (size_t)(eq - s) >= sizeof(r->glob))
+		return -EINVAL;
+	err = rdr_number(eq + 1, e, &w);
+	if (err)
+		return err;
+	if (w > RNP_MAX_WEIGHT)
+		return -ERANGE;
+	memset(r, 0, sizeof(*r));
+	memcpy(r->glob, s, eq - s);
+	r->weight = (u32)w;
+	return 0;
+}
+
+/**
+ * rdr_wrules_parse - parse a consumer weight list
+ * @s: the list, NUL-terminated, at most RDR_MAX_LIST - 1 characters
+ * @rules: filled in; left untouched when the list is refused
+ * @max: room in @rules
+ * @nr: set to the number of rules
+ *
+ * Return: 0, -EINVAL for a malformed rule, -ERANGE for a weight out of
+ * range, -E2BIG for more than @max rules or a list too long.
+ */
+int rdr_wrules_parse(const char *s, struct rdr_wrule *rules, u32 max, u32 *nr)
+{
+	struct rdr_wrule r;
+	u32 n = 0, pass;
+	int err;
+
+	if (strnlen(s, RDR_MAX_LIST) >= RDR_MAX_LIST)
+		return -E2BIG;
+	for (pass = 0; pass < 2; pass++) {
+		const char *p = s;
+
+		n = 0;
+		while (*p) {
+			const char *e;
+
+			while (*p && rdr_space(*p))
+				p++;
+			if (!*p)
+				break;
+			for (e = p; *e && !rdr_space(*e); e++)
+				;
+			if (n == max)
+				return -E2BIG;
+			err = rdr_wrule_parse(p, e, &r);
+			if (err)
+				return err;
+			if (pass)
+				rules[n] = r;
+			n++;
+			p = e;
+		}
+	}
+	*nr = n;
+	return 0;
+}
+
+/**
+ * rdr_wrules_weight - a consumer's weight
+ * @rules: the rules
+ * @nr: how many
+ * @name: the consumer's name
+ * @dflt: its weight when no rule matches
+ *
+ * Return: the weight of the last rule matching @name, else @dflt.
+ */
+u32 rdr_wrules_weight(const struct rdr_wrule *rules, u32 nr, const char *name,
+		      u32 dflt)
+{
+	u32 w = dflt, i;
+
+	for (i = 0; i < nr; i++)
+		if (rdr_glob_match(rules[i].glob, name))
+			w = rules[i].weight;
+	return w;
+}

@@ -20,6 +20,12 @@
  * For each key, the last rule that matches the device and sets it wins;
  * keys no rule sets keep their defaults (user=off, policy=arbiter,
  * default_entries, default_keys). An empty list clears every rule.
+ *
+ * A weight list is the value of the "consumer_weights" parameter:
+ * GLOB=WEIGHT rules, separated by commas or white space, GLOB a shell
+ * pattern on a kernel consumer's name (nfs-192.0.2.1.*, iser-ini-*,
+ * nfsd-rdma-*), WEIGHT 1..RNP_MAX_WEIGHT. The last rule that matches
+ * wins; a consumer no rule matches keeps the weight it registered with.
  */
 #ifndef RNIC_DEV_RULES_H
 #define RNIC_DEV_RULES_H
@@ -71,11 +77,24 @@ struct rdr_rule {
 	struct rdr_conf conf;
 };
 
+/**
+ * struct rdr_wrule - one GLOB=WEIGHT rule
+ * @glob: the consumer name pattern
+ * @weight: 1..RNP_MAX_WEIGHT
+ */
+struct rdr_wrule {
+	char glob[RDR_MAX_GLOB];
+	u32 weight;
+};
+
 const char *rdr_user_name(u32 user);
 int rdr_user_parse(const char *s);
 bool rdr_glob_match(const char *glob, const char *name);
 int rdr_rules_parse(const char *s, struct rdr_rule *rules, u32 max, u32 *nr);
 void rdr_rules_apply(const struct rdr_rule *rules, u32 nr, const char *name,
 		     struct rdr_conf *out);
+int rdr_wrules_parse(const char *s, struct rdr_wrule *rules, u32 max, u32 *nr);
+u32 rdr_wrules_weight(const struct rdr_wrule *rules, u32 nr, const char *name,
+		      u32 dflt);
 
 #endif /* RNIC_DEV_RULES_H */

@@ -149,6 +149,9 @@ struct rnic_dev {
  * @rc_reclaim: idle entries asked back and not yet delivered (rd_lock);
  *	requests coalesce here, so a burst of waiters sends one RECLAIM
  * @rc_reclaims: idle reclaims asked of it
+ * @rc_base_weight: the weight it registered with, which a
+ *	consumer_weights rule replaces while one matches it (kernel
+ *	consumers; user ones are weighted by tenant)
  */
 struct rnic_consumer {
 	struct kobject rc_kobj;
@@ -178,7 +181,14 @@ struct rnic_consumer {
 	const char *rc_tenant;
 	u64 rc_reclaim;
 	u64 rc_reclaims;
+	u32 rc_base_weight;
 };
+
+/* A user process's consumer (user.c names them user:COMM:TGID). */
+static inline bool rnic_consumer_is_user(const struct rnic_consumer *c)
+{
+	return !strncmp(c->rc_name, "user:", 5);
+}
 
 /* rc_notify flags beyond the policy's RNP_NOTIFY_* */
 #define RNIC_NOTIFY_LATE	0x100
@@ -223,6 +233,7 @@ void rnic_client_exit(void);
 struct rnic_dev *rnic_dev_get(struct ib_device *ibdev);
 struct rnic_dev *rnic_dev_of(struct ib_device *ibdev);
 struct rnic_dev *rnic_dev_get_by_name(const char *name);
+void rnic_for_each_dev(void (*fn)(struct rnic_dev *rd, void *arg), void *arg);
 
 void rnic_user_init_dev(struct rnic_dev *rd);
 int rnic_user_set_mode(struct rnic_dev *rd, u32 mode, const char *why);
@@ -231,8 +242,9 @@ ssize_t rnic_tenants_show(struct rnic_dev *rd, char *buf);
 ssize_t rnic_tenant_by_show(struct rnic_dev *rd, char *buf);
 int rnic_tenant_by_store(struct rnic_dev *rd, const char *buf);
 
-/* dev_conf.c: the "devices" parameter */
+/* dev_conf.c: the "devices" and "consumer_weights" parameters */
 void rnic_dev_conf_apply(struct rnic_dev *rd, const char *why);
+u32 rnic_conf_weight(const char *name, u32 dflt);
 void rnic_dev_conf_exit(void);
 
 /* fault.c: fault switches for tests, in debug builds only (RDMASTOR_DEBUG) */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target: the "devices" parser (rnic_mgr/dev_rules.c) on
+ * libFuzzer target: the "devices" and "consumer_weights" parsers
+ * (rnic_mgr/dev_rules.c) on
  * arbitrary text, as root may write it. A list it accepts must be
  * within its limits (rule count, globs, values, modes); a list it
  * refuses must leave the rules as they were; matching every rule's
@@ -26,6 +27,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	text[size] = '\0';
 	memset(rules, 0x5a, sizeof(rules));
 	memcpy(before, rules, sizeof(rules));
+	{
+		static struct rdr_wrule w[8], wbefore[8];
+		u32 wn = 77;
+
+		memset(w, 0x5a, sizeof(w));
+		memcpy(wbefore, w, sizeof(w));
+		if (rdr_wrules_parse(text, w, 8, &wn)) {
+			if (wn != 77 || memcmp(w, wbefore, sizeof(w)))
+				abort();
+		} else {
+			if (wn > 8)
+				abort();
+			for (i = 0; i < wn; i++)
+				if (w[i].weight < 1 || w[i].weight > RNP_MAX_WEIGHT ||
+				    !memchr(w[i].glob, '\0', sizeof(w[i].glob)))
+					abort();
+			if (rdr_wrules_weight(w, wn, text, 1) < 1)
+				abort();
+		}
+	}
 	err = rdr_rules_parse(text, rules, 8, &nr);
 	if (err) {
 		if (nr != 12345 || memcmp(before, rules, sizeof(rules)))

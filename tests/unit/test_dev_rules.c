@@ -105,11 +105,39 @@ static void test_limits(void)
 	       "a sysfs write may end in one newline");
 }
 
+static void test_weights(void)
+{
+	static struct rdr_wrule w[RDR_MAX_RULES];
+	static const char * const bad[] = {
+		"nfs-*", "=3", "nfs-*=0", "nfs-*=10001", "nfs-*=x", "nfs-*=",
+		"a_glob_of_sixty_four_characters_is_one_too_long_for_the_buffer__=2",
+	};
+	unsigned int i;
+	u32 nr = 9;
+	int err = rdr_wrules_parse("nfs-*=4, iser-ini-*=2\tnfs-2001*=8", w, RDR_MAX_RULES, &nr);
+
+	tap_ok(!err && nr == 3, "three weight rules parse (err %d, nr %u)", err, nr);
+	tap_ok(rdr_wrules_weight(w, nr, "nfs-192.0.2.1", 1) == 4, "nfs-192.0.2.1 weighs 4");
+	tap_ok(rdr_wrules_weight(w, nr, "nfs-2001:db8::1", 1) == 8,
+	       "the later, narrower rule wins for nfs-2001:db8::1");
+	tap_ok(rdr_wrules_weight(w, nr, "iser-ini-3", 1) == 2, "iser-ini-3 weighs 2");
+	tap_ok(rdr_wrules_weight(w, nr, "nfsd-rdma-7", 5) == 5,
+	       "a consumer no rule matches keeps its own weight");
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		err = rdr_wrules_parse(bad[i], w, RDR_MAX_RULES, &nr);
+		tap_ok(err < 0 && nr == 3 && w[0].weight == 4,
+		       "weights '%s' are refused and change nothing (err %d)", bad[i], err);
+	}
+	err = rdr_wrules_parse("", w, RDR_MAX_RULES, &nr);
+	tap_ok(!err && nr == 0, "an empty weight list clears the rules");
+}
+
 int main(void)
 {
 	test_glob();
 	test_good();
 	test_bad();
 	test_limits();
+	test_weights();
 	return tap_done();
 }

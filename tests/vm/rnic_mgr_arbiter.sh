@@ -98,6 +98,33 @@ expect_eq "rnic-top -w refreshes (3 screens)" "$(scripts/admin/rnic-top -w 0.2 -
 expect_match "rnic-top names a device it does not know" "$(scripts/admin/rnic-top nosuchdev 2>&1)" "no device nosuchdev"
 tc stopall
 
+# ---- 3b. the administrator's weights by name glob (consumer_weights) ----
+# three consumers that register with weight 1; a rule gives a4 4 and
+# b* 2, at once for those registered, and to one that registers later
+WP=/sys/module/rnic_mgr/parameters/consumer_weights
+start a4 saturate 1 64 64 2 0 0 0 0 0
+start b2 saturate 1 64 64 2 0 0 0 0 0
+check "consumer_weights: a rule list is taken at run time" sh -c "echo 'a*=4,b*=2' > $WP"
+start b2late saturate 1 64 64 2 0 0 0 0 0
+cw() { cat $SYS/consumers/$1.*/weight 2>/dev/null; }
+expect_eq "consumer_weights: the registered consumers are reweighed, a later one takes its rule" \
+	"$(cw a4) $(cw b2) $(cw b2late)" "4 2 2"
+sleep 4
+sample_held 8 a4 b2 b2late
+TOTAL=$(( ${avg[a4]} + ${avg[b2]} + ${avg[b2late]} ))
+PROP=0
+for n in a4:4 b2:2 b2late:2; do
+	ideal=$(( TOTAL * ${n#*:} / 8 ))
+	diag "consumer_weights: ${n%:*} weight ${n#*:}: held ${avg[${n%:*}]}, proportional $ideal"
+	ge "$(awk -v a="${avg[${n%:*}]}" -v b="$ideal" 'BEGIN { d = a - b; if (d < 0) d = -d; print (d <= 0.05 * b) }')" 1 || PROP=1
+done
+ok "$PROP" "consumer_weights 4:2:2 give shares proportional within 5%"
+check_not "consumer_weights: a weight out of range is refused" sh -c "echo 'a*=0' > $WP"
+expect_eq "and the rules stay" "$(cat $WP)" "a*=4,b*=2"
+check "consumer_weights: cleared" sh -c "echo > $WP"
+expect_eq "each consumer goes back to the weight it registered with" "$(cw a4) $(cw b2) $(cw b2late)" "1 1 1"
+tc stopall
+
 # ---- 4. a greedy consumer gives a newcomer its fair share in time ----
 DEADLINE=$(cat /sys/module/rnic_mgr/parameters/revoke_deadline_ms)
 start greedy saturate 1 64 64 2 0 0 0 0 20
