@@ -39,12 +39,12 @@ static struct rnic_dev *rnic_dev_find(bool (*match)(struct rnic_dev *, const voi
 }
 
 /**
- * rnic_for_each_dev - call @fn on every live device
+ * rnic_visit_devs - call @fn on every live device
  * @fn: called with the device list's mutex held; may sleep, and take a
  *	device's rd_cons_mutex and rd_lock, never the list's mutex
  * @arg: passed to @fn
  */
-void rnic_for_each_dev(void (*fn)(struct rnic_dev *rd, void *arg), void *arg)
+void rnic_visit_devs(rnic_dev_fn fn, void *arg)
 {
 	struct rnic_dev *rd;
 

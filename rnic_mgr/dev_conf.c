@@ -185,7 +185,7 @@ static int rnic_wrules_set(const char *val, const struct kernel_param *kp)
 	mutex_unlock(&rnic_wrules_mutex);
 	kfree(rules);
 	/* at load, before init, there is no device yet */
-	rnic_for_each_dev(rnic_dev_reweigh, NULL);
+	rnic_visit_devs(rnic_dev_reweigh, NULL);
 	return 0;
 }
 

@@ -110,7 +110,7 @@ struct rnic_dev {
 	u32 rd_tenant_by;
 
 	u32 rd_user_mode;
-	struct mutex rd_user_mode_mutex;
+	struct mutex rd_user_mode_mutex;	/* mode changes, the removal's unwrap */
 	bool rd_user_gone;
 	struct xarray rd_umon;
 	atomic64_t rd_umon_mrs;
@@ -233,7 +233,8 @@ void rnic_client_exit(void);
 struct rnic_dev *rnic_dev_get(struct ib_device *ibdev);
 struct rnic_dev *rnic_dev_of(struct ib_device *ibdev);
 struct rnic_dev *rnic_dev_get_by_name(const char *name);
-void rnic_for_each_dev(void (*fn)(struct rnic_dev *rd, void *arg), void *arg);
+typedef void (*rnic_dev_fn)(struct rnic_dev *rd, void *arg);
+void rnic_visit_devs(rnic_dev_fn fn, void *arg);
 
 void rnic_user_init_dev(struct rnic_dev *rd);
 int rnic_user_set_mode(struct rnic_dev *rd, u32 mode, const char *why);

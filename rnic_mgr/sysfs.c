@@ -264,11 +264,32 @@ static ssize_t user_charging_store(struct kobject *kobj, struct kobj_attribute *
 static struct kobj_attribute user_charging_attr = __ATTR_RW(user_charging);
 
 /* the monitor-mode totals (user.c, U7) */
-#define RNIC_UMON_RO(_name, _field)						static ssize_t _name##_show(struct kobject *kobj, struct kobj_attribute *attr,				    char *buf)						{											return sysfs_emit(buf, "%lld\n",								  (long long)atomic64_read(&to_rnic_dev(kobj)->_field));	}										static struct kobj_attribute _name##_attr = __ATTR_RO(_name)
+static ssize_t rnic_umon_show(char *buf, atomic64_t *v)
+{
+	return sysfs_emit(buf, "%lld\n", (long long)atomic64_read(v));
+}
 
-RNIC_UMON_RO(user_mrs, rd_umon_mrs);
-RNIC_UMON_RO(user_entries, rd_umon_entries);
-RNIC_UMON_RO(user_peak, rd_umon_peak);
+static ssize_t user_mrs_show(struct kobject *kobj, struct kobj_attribute *attr,
+			     char *buf)
+{
+	return rnic_umon_show(buf, &to_rnic_dev(kobj)->rd_umon_mrs);
+}
+
+static ssize_t user_entries_show(struct kobject *kobj, struct kobj_attribute *attr,
+				 char *buf)
+{
+	return rnic_umon_show(buf, &to_rnic_dev(kobj)->rd_umon_entries);
+}
+
+static ssize_t user_peak_show(struct kobject *kobj, struct kobj_attribute *attr,
+			      char *buf)
+{
+	return rnic_umon_show(buf, &to_rnic_dev(kobj)->rd_umon_peak);
+}
+
+static struct kobj_attribute user_mrs_attr = __ATTR_RO(user_mrs);
+static struct kobj_attribute user_entries_attr = __ATTR_RO(user_entries);
+static struct kobj_attribute user_peak_attr = __ATTR_RO(user_peak);
 
 static struct attribute *rnic_dev_attrs[] = {
 	&ibdev_attr.attr,
