@@ -71,7 +71,8 @@ static int ist_accept(struct rst_conn *rc, const void *pdata, u8 plen, void *lpr
 {
 	struct ist_np *inp = lpriv;
 	struct iscsi_np *np = inp->np;
-	unsigned int in_login;
+	struct sockaddr_storage local, peer;
+	unsigned int in_login, pending;
 	bool enabled, busy;
 	int err;
 
@@ -82,6 +83,7 @@ static int ist_accept(struct rst_conn *rc, const void *pdata, u8 plen, void *lpr
 		return -ECONNREFUSED;
 	mutex_lock(&inp->lock);
 	in_login = inp->nr_login;
+	pending = inp->nr_pending;
 	busy = in_login >= IST_MAX_LOGIN || !ist_np_make_room(inp);
 	if (!busy) {
 		/* places held for this one */
@@ -90,15 +92,15 @@ static int ist_accept(struct rst_conn *rc, const void *pdata, u8 plen, void *lpr
 	}
 	mutex_unlock(&inp->lock);
 	if (busy) {
-		trace_ist_conn_refuse(in_login >= IST_MAX_LOGIN ? IST_MAX_LOGIN :
-				      IST_MAX_PENDING);
-		struct sockaddr_storage local, peer;
+		bool login_cap = in_login >= IST_MAX_LOGIN;
 
+		trace_ist_conn_refuse(login_cap ? IST_MAX_LOGIN : IST_MAX_PENDING);
 		rst_conn_addrs(rc, &local, &peer);
-		pr_info_ratelimited("%s: connect from %pISpc to %pISpc refused: %u connections in login, the portal's limit is %u\n",
+		pr_info_ratelimited("%s: connect from %pISpc to %pISpc refused: %u connections %s, the portal's limit is %u\n",
 				    dev_name(&rst_conn_device(rc)->dev), &peer, &local,
-				    in_login, in_login >= IST_MAX_LOGIN ? IST_MAX_LOGIN :
-				    IST_MAX_PENDING);
+				    login_cap ? in_login : pending,
+				    login_cap ? "in login" : "wait for a first login request",
+				    login_cap ? IST_MAX_LOGIN : IST_MAX_PENDING);
 		return -EBUSY;
 	}
 	err = ist_accept_conn(rc, pdata, plen, inp);
