@@ -436,6 +436,30 @@ static void rnic_user_log_refusal(struct rnic_uproc *up, u64 entries, int err)
 			    held, budget);
 }
 
+/* A registration that waited this long for entries is logged (delayed). */
+#define RNIC_USER_DELAY_LOG_MS	100
+
+/*
+ * REGISTER-WAIT under the arbiter. A registration that was served only
+ * after waiting RNIC_USER_DELAY_LOG_MS or more logs one ratelimited line,
+ * as a refusal does: the program did not fail, but it was slowed.
+ */
+static int rnic_user_acquire_waiting(struct rnic_uproc *up, u64 entries)
+{
+	struct rnic_consumer *c = up->up_cons;
+	unsigned long t0 = jiffies;
+	unsigned int ms;
+	int err;
+
+	err = rnic_acquire_timeout(c, entries, 1, READ_ONCE(rnic_user_wait_ms));
+	ms = jiffies_to_msecs(jiffies - t0);
+	if (!err && ms >= RNIC_USER_DELAY_LOG_MS)
+		pr_info_ratelimited("%s: %s: a registration of %llu pages waited %u ms for entries (REGISTER-WAIT), the device's budget is %llu entries\n",
+				    c->rc_dev->rd_name, c->rc_name, entries, ms,
+				    READ_ONCE(c->rc_dev->rd_pool.r[RNP_ENTRIES].budget));
+	return err;
+}
+
 static int rnic_user_charge(struct rnic_dev *rd, struct ib_pd *pd,
 			    struct ib_udata *udata, u64 entries,
 			    struct rnic_ucharge *ch)
@@ -464,8 +488,7 @@ static int rnic_user_charge(struct rnic_dev *rd, struct ib_pd *pd,
 	else if (READ_ONCE(rd->rd_pool.policy) != RNP_POL_ARBITER)
 		err = rnic_acquire(up->up_cons, entries, 1, RNIC_NOWAIT);
 	else
-		err = rnic_acquire_timeout(up->up_cons, entries, 1,
-					   READ_ONCE(rnic_user_wait_ms));
+		err = rnic_user_acquire_waiting(up, entries);
 	trace_rnic_user_reg(up->up_cons, entries, err);
 	if (err) {
 		if (err != -EINTR && err != -ENODEV)

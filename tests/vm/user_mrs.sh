@@ -106,6 +106,8 @@ out=$($UMR $DEV reg:1000)
 rc=$?
 diag "B: $out"
 check "B is granted once A deregisters, within the wait" [ $rc = 0 ]
+check "the delay is logged: device, process, pages, wait, budget" \
+	sh -c "dmesg | grep -Eq 'rxe0: user:umr:[0-9]+: a registration of 1000 pages waited [0-9]+ ms for entries \(REGISTER-WAIT\), the device.s budget is 2000 entries'"
 wait "$A"
 check "nothing charged after both" [ "$(nr_user)" = 0 ]
 
