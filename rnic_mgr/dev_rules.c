@@ -6,6 +6,7 @@
  * overflow, nothing half-applied on an error.
  */
 #include "dev_rules.h"
+#include "rule_list.h"
 #include "rnic_policy.h"
 
 static const char * const rdr_user_names[RDR_NR_USER] = {
@@ -84,29 +85,10 @@ bool rdr_glob_match(const char *glob, const char *name)
 	return !*glob;
 }
 
-static bool rdr_space(char c)
-{
-	return c == ',' || c == ' ' || c == '\t' || c == '\n';
-}
-
 /* A decimal number in [1, U32_MAX] that is the whole of [s, e). */
 static int rdr_number(const char *s, const char *e, u64 *out)
 {
-	u64 v = 0;
-
-	if (s == e)
-		return -EINVAL;
-	for (; s < e; s++) {
-		if (*s < '0' || *s > '9')
-			return -EINVAL;
-		v = v * 10 + (u64)(*s - '0');
-		if (v > U32_MAX)
-			return -ERANGE;
-	}
-	if (!v)
-		return -ERANGE;
-	*out = v;
-	return 0;
+	return rl_number(s, e, 1, U32_MAX, out);
 }
 
 /* One KEY=VALUE, [s, e), into @c. */
@@ -152,9 +134,10 @@ static int rdr_setting_parse(const char *s, const char *e, struct rdr_conf *c)
 	return -EINVAL;
 }
 
-/* One rule, [s, e), into @r. */
-static int rdr_rule_parse(const char *s, const char *e, struct rdr_rule *r)
+/* One rule, [s, e), into @rule. */
+static int rdr_rule_parse(const char *s, const char *e, void *rule)
 {
+	struct rdr_rule *r = rule;
 	const char *colon = memchr(s, ':', e - s), *p;
 	int err;
 
@@ -188,39 +171,10 @@ static int rdr_rule_parse(const char *s, const char *e, struct rdr_rule *r)
  */
 int rdr_rules_parse(const char *s, struct rdr_rule *rules, u32 max, u32 *nr)
 {
-	struct rdr_rule r;
-	u32 n = 0, pass;
-	int err;
+	struct rdr_rule scratch;
 
-	if (strnlen(s, RDR_MAX_LIST) >= RDR_MAX_LIST)
-		return -E2BIG;
-	/* check everything first, so that a refused list changes nothing */
-	for (pass = 0; pass < 2; pass++) {
-		const char *p = s;
-
-		n = 0;
-		while (*p) {
-			const char *e;
-
-			while (*p && rdr_space(*p))
-				p++;
-			if (!*p)
-				break;
-			for (e = p; *e && !rdr_space(*e); e++)
-				;
-			if (n == max)
-				return -E2BIG;
-			err = rdr_rule_parse(p, e, &r);
-			if (err)
-				return err;
-			if (pass)
-				rules[n] = r;
-			n++;
-			p = e;
-		}
-	}
-	*nr = n;
-	return 0;
+	return rl_parse(s, RDR_MAX_LIST, rules, sizeof(*rules), max, nr, &scratch,
+			rdr_rule_parse);
 }
 
 /**
@@ -254,9 +208,10 @@ void rdr_rules_apply(const struct rdr_rule *rules, u32 nr, const char *name,
 	}
 }
 
-/* One GLOB=WEIGHT, [s, e), into @r. */
-static int rdr_wrule_parse(const char *s, const char *e, struct rdr_wrule *r)
+/* One GLOB=WEIGHT, [s, e), into @rule. */
+static int rdr_wrule_parse(const char *s, const char *e, void *rule)
 {
+	struct rdr_wrule *r = rule;
 	const char *eq = NULL, *p;
 	u64 w;
 	int err;
@@ -292,38 +247,10 @@ static int rdr_wrule_parse(const char *s, const char *e, struct rdr_wrule *r)
  */
 int rdr_wrules_parse(const char *s, struct rdr_wrule *rules, u32 max, u32 *nr)
 {
-	struct rdr_wrule r;
-	u32 n = 0, pass;
-	int err;
+	struct rdr_wrule scratch;
 
-	if (strnlen(s, RDR_MAX_LIST) >= RDR_MAX_LIST)
-		return -E2BIG;
-	for (pass = 0; pass < 2; pass++) {
-		const char *p = s;
-
-		n = 0;
-		while (*p) {
-			const char *e;
-
-			while (*p && rdr_space(*p))
-				p++;
-			if (!*p)
-				break;
-			for (e = p; *e && !rdr_space(*e); e++)
-				;
-			if (n == max)
-				return -E2BIG;
-			err = rdr_wrule_parse(p, e, &r);
-			if (err)
-				return err;
-			if (pass)
-				rules[n] = r;
-			n++;
-			p = e;
-		}
-	}
-	*nr = n;
-	return 0;
+	return rl_parse(s, RDR_MAX_LIST, rules, sizeof(*rules), max, nr, &scratch,
+			rdr_wrule_parse);
 }
 
 /**

@@ -6,6 +6,7 @@
  * on an error.
  */
 #include "tenant_rules.h"
+#include "rule_list.h"
 #include "rnic_policy.h"
 
 static const char * const rnt_by_names[RNT_NR_BY] = {
@@ -45,34 +46,21 @@ int rnt_by_parse(const char *s)
 	return -EINVAL;
 }
 
-static bool rnt_space(char c)
-{
-	return c == ',' || c == ' ' || c == '\t' || c == '\n';
-}
-
 /* A decimal number in [lo, hi] that is the whole of [s, e). */
 static int rnt_number(const char *s, const char *e, u32 lo, u32 hi, u32 *out)
 {
-	u64 v = 0;
+	u64 v;
+	int err = rl_number(s, e, lo, hi, &v);
 
-	if (s == e)
-		return -EINVAL;
-	for (; s < e; s++) {
-		if (*s < '0' || *s > '9')
-			return -EINVAL;
-		v = v * 10 + (u64)(*s - '0');
-		if (v > hi)
-			return -ERANGE;
-	}
-	if (v < lo)
-		return -ERANGE;
-	*out = (u32)v;
-	return 0;
+	if (!err)
+		*out = (u32)v;
+	return err;
 }
 
-/* One rule, [s, e), into @r. */
-static int rnt_rule_parse(const char *s, const char *e, struct rnt_rule *r)
+/* One rule, [s, e), into @rule. */
+static int rnt_rule_parse(const char *s, const char *e, void *rule)
 {
+	struct rnt_rule *r = rule;
 	const char *eq = NULL, *key, *p;
 	size_t len;
 	int err;
@@ -122,39 +110,10 @@ static int rnt_rule_parse(const char *s, const char *e, struct rnt_rule *r)
  */
 int rnt_rules_parse(const char *s, struct rnt_rule *rules, u32 max, u32 *nr)
 {
-	struct rnt_rule r;
-	u32 n = 0, pass;
-	int err;
+	struct rnt_rule scratch;
 
-	if (strnlen(s, RNT_MAX_LIST) >= RNT_MAX_LIST)
-		return -E2BIG;
-	/* check everything first, so that a refused list changes nothing */
-	for (pass = 0; pass < 2; pass++) {
-		const char *p = s;
-
-		n = 0;
-		while (*p) {
-			const char *e;
-
-			while (*p && rnt_space(*p))
-				p++;
-			if (!*p)
-				break;
-			for (e = p; *e && !rnt_space(*e); e++)
-				;
-			if (n == max)
-				return -E2BIG;
-			err = rnt_rule_parse(p, e, &r);
-			if (err)
-				return err;
-			if (pass)
-				rules[n] = r;
-			n++;
-			p = e;
-		}
-	}
-	*nr = n;
-	return 0;
+	return rl_parse(s, RNT_MAX_LIST, rules, sizeof(*rules), max, nr, &scratch,
+			rnt_rule_parse);
 }
 
 /**
