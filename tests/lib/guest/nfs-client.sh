@@ -38,17 +38,23 @@ rdmastor_nfs_client() {
 # xdir [MOUNTPOINT]: the sysfs directory of rdmastor's transport to the
 # server of the first rdma mount (MOUNTPOINT's if given): the one with the
 # lowest id, which mounts of one server and version share.
+# Shell builtins only past the one awk: forks are slow under emulation.
 xdir() {
-	local srv d
+	local srv d addr id best= best_id=
 	srv=$(awk -v m="${1:-}" '$1 == "device" { s = $2; in_m = (m == "" || $5 == m) }
 		in_m && $1 == "xprt:" && $2 == "rdma" { print s; exit }' /proc/self/mountstats)
 	srv=${srv%:/*}
 	srv=${srv#[}
 	srv=${srv%]}
-	for d in $(ls -d /sys/kernel/rdmastor_rpcrdma/xprts/xprt-* 2>/dev/null | sort -t- -k2 -n); do
-		[ "$(cut -d' ' -f1 "$d/peer")" = "$srv" ] && { echo "$d"; return 0; }
+	for d in /sys/kernel/rdmastor_rpcrdma/xprts/xprt-*; do
+		[ -r "$d/peer" ] || continue
+		read -r addr _ < "$d/peer"
+		id=${d##*-}
+		if [ "$addr" = "$srv" ] && { [ -z "$best_id" ] || [ "$id" -lt "$best_id" ]; }; then
+			best=$d best_id=$id
+		fi
 	done
-	return 1
+	[ -n "$best" ] && echo "$best"
 }
 
 # xstat FIELD [MOUNTPOINT]: a counter of the first rdma mount (MOUNTPOINT's
@@ -65,7 +71,11 @@ xstat() {
 		}' /proc/self/mountstats
 		;;
 	*)
-		awk -v k="$1" '$1 == k { print $2 }' "$(xdir "${2:-}")/stats" 2>/dev/null
+		local d k v
+		d=$(xdir "${2:-}") || return 1
+		while read -r k v; do
+			[ "$k" = "$1" ] && { echo "$v"; return 0; }
+		done < "$d/stats"
 		;;
 	esac
 }
