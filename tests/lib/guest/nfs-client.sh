@@ -40,7 +40,7 @@ rdmastor_nfs_client() {
 # lowest id, which mounts of one server and version share.
 # Shell builtins only past the one awk: forks are slow under emulation.
 xdir() {
-	local srv d addr id best= best_id=
+	local srv d addr id best='' best_id=''
 	srv=$(awk -v m="${1:-}" '$1 == "device" { s = $2; in_m = (m == "" || $5 == m) }
 		in_m && $1 == "xprt:" && $2 == "rdma" { print s; exit }' /proc/self/mountstats)
 	srv=${srv%:/*}
