@@ -10,13 +10,13 @@
 # and call nfs_server_main.
 EXPORT=/export
 
-# nfsd_threads: start nfsd's threads and its RDMA listener. grace-over
-# appears in the export once nfsd's grace period (10 s, nfsd_start) has
+# nfsd_threads [N]: start nfsd's N (8) threads and its RDMA listener.
+# grace-over appears in the export once nfsd's grace period (10 s, nfsd_start) has
 # surely ended: clients wait for it, not a fixed time, before they ask
 # for a delegation (none is handed out during the grace period).
 nfsd_threads() {
 	rm -f $EXPORT/grace-over
-	rpc.nfsd 8 && echo "rdma 20049" > /proc/fs/nfsd/portlist &&
+	rpc.nfsd "${1:-8}" && echo "rdma 20049" > /proc/fs/nfsd/portlist &&
 		{ ( sleep 12; touch $EXPORT/grace-over ) & }
 }
 

@@ -1,0 +1,171 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# The one driver of every pairing benchmark (tests/bench/*pairs*.sh,
+# iser_ini.sh): the same fio jobs through several pairings of stacks in
+# one boot, ROUNDS rounds, the order rotated each round so that every
+# pairing runs in every position. The host's eval/drivers/pairstats
+# makes the tables (medians, bootstrap intervals, ratios paired by
+# round, the A/A verdict). Source after lib.sh.
+#
+# The body defines:
+#   pb_pairing NAME   set up that pairing; leaves $PB_DIR (a directory
+#                     on the stack under test) or $PB_DEV (a block
+#                     device) for the jobs
+# and sets PB_NAME (the CSV's name), PB_PAIRS (pairing names; NAME-aa
+# pairs are the A/A copies: a second, separately set up run of NAME),
+# PB_JOBS (job specs, below). Optional: PB_MRS (command that counts the
+# MRs of the stack under test; default: all of rxe0's), PB_FILL_BS (the
+# block sizes whose files pb_files makes).
+#
+# A job spec is NAME:RW:BS:DEPTH[:OPTS], OPTS fio options joined by '+'
+# without their "--" (rwmixread=70+rate_iops=200). A job whose OPTS name
+# number_ios runs to that count, not for RUNTIME; its latency histogram
+# is kept (hist/STACK.JOB.ROUND) for the pooled percentiles.
+#
+# Output in $RDMASTOR_OUT: PB_NAME.csv (one row per round, pairing and
+# job), hist/, PB_NAME-verify.csv (pb_verify). The host writes commit
+# beside them (eval/drivers/bench).
+# Columns: see PB_COLUMNS; rxe_* are soft-RoCE's port counters over the
+# job (rxe_retry: the requester's retransmissions, so an ACK timeout that
+# fired; rxe_err: retries exhausted and send errors), busy_us_io the
+# guest's busy CPU per I/O with its idle rate subtracted.
+
+# what make bench was asked for (eval/drivers/bench writes it from its
+# environment: ROUNDS=3 JOBS=... make bench B=...)
+# shellcheck disable=SC1091
+[ -f "$RDMASTOR_TREE/build/bench/pairbench.env" ] && . "$RDMASTOR_TREE/build/bench/pairbench.env"
+ROUNDS=${ROUNDS:-7}
+RUNTIME=${RUNTIME:-3}
+RAMP=${RAMP:-1}
+PB_COLUMNS="round,pos,stack,job,iops,bw_kib,lat_mean_us,p50_us,p99_us,p999_us,ios,mrs_idle,mrs_load,rxe_pkts,rxe_retry,rxe_dup,rxe_rnr,rxe_err,busy_us_io"
+
+pb_mrs_all() { rdma resource show mr 2>/dev/null | grep -c rxe0; }
+
+# busy_ticks: CPU time the guest spent busy (user, nice, system, irq,
+# softirq, steal of all CPUs), in USER_HZ ticks
+pb_busy_ticks() { awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9; exit }' /proc/stat; }
+
+# pb_rxe: "pkts retry dup rnr err", soft-RoCE's counters of rxe0's port
+# (both ends, in one guest), as `rdma statistic` reads them
+pb_rxe() {
+	rdma statistic show link rxe0/1 2>/dev/null | tr -s ' ' '\n' | awk '
+		prev != "" { v[prev] = $1 } { prev = $1 }
+		END { print v["sent_pkts"] + 0, v["completer_retry_err"] + 0,
+			v["duplicate_request"] + v["out_of_seq_request"],
+			v["rcvd_rnr_err"] + v["send_rnr_err"],
+			v["retry_exceeded_err"] + v["retry_rnr_exceeded_err"] + v["send_err"] + v["link_downed"] }'
+}
+
+# pb_idle_rate: the guest's busy ticks per second, nothing running
+pb_idle_rate() {
+	local b0 t0 b1 t1
+	b0=$(pb_busy_ticks) t0=$EPOCHREALTIME
+	sleep 3
+	b1=$(pb_busy_ticks) t1=$EPOCHREALTIME
+	awk -v b="$((b1 - b0))" -v t0="$t0" -v t1="$t1" 'BEGIN { printf "%.2f", b / (t1 - t0) }'
+}
+
+pb_where() {	# pb_where BS: fio's target options
+	if [ -n "${PB_DEV:-}" ]; then
+		echo "--filename=$PB_DEV --size=256m"
+	else
+		echo "--directory=$PB_DIR --filename=bench.$1 --size=64m"
+	fi
+}
+
+pb_files() {	# pb_files BS...: a 64 MiB file of random data per size in $PB_DIR
+	local bs
+	for bs in "$@"; do
+		check "bench file bench.$bs" dd if=/dev/urandom of="$PB_DIR/bench.$bs" bs=1M count=64 status=none
+	done
+}
+
+pb_opts() {	# pb_opts OPTS: fio options from a job spec's
+	local o
+	[ -n "$1" ] || return 0
+	for o in ${1//+/ }; do printf -- "--%s " "$o"; done
+}
+
+# pb_job ROUND POS STACK SPEC: run one job, append its row
+pb_job() {
+	local round=$1 pos=$2 stack=$3 name rw bs depth opts idle t0 b0 b1 t1 r rx0 rx1 hist="" \
+		len="--time_based --runtime=$RUNTIME"
+	IFS=: read -r name rw bs depth opts <<< "$4"
+	local ramp=$RAMP
+	# a counted job counts from its first I/O: a ramp could swallow it
+	[[ "$opts" == *number_ios=* ]] && { len="--runtime=300" ramp=0; hist=$RDMASTOR_OUT/hist/$stack.$name.$round; }
+	idle=$(${PB_MRS:-pb_mrs_all})
+	( sleep $((RAMP + RUNTIME / 2)); ${PB_MRS:-pb_mrs_all} > /tmp/pb_mrs_load ) &
+	# the measured window starts when fio's ramp ends
+	( sleep "$ramp"; echo "$(pb_busy_ticks) $EPOCHREALTIME" > /tmp/pb_busy0
+	  echo "$round $stack $name start" > "$RDMASTOR_OUT/phase" ) &
+	rx0=$(pb_rxe)
+	# shellcheck disable=SC2046,SC2086
+	fio --name="$name" $(pb_where "$bs") --rw="$rw" --bs="$bs" --iodepth="$depth" \
+		--direct=1 --ioengine=libaio $len --ramp_time="$ramp" $(pb_opts "$opts") \
+		--output-format=json+ > /tmp/pb_fio.json 2> /tmp/pb_fio.err || {
+		diag "round $round $stack $name: fio failed: $(head -c 300 /tmp/pb_fio.err)"; wait; return 1; }
+	b1=$(pb_busy_ticks) t1=$EPOCHREALTIME
+	rx1=$(pb_rxe)
+	echo "$round $stack $name end" > "$RDMASTOR_OUT/phase"
+	wait
+	read -r b0 t0 < /tmp/pb_busy0
+	r=$(tests/lib/guest/fio-row /tmp/pb_fio.json $hist) || { diag "$name: $r"; return 1; }
+	# busy ticks (10 ms) over the window, less the idle rate, per I/O
+	local cpu rx
+	cpu=$(awk -v b="$((b1 - b0))" -v t="$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" \
+		-v idle="$PB_IDLE" -v iops="${r%% *}" \
+		'BEGIN { x = (b - idle * t) * 10000 / (iops * t); printf "%.0f", x < 0 ? 0 : x }')
+	rx=$(awk -v a="$rx0" -v b="$rx1" 'BEGIN { n = split(a, x); split(b, y)
+		for (i = 1; i <= n; i++) printf "%s%d", (i > 1 ? "," : ""), y[i] - x[i] }')
+	echo "$round,$pos,$stack,$name,${r// /,},$idle,$(cat /tmp/pb_mrs_load),$rx,$cpu" >> "$PB_CSV"
+	diag "round $round $stack $name: iops bw_kib mean p50 p99 p99.9 ios = $r; MRs $idle/$(cat /tmp/pb_mrs_load); rxe pkts,retry,dup,rnr,err $rx; CPU $cpu us/IO"
+}
+
+# pb_rounds: every pairing, every job, ROUNDS rounds, the order rotated
+pb_rounds() {
+	local order=$PB_PAIRS round pos stack spec
+	PB_CSV=$RDMASTOR_OUT/$PB_NAME.csv
+	mkdir -p "$RDMASTOR_OUT/hist"
+	[ -e "$PB_CSV" ] || echo "$PB_COLUMNS" > "$PB_CSV"
+	for round in $(seq "$ROUNDS"); do
+		diag "round $round of $ROUNDS, order: $order"
+		pos=0
+		for stack in $order; do
+			pos=$((pos + 1))
+			check "round $round: $stack" pb_pairing "$stack" || continue
+			PB_IDLE=$(pb_idle_rate)
+			for spec in $PB_JOBS; do
+				pb_job "$round" "$pos" "$stack" "$spec" || true
+			done
+		done
+		order="${order#* } ${order%% *}"
+	done
+	expect_gt "rows in $PB_NAME.csv (with the header)" "$(wc -l < "$PB_CSV")" 1
+}
+
+# pb_verify BS...: once per pairing, fio writes and reads back every
+# block size with crc32c checks (random writes at the benchmark's depth)
+pb_verify() {
+	local stack bs out=$RDMASTOR_OUT/$PB_NAME-verify.csv where
+	echo "stack,bs,result" > "$out"
+	for stack in $PB_PAIRS; do
+		[[ "$stack" == *-aa ]] && continue
+		check "verify: $stack" pb_pairing "$stack" || continue
+		for bs in "$@"; do
+			where="--directory=$PB_DIR --filename=verify.$bs --size=16m"
+			[ -n "${PB_DEV:-}" ] && where="--filename=$PB_DEV --size=16m"
+			# shellcheck disable=SC2086
+			if check "verify: $stack: $bs random writes read back intact" \
+				fio --name=verify $where --rw=randwrite --bs="$bs" --iodepth=16 \
+				--direct=1 --ioengine=libaio --verify=crc32c --do_verify=1 \
+				--verify_fatal=1 --output=/tmp/pb_verify.out; then
+				echo "$stack,$bs,pass" >> "$out"
+			else
+				echo "$stack,$bs,FAIL" >> "$out"
+				diag "$(tail -5 /tmp/pb_verify.out)"
+			fi
+		done
+	done
+}
