@@ -1,89 +1,127 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# iSER initiator benchmark in one guest (rxe loopback): the
-# fio jobs of the iSER target benchmark on one RAM LUN under LIO, through
-# four initiator + target pairings, in one boot, interleaved for ROUNDS
-# (3) rounds, the order rotated each round:
-#   stock     stock ib_iser + stock ib_isert (the base)
+# iSER pairings benchmark in one guest (rxe loopback), on the pairing
+# driver (pairbench.sh): one 256 MiB RAM LUN under LIO, reached through
+# initiator + target pairings, and NVMe-oF/RDMA as the reference line:
+#   stock     stock ib_iser + stock ib_isert, ib_iser at rdmastor's
+#             max_sectors (2048: 1 MiB in one command; its default is
+#             1024): the base of every ratio
+#   stock-aa  the same again, set up anew: the A/A control
 #   ini       rdmastor_iser + stock ib_isert (the initiator alone)
-#   tgt       stock ib_iser + rdmastor_isert
+#   tgt       stock ib_iser + rdmastor_isert (the target alone)
 #   rdmastor  rdmastor_iser + rdmastor_isert (the pair)
-# Each switch logs out, unloads both ends and loads the pairing's through
-# the stock names (iscsid's ib_iser, LIO's ib_isert) with rdmastor's
-# modprobe routing in place or removed. MRs counted are the initiator's
-# (stock ib_iser's in `rdma resource`, rdmastor_iser's through
-# rnic_mgr). Results: $RDMASTOR_OUT/iser-ini.csv, eval/drivers/bench-plot
-# iser-ini makes the table and plot.
+#   nvme      stock nvme-rdma + nvmet-rdma on a 256 MiB brd RAM disk: the
+#             fastest stock stack here, not a pairing of ours
+# PAIRS chooses (default: stock stock-aa rdmastor nvme). Each switch logs
+# out, unloads both ends and loads the pairing's through the stock names
+# (iscsid's ib_iser, LIO's ib_isert) with rdmastor's modprobe routing in
+# place or removed. Results: iser-pairs.csv and its -verify.csv in
+# $RDMASTOR_OUT (eval/drivers/bench).
 . tests/lib/guest/lib.sh
 . tests/lib/guest/iser.sh
-. tests/lib/guest/nfs-bench.sh
-ROUNDS=${ROUNDS:-3}
-RUNTIME=${RUNTIME:-10}
-CSV=$RDMASTOR_OUT/iser-ini.csv
+. tests/lib/guest/pairbench.sh
 PORTAL=/iscsi/$ISER_IQN:t1/tpg1/portals/$ISER_IP:3260
+NQN=rdmastor-bench
+NVMET=/sys/kernel/config/nvmet
 JOBS=${JOBS:-"rand4k-read:randread:4k:16 rand4k-write:randwrite:4k:16
+rand8k-read:randread:8k:16 rand8k-write:randwrite:8k:16
+rand16k-read:randread:16k:16 rand16k-write:randwrite:16k:16
 seq128k-read:read:128k:4 seq128k-write:write:128k:4
-seq1m-read:read:1m:4 seq1m-write:write:1m:4"}
-PAIRS=${PAIRS:-"stock ini tgt rdmastor"}
+seq1m-read:read:1m:4 seq1m-write:write:1m:4
+mix4k-70r:randrw:4k:16:rwmixread=70
+qd4-4k-read:randread:4k:4 qd64-4k-read:randread:4k:64
+qd4-4k-write:randwrite:4k:4 qd64-4k-write:randwrite:4k:64
+lat4k-read:randread:4k:1:number_ios=3000 lat4k-write:randwrite:4k:1:number_ios=3000
+lat8k-read:randread:8k:1:number_ios=3000 lat8k-write:randwrite:8k:1:number_ios=3000
+lat16k-read:randread:16k:1:number_ios=3000 lat16k-write:randwrite:16k:1:number_ios=3000"}
 
-initiator_mrs() {
-	local n f
-	n=$(rdma resource show mr 2>/dev/null | grep rxe0 | grep -c 'comm \[ib_iser\]')
-	for f in /sys/kernel/rnic_mgr/devices/*/consumers/iser-ini-*/key_held; do
-		[ -e "$f" ] && n=$((n + $(cat "$f")))
-	done
-	echo "$n"
+nvme_target() {	# a subsystem on /dev/ram0, listening on rdma 4420
+	modprobe brd rd_nr=1 rd_size=262144 && modprobe nvmet-rdma || return 1
+	mkdir -p $NVMET/subsystems/$NQN/namespaces/1 $NVMET/ports/1 &&
+	echo 1 > $NVMET/subsystems/$NQN/attr_allow_any_host &&
+	echo -n /dev/ram0 > $NVMET/subsystems/$NQN/namespaces/1/device_path &&
+	echo 1 > $NVMET/subsystems/$NQN/namespaces/1/enable &&
+	echo rdma > $NVMET/ports/1/addr_trtype && echo ipv4 > $NVMET/ports/1/addr_adrfam &&
+	echo "$ISER_IP" > $NVMET/ports/1/addr_traddr && echo 4420 > $NVMET/ports/1/addr_trsvcid &&
+	ln -s $NVMET/subsystems/$NQN $NVMET/ports/1/subsystems/$NQN
 }
-BENCH_MRS=initiator_mrs
 
-unloaded() { ! grep -qE "^($1) " /proc/modules; }
+nvme_dev() {	# the namespace's block device, once connected
+	local b
+	# the namespace's device is the subsystem's (native multipath) or
+	# the controller's: either has the subsystem's NQN
+	for b in /sys/block/nvme*n1; do
+		[ "$(cat "$b/device/subsysnqn" 2>/dev/null)" = $NQN ] && [ -e "/dev/${b##*/}" ] &&
+			echo "/dev/${b##*/}" && return 0
+	done
+	return 1
+}
 
-pair_stack() {	# pair_stack NAME
+nvme_disconnect() {
+	local c
+	for c in /sys/class/nvme/nvme*; do
+		[ "$(cat "$c/subsysnqn" 2>/dev/null)" = $NQN ] && echo 1 > "$c/delete_controller"
+	done
+	return 0
+}
+
+nvme_clear() {
+	nvme_disconnect
+	rm -f $NVMET/ports/1/subsystems/$NQN
+	rmdir $NVMET/ports/1 $NVMET/subsystems/$NQN/namespaces/1 $NVMET/subsystems/$NQN 2>/dev/null
+	return 0
+}
+
+pb_pairing() {	# pb_pairing NAME
 	local ini=stock tgt=stock
-	case $1 in
+	case ${1%-aa} in
+	stock) ;;
 	ini) ini=rdmastor ;;
 	tgt) tgt=rdmastor ;;
 	rdmastor) ini=rdmastor tgt=rdmastor ;;
+	nvme)
+		iscsiadm -m session >/dev/null 2>&1 && { iser_logout 1 || return 1; }
+		nvme_dev >/dev/null || { modprobe nvme-rdma &&
+			echo "transport=rdma,traddr=$ISER_IP,trsvcid=4420,nqn=$NQN" > /dev/nvme-fabrics &&
+			wait_for 20 nvme_dev >/dev/null; } || return 1
+		PB_DEV=$(nvme_dev)
+		[ -n "$nvme_filled" ] || { nvme_filled=1
+			dd if=/dev/urandom of="$PB_DEV" bs=1M count=256 oflag=direct status=none; }
+		return ;;
+	*) return 1 ;;
 	esac
+	nvme_disconnect
 	iscsiadm -m session >/dev/null 2>&1 && { iser_logout 1 || return 1; }
 	targetcli "$PORTAL" enable_iser false >/dev/null 2>&1
 	wait_for 30 sh -c 'rmmod rdmastor_isert ib_isert rdmastor_iser ib_iser 2>/dev/null
 		! grep -qE "^(rdmastor_isert|ib_isert|rdmastor_iser|ib_iser) " /proc/modules' || return 1
 	if [ $tgt = rdmastor ]; then rdmastor_iser_target; else iser_stock_target; fi
 	if [ $ini = rdmastor ]; then rdmastor_iser_initiator
-	else rm -f /etc/modprobe.d/rdmastor-iser-initiator.conf; fi
+	else
+		rm -f /etc/modprobe.d/rdmastor-iser-initiator.conf
+		modprobe --ignore-install ib_iser max_sectors=2048 || return 1
+	fi
 	targetcli "$PORTAL" enable_iser true >/dev/null || return 1
-	iser_login 1 && wait_for 20 iser_disk 1 0 || return 1
+	iser_login 1 && wait_for 20 iser_disk 1 0 >/dev/null || return 1
+	PB_DEV=$(iser_disk 1 0)
+	[ -n "$iser_filled" ] || { iser_filled=1
+		dd if=/dev/urandom of="$PB_DEV" bs=1M count=256 oflag=direct status=none; }
 	# what serves is what was asked for
 	grep -q "^$([ $tgt = rdmastor ] && echo rdmastor_isert || echo ib_isert) " /proc/modules &&
 		grep -q "^$([ $ini = rdmastor ] && echo rdmastor_iser || echo ib_iser) " /proc/modules
 }
 
+iser_filled='' nvme_filled=''
 check "soft-RoCE" tests/lib/guest/rxe-setup single
 check "rdmastor installed" rdmastor_install
 check "target: one 256 MiB RAM LUN over iSER" iser_target_create 1 1 256M || bail "no target"
 check "iscsid runs" iscsid_start
-echo "$BENCH_COLUMNS" > "$CSV"
-# rotate: round r starts with the r-th pairing, so that no pairing
-# always runs first or last in its round (a 128 KiB write figure of the
-# pair, always last, was 0.85x in every round; alone and first, 0.97x)
-order=$PAIRS
-filled=
-for round in $(seq "$ROUNDS"); do
-	diag "round $round order: $order"
-	for stack in $order; do
-		check "round $round: $stack" pair_stack $stack || continue
-		BENCH_DEV=$(iser_disk 1 0)
-		[ -z "$filled" ] && filled=1 &&
-			dd if=/dev/urandom of="$BENCH_DEV" bs=1M count=256 oflag=direct status=none
-		echo "$JOBS" | tr ' ' '\n' | while IFS=: read -r name rw bs depth; do
-			[ -n "$name" ] && bench_job "$round" "$stack" "$name" "$rw" "$bs" "$depth"
-		done
-	done
-	order="${order#* } ${order%% *}"
-done
-expect_gt "results in iser-ini.csv (lines, with the header)" "$(wc -l < "$CSV")" 1
-iser_logout 1
+PB_NAME=iser-pairs PB_PAIRS=${PAIRS:-"stock stock-aa rdmastor nvme"} PB_JOBS=$JOBS
+[[ " $PB_PAIRS " == *" nvme "* ]] && check "NVMe-oF target: a subsystem on a RAM disk, rdma 4420" nvme_target
+pb_verify 4k 8k 16k 128k 1m
+pb_rounds
+nvme_clear
+iscsiadm -m session >/dev/null 2>&1 && iser_logout 1
 iser_target_clear
 tap_done

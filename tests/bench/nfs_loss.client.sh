@@ -10,7 +10,6 @@
 # rdmastor's runs in $RDMASTOR_OUT/rsx-trace-ROUND.txt.
 . tests/lib/guest/lib.sh
 . tests/lib/guest/nfs-client.sh
-. tests/lib/guest/nfs-bench.sh
 ROUNDS=${ROUNDS:-2}
 CSV=$RDMASTOR_OUT/nfs-loss.csv
 result=fail

@@ -1,54 +1,82 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# NFS pairings benchmark, client half: the same fio jobs
-# through four pairings of client and server in one boot of two guests,
-# interleaved for ROUNDS (3) rounds:
-#   stock      stock client + stock server (the base)
-#   stock-rsv  stock client + rdmastor's server
-#   rsx-stock  rdmastor's client + stock server
-#   rdmastor   rdmastor's client + rdmastor's server, inline INLINE bytes
-#   stock-inl  stock pair with its inline sizes raised to INLINE by sysctl
-# The stock ends keep their 4 KiB default except in stock-inl; rdmastor
-# talking to a stock end uses what the stock end advertises. Results in
-# $RDMASTOR_OUT/nfs-pairs.csv (eval/drivers/bench-plot nfs-pairs).
-#
-# Jobs (O_DIRECT, libaio, NFSv4.2): the NFS client benchmark's (4 KiB
-# random, 128 KiB and 1 MiB sequential, read and write) plus 8 and
-# 16 KiB random; random at depth 16, sequential at depth 4. About 60
-# minutes for 3 rounds.
+# NFS pairings benchmark, client half (two guests), on the pairing
+# driver (pairbench.sh). First the nfsd thread sweep: 4 KiB random read
+# and write at depth 16 through the stock pair (16 KiB inline) and
+# rdmastor's pair at 8, 16, 32 and 64 nfsd threads, SWEEP_ROUNDS (3)
+# rounds; each server then runs at its best count. The pairings:
+#   stock        stock client + stock server, 4 KiB inline (the default)
+#   stock-inl    the stock pair with its inline sizes raised to INLINE by
+#                sysctl: the best-configured stock pair, every ratio's base
+#   stock-inl-aa the same, both ends set up anew: the A/A control
+#   stock-rsv    stock client (4 KiB) + rdmastor's server
+#   rsx-stock    rdmastor's client + stock server (4 KiB)
+#   rdmastor     rdmastor's client + rdmastor's server, inline INLINE
+# rdmastor talking to a stock end uses what the stock end advertises.
+# Results in $RDMASTOR_OUT: nfs-threads.csv, nfs-pairs.csv and its
+# -verify.csv (eval/drivers/bench).
 . tests/lib/guest/lib.sh
 . tests/lib/guest/nfs-client.sh
-. tests/lib/guest/nfs-bench.sh
-ROUNDS=${ROUNDS:-3}
-RUNTIME=${RUNTIME:-10}
+. tests/lib/guest/pairbench.sh
 INLINE=${INLINE:-16384}
-CSV=$RDMASTOR_OUT/nfs-pairs.csv
-result=fail
-trap 'nfs_done "$result"' EXIT
-JOBS="rand4k-read:randread:4k:16 rand4k-write:randwrite:4k:16
+SWEEP_ROUNDS=${SWEEP_ROUNDS:-3}
+SWEEP=${SWEEP:-8 16 32 64}
+JOBS=${JOBS:-"rand4k-read:randread:4k:16 rand4k-write:randwrite:4k:16
 rand8k-read:randread:8k:16 rand8k-write:randwrite:8k:16
 rand16k-read:randread:16k:16 rand16k-write:randwrite:16k:16
 seq128k-read:read:128k:4 seq128k-write:write:128k:4
-seq1m-read:read:1m:4 seq1m-write:write:1m:4"
-# name:client:server:inline (inline: both ends' where they are ours or raised)
-PAIRS="stock:stock:stock:4096 rsx-stock:rdmastor:stock:4096
-stock-inl:stock:stock:$INLINE stock-rsv:stock:rdmastor:$INLINE
-rdmastor:rdmastor:rdmastor:$INLINE"
+seq1m-read:read:1m:4 seq1m-write:write:1m:4
+mix4k-70r:randrw:4k:16:rwmixread=70
+qd4-4k-read:randread:4k:4 qd64-4k-read:randread:4k:64
+qd4-4k-write:randwrite:4k:4 qd64-4k-write:randwrite:4k:64
+lat4k-read:randread:4k:1:number_ios=3000 lat4k-write:randwrite:4k:1:number_ios=3000
+lat8k-read:randread:8k:1:number_ios=3000 lat8k-write:randwrite:8k:1:number_ios=3000
+lat16k-read:randread:16k:1:number_ios=3000 lat16k-write:randwrite:16k:1:number_ios=3000"}
+# shellcheck disable=SC2034	# read by pairbench.sh
+PB_DIR=$MNT
+result=fail
+trap 'nfs_done "$result"' EXIT
 
-server_now=
-server_is() {	# server_is KIND INLINE: the server guest serves with that
+server_is() {	# server_is REQUEST: the server guest serves what was asked
 	nfs_mount 4.2 soft,timeo=20,retrans=1 >/dev/null || return 1
-	grep -qx "$1 $2" $MNT/server-now 2>/dev/null
+	grep -qx "$1" $MNT/server-now 2>/dev/null
 	local rc=$?
 	umount $MNT
 	return $rc
 }
-use_server() {	# use_server KIND INLINE: ask the server guest for it
-	[ "$server_now" = "$1 $2" ] && return 0
-	nfs_mount 4.2 soft,timeo=20,retrans=1 && echo "$1 $2" > $MNT/switch && umount $MNT || return 1
-	sleep 3
-	wait_for 180 server_is "$1" "$2" && server_now="$1 $2"
+use_server() {	# use_server KIND INLINE THREADS FRESH: ask the server guest for it
+	nfs_mount 4.2 soft,timeo=20,retrans=1 && echo "$*" > $MNT/switch && umount $MNT || return 1
+	sleep 1
+	wait_for 180 server_is "$*"
+}
+
+client_now='' prev='' fresh=0
+# pb_pairing NAME[@THREADS]: client and server of that pairing, mounted
+pb_pairing() {
+	local kind=${1%@*} t=${1#*@} cl sv cinl sinl st
+	kind=${kind%-aa}
+	case $kind in
+	stock) cl=stock sv=stock cinl=4096 sinl=4096 ;;
+	stock-inl) cl=stock sv=stock cinl=$INLINE sinl=$INLINE ;;
+	stock-rsv) cl=stock sv=rdmastor cinl=4096 sinl=$INLINE ;;
+	rsx-stock) cl=rdmastor sv=stock cinl=$INLINE sinl=4096 ;;
+	rdmastor) cl=rdmastor sv=rdmastor cinl=$INLINE sinl=$INLINE ;;
+	*) return 1 ;;
+	esac
+	st=$STOCK_THREADS
+	[ $sv = rdmastor ] && st=$RDMASTOR_THREADS
+	[ "$t" = "$1" ] && t=$st
+	# an A/A copy, and the first pairing after one, are set up anew
+	[[ "$1" == *-aa* || "$prev" == *-aa* ]] && fresh=$((fresh + 1))
+	prev=$1
+	mountpoint -q $MNT && umount $MNT
+	if [ "$client_now" != "$cl $cinl $fresh" ]; then
+		client_stack $cl $cinl || return 1
+		client_now="$cl $cinl $fresh"
+	fi
+	use_server $sv $sinl "$t" "$fresh" && nfs_mount 4.2 &&
+		wait_for 30 test -e $MNT/grace-over
 }
 
 check "soft-RoCE on the virtio NIC" tests/lib/guest/rxe-setup pair 2
@@ -56,26 +84,28 @@ check "server reachable" wait_for 60 ping -c1 -W1 $SERVER
 check "rdmastor installed" rdmastor_install
 check "stock client" client_stack stock 4096
 check "mount" nfs_mount 4.2
-bench_files 4k 8k 16k 128k 1m
+pb_files 4k 8k 16k 128k 1m
 umount $MNT
-echo "$BENCH_COLUMNS" > "$CSV"
-for round in $(seq "$ROUNDS"); do
-	for p in $PAIRS; do
-		IFS=: read -r stack cl sv inl <<< "$p"
-		# a stock end keeps its default unless the pairing raises it
-		cinl=$inl sinl=$inl
-		[ "$stack" = rsx-stock ] && { cinl=$INLINE; sinl=4096; }
-		[ "$stack" = stock-rsv ] && cinl=4096
-		check "round $round: $stack: client $cl" client_stack $cl $cinl || continue
-		check "round $round: $stack: server $sv" use_server $sv $sinl || continue
-		check "round $round: $stack mounts" nfs_mount 4.2 || continue
-		echo "$JOBS" | tr ' ' '\n' | while IFS=: read -r name rw bs depth; do
-			[ -n "$name" ] && bench_job "$round" "$stack" "$name" "$rw" "$bs" "$depth"
-		done
-		umount $MNT
-	done
-done
-expect_gt "results in nfs-pairs.csv (lines, with the header)" "$(wc -l < "$CSV")" 1
+
+STOCK_THREADS=8 RDMASTOR_THREADS=8
+if [ "$SWEEP" != none ]; then
+	PB_NAME=nfs-threads PB_PAIRS="" PB_JOBS="rand4k-read:randread:4k:16 rand4k-write:randwrite:4k:16"
+	for t in $SWEEP; do PB_PAIRS="$PB_PAIRS stock-inl@$t rdmastor@$t"; done
+	PB_PAIRS=${PB_PAIRS# }
+	ROUNDS=$SWEEP_ROUNDS pb_rounds
+	best=$(eval/drivers/pairstats best "$RDMASTOR_OUT/nfs-threads.csv" --by threads)
+	STOCK_THREADS=$(awk '$1 == "stock-inl" { print $2 }' <<< "$best")
+	RDMASTOR_THREADS=$(awk '$1 == "rdmastor" { print $2 }' <<< "$best")
+	expect_match "a best thread count for each server" "$STOCK_THREADS $RDMASTOR_THREADS" '^[0-9]+ [0-9]+$'
+fi
+echo "stock $STOCK_THREADS rdmastor $RDMASTOR_THREADS" > "$RDMASTOR_OUT/nfs-pairs.threads"
+diag "nfsd threads: stock $STOCK_THREADS, rdmastor $RDMASTOR_THREADS"
+
+PB_NAME=nfs-pairs PB_PAIRS=${PAIRS:-"stock stock-inl stock-inl-aa stock-rsv rsx-stock rdmastor"}
+PB_JOBS=$JOBS
+pb_verify 4k 8k 16k 128k 1m
+pb_rounds
+mountpoint -q $MNT && umount $MNT
 [ "$tap_failed" = 0 ] && result=pass
 trap - EXIT
 check "tell the server" nfs_done "$result"

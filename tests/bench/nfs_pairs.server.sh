@@ -3,8 +3,11 @@
 #
 # Server half of the NFS pairings benchmark: nfsd over the stock svcrdma
 # or rdmastor_svcrdma, as the client asks. The client leaves "switch"
-# in the export with "KIND INLINE" and unmounts; nfsd is restarted over
-# that server (server_stack) and "server-now" says what serves.
+# in the export, "KIND INLINE THREADS FRESH" (FRESH: a word that changes
+# whenever the server must be set up anew, as for an A/A copy), and
+# unmounts. A request that changes only THREADS resizes nfsd's pool;
+# any other restarts nfsd over that server (server_stack). "server-now"
+# then holds the request.
 . tests/lib/guest/lib.sh
 . tests/lib/guest/nfs-server.sh
 
@@ -14,15 +17,24 @@ check "rdmastor installed" rdmastor_install
 check "nfsd" sh -c "modprobe nfsd && { mountpoint -q /proc/fs/nfsd || mount -t nfsd nfsd /proc/fs/nfsd; }"
 check "stock server modules" modprobe --ignore-install rpcrdma
 check "nfsd serving over RDMA on 20049" nfsd_start
-echo "stock 4096" > $EXPORT/server-now
+now="stock 4096 8 boot"
+echo "$now" > $EXPORT/server-now
 n=0
 while [ ! -e $EXPORT/done ]; do
 	if [ -e $EXPORT/switch ]; then
 		want=$(cat $EXPORT/switch)
 		rm -f $EXPORT/switch $EXPORT/server-now
-		sleep 2		# the client unmounts
-		check "serve with the $want server" server_stack $want &&
-			echo "$want" > $EXPORT/server-now
+		read -r kind inl threads fresh <<< "$want"
+		read -r nkind ninl _ nfresh <<< "$now"
+		if [ "$kind $inl $fresh" = "$nkind $ninl $nfresh" ]; then
+			check "nfsd with $threads threads" rpc.nfsd "$threads" && now=$want &&
+				echo "$want" > $EXPORT/server-now
+		else
+			sleep 2		# the client unmounts
+			check "serve with the $kind server, inline $inl, $threads threads" \
+				server_stack "$kind" "$inl" "$threads" && now=$want &&
+				echo "$want" > $EXPORT/server-now
+		fi
 		n=$((n + 1))
 	fi
 	sleep 0.2

@@ -147,3 +147,16 @@ small_memory() {	# 64 MiB written and verified by a writer held to 16 MiB
 		           --ioengine=psync --verify=crc32c --do_verify=1 --output-format=terse" \
 		> /tmp/fio.out 2>&1 || { tail -20 /tmp/fio.out; return 1; }
 }
+
+# client_stack KIND INLINE: the NFS client of that kind (rdmastor|stock),
+# its inline sizes INLINE bytes, loaded alone
+client_stack() {
+	# an unmounted transport lets go of its module a moment later
+	wait_for 60 sh -c 'modprobe -r rdmastor_rpcrdma 2>/dev/null; modprobe -r rpcrdma 2>/dev/null; ! grep -qE "^(rdmastor_rpcrdma|rpcrdma) " /proc/modules' || return 1
+	if [ "$1" = rdmastor ]; then
+		modprobe rdmastor_rpcrdma inline_size="$2"
+	else
+		modprobe rpcrdma &&
+			sysctl -qw sunrpc.rdma_max_inline_read="$2" sunrpc.rdma_max_inline_write="$2"
+	fi
+}

@@ -20,9 +20,10 @@ nfsd_threads() {
 		{ ( sleep 12; touch $EXPORT/grace-over ) & }
 }
 
-# server_stack KIND INLINE: nfsd restarted over that RDMA server
-# transport (rdmastor or stock), advertising INLINE bytes both ways
-# (benchmarks). Modules by name: no modprobe configuration is involved.
+# server_stack KIND INLINE [THREADS]: nfsd restarted with THREADS (8)
+# threads over that RDMA server transport (rdmastor or stock),
+# advertising INLINE bytes both ways (benchmarks). Modules by name: no
+# modprobe configuration is involved.
 server_stack() {
 	rpc.nfsd 0
 	wait_for 60 sh -c 'modprobe -r rdmastor_svcrdma 2>/dev/null; modprobe -r rpcrdma 2>/dev/null; ! grep -qE "^(rdmastor_svcrdma|rpcrdma) " /proc/modules' || return 1
@@ -30,7 +31,7 @@ server_stack() {
 		modprobe rdmastor_svcrdma inline_size="$2"
 	else
 		modprobe --ignore-install rpcrdma && sysctl -qw sunrpc.svc_rdma.max_req_size="$2"
-	fi && nfsd_threads
+	fi && nfsd_threads "${3:-8}"
 }
 
 nfsd_start() {

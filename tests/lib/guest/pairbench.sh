@@ -15,8 +15,9 @@
 # and sets PB_NAME (the CSV's name), PB_PAIRS (pairing names; NAME-aa
 # pairs are the A/A copies: a second, separately set up run of NAME),
 # PB_JOBS (job specs, below). Optional: PB_MRS (command that counts the
-# MRs of the stack under test; default: all of rxe0's), PB_FILL_BS (the
-# block sizes whose files pb_files makes).
+# MRs of the stack under test; default: all of rxe0's), PB_EXTRA (more
+# columns, comma-separated: per I/O, the difference over the job of what
+# the body's pb_counters prints, one number per column).
 #
 # A job spec is NAME:RW:BS:DEPTH[:OPTS], OPTS fio options joined by '+'
 # without their "--" (rwmixread=70+rate_iops=200). A job whose OPTS name
@@ -99,6 +100,7 @@ pb_job() {
 	( sleep $((RAMP + RUNTIME / 2)); ${PB_MRS:-pb_mrs_all} > /tmp/pb_mrs_load ) &
 	# the measured window starts when fio's ramp ends
 	( sleep "$ramp"; echo "$(pb_busy_ticks) $EPOCHREALTIME" > /tmp/pb_busy0
+	  [ -z "${PB_EXTRA:-}" ] || pb_counters > /tmp/pb_extra0
 	  echo "$round $stack $name start" > "$RDMASTOR_OUT/phase" ) &
 	rx0=$(pb_rxe)
 	# shellcheck disable=SC2046,SC2086
@@ -108,10 +110,15 @@ pb_job() {
 		diag "round $round $stack $name: fio failed: $(head -c 300 /tmp/pb_fio.err)"; wait; return 1; }
 	b1=$(pb_busy_ticks) t1=$EPOCHREALTIME
 	rx1=$(pb_rxe)
+	local extra='' c1=''
+	[ -z "${PB_EXTRA:-}" ] || c1=$(pb_counters)
 	echo "$round $stack $name end" > "$RDMASTOR_OUT/phase"
 	wait
 	read -r b0 t0 < /tmp/pb_busy0
 	r=$(tests/lib/guest/fio-row /tmp/pb_fio.json $hist) || { diag "$name: $r"; return 1; }
+	[ -z "${PB_EXTRA:-}" ] || extra=$(awk -v a="$(cat /tmp/pb_extra0)" -v b="$c1" -v n="${r##* }" 'BEGIN {
+		k = split(a, x); split(b, y)
+		for (i = 1; i <= k; i++) printf ",%.2f", (n > 0 ? (y[i] - x[i]) / n : 0) }')
 	# busy ticks (10 ms) over the window, less the idle rate, per I/O
 	local cpu rx
 	cpu=$(awk -v b="$((b1 - b0))" -v t="$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" \
@@ -119,7 +126,7 @@ pb_job() {
 		'BEGIN { x = (b - idle * t) * 10000 / (iops * t); printf "%.0f", x < 0 ? 0 : x }')
 	rx=$(awk -v a="$rx0" -v b="$rx1" 'BEGIN { n = split(a, x); split(b, y)
 		for (i = 1; i <= n; i++) printf "%s%d", (i > 1 ? "," : ""), y[i] - x[i] }')
-	echo "$round,$pos,$stack,$name,${r// /,},$idle,$(cat /tmp/pb_mrs_load),$rx,$cpu" >> "$PB_CSV"
+	echo "$round,$pos,$stack,$name,${r// /,},$idle,$(cat /tmp/pb_mrs_load),$rx,$cpu$extra" >> "$PB_CSV"
 	diag "round $round $stack $name: iops bw_kib mean p50 p99 p99.9 ios = $r; MRs $idle/$(cat /tmp/pb_mrs_load); rxe pkts,retry,dup,rnr,err $rx; CPU $cpu us/IO"
 }
 
@@ -128,7 +135,7 @@ pb_rounds() {
 	local order=$PB_PAIRS round pos stack spec
 	PB_CSV=$RDMASTOR_OUT/$PB_NAME.csv
 	mkdir -p "$RDMASTOR_OUT/hist"
-	[ -e "$PB_CSV" ] || echo "$PB_COLUMNS" > "$PB_CSV"
+	[ -e "$PB_CSV" ] || echo "$PB_COLUMNS${PB_EXTRA:+,$PB_EXTRA}" > "$PB_CSV"
 	for round in $(seq "$ROUNDS"); do
 		diag "round $round of $ROUNDS, order: $order"
 		pos=0

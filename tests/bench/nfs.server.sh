@@ -1,7 +1,0 @@
-# SPDX-License-Identifier: GPL-2.0
-# shellcheck shell=bash
-#
-# Server half of the NFS benchmark: the stock NFS server (tests/lib/guest/nfs-server.sh).
-. tests/lib/guest/lib.sh
-. tests/lib/guest/nfs-server.sh
-NFS_SERVE_SECONDS=3000 nfs_server_main
