@@ -14,8 +14,10 @@
 #   rsx-stock    rdmastor's client + stock server (4 KiB)
 #   rdmastor     rdmastor's client + rdmastor's server, inline INLINE
 # rdmastor talking to a stock end uses what the stock end advertises.
-# Results in $RDMASTOR_OUT: nfs-threads.csv, nfs-pairs.csv and its
-# -verify.csv (eval/drivers/bench).
+# The sets of jobs (SETS) are nfs_pairs_loop.sh's: core, more (fsync,
+# CPU at a fixed rate, bursts, metadata) and nconnect. Results in
+# $RDMASTOR_OUT: nfs-threads.csv, nfs-pairs.csv (and -verify.csv),
+# nfs-more.csv, nfs-nconnect.csv (eval/drivers/bench).
 . tests/lib/guest/lib.sh
 . tests/lib/guest/nfs-client.sh
 . tests/lib/guest/pairbench.sh
@@ -33,6 +35,14 @@ qd4-4k-write:randwrite:4k:4 qd64-4k-write:randwrite:4k:64
 lat4k-read:randread:4k:1:number_ios=3000 lat4k-write:randwrite:4k:1:number_ios=3000
 lat8k-read:randread:8k:1:number_ios=3000 lat8k-write:randwrite:8k:1:number_ios=3000
 lat16k-read:randread:16k:1:number_ios=3000 lat16k-write:randwrite:16k:1:number_ios=3000"}
+MORE_JOBS=${MORE_JOBS:-"fsync64k-write:write:64k:1:direct=0+fsync=8+ioengine=psync
+cpu4k-read:randread:4k:16:rate_iops=300 cpu4k-write:randwrite:4k:16:rate_iops=300
+burst64k-read:randread:64k:16:thinktime=1500000+thinktime_blocks=256+number_ios=1280
+burst64k-write:randwrite:64k:16:thinktime=1500000+thinktime_blocks=256+number_ios=1280
+meta-create:filecreate:4k:10000 meta-stat:filestat:4k:10000 meta-readdir:readdir:0:0
+meta-delete:filedelete:4k:10000"}
+SETS=${SETS:-core more nconnect}
+MOUNT_OPTS=
 # shellcheck disable=SC2034	# read by pairbench.sh
 PB_DIR=$MNT
 result=fail
@@ -75,7 +85,7 @@ pb_pairing() {
 		client_stack $cl $cinl || return 1
 		client_now="$cl $cinl $fresh"
 	fi
-	use_server $sv $sinl "$t" "$fresh" && nfs_mount 4.2 &&
+	use_server $sv $sinl "$t" "$fresh" && nfs_mount 4.2 "$MOUNT_OPTS" &&
 		wait_for 30 test -e $MNT/grace-over
 }
 
@@ -84,7 +94,7 @@ check "server reachable" wait_for 60 ping -c1 -W1 $SERVER
 check "rdmastor installed" rdmastor_install
 check "stock client" client_stack stock 4096
 check "mount" nfs_mount 4.2
-pb_files 4k 8k 16k 128k 1m
+pb_files 4k 8k 16k 64k 128k 1m
 umount $MNT
 
 STOCK_THREADS=8 RDMASTOR_THREADS=8
@@ -101,10 +111,19 @@ fi
 echo "stock $STOCK_THREADS rdmastor $RDMASTOR_THREADS" > "$RDMASTOR_OUT/nfs-pairs.threads"
 diag "nfsd threads: stock $STOCK_THREADS, rdmastor $RDMASTOR_THREADS"
 
-PB_NAME=nfs-pairs PB_PAIRS=${PAIRS:-"stock stock-inl stock-inl-aa stock-rsv rsx-stock rdmastor"}
-PB_JOBS=$JOBS
-pb_verify 4k 8k 16k 128k 1m
-pb_rounds
+PB_PAIRS=${PAIRS:-"stock stock-inl stock-inl-aa stock-rsv rsx-stock rdmastor"}
+for set in $SETS; do
+	case $set in
+	core) PB_NAME=nfs-pairs PB_JOBS=$JOBS
+		pb_verify 4k 8k 16k 128k 1m ;;
+	more) PB_NAME=nfs-more PB_JOBS=$MORE_JOBS ;;
+	nconnect) PB_NAME=nfs-nconnect MOUNT_OPTS=nconnect=4
+		PB_JOBS="nc4k-read:randread:4k:64 nc4k-write:randwrite:4k:64" ;;
+	*) continue ;;
+	esac
+	pb_rounds
+	MOUNT_OPTS=
+done
 mountpoint -q $MNT && umount $MNT
 [ "$tap_failed" = 0 ] && result=pass
 trap - EXIT

@@ -16,9 +16,18 @@
 #   stock-inl-aa the same again, set up anew: the A/A control
 #   rdmastor     rdmastor's client + server, inline INLINE bytes
 # rdmastor's client with the stock server is left out: one kernel cannot
-# hold both client transports. Jobs: PB_JOBS below (JOBS=... replaces
-# them). Results: nfs-threads-loop.csv, nfs-pairs-loop.csv and its
-# -verify.csv in $RDMASTOR_OUT (eval/drivers/bench).
+# hold both client transports. Three sets of jobs, each its own run of
+# rounds with its own A/A line (SETS chooses):
+#   core      JOBS: random 4-16 KiB at depth 16, sequential 128 KiB and
+#             1 MiB, 70/30, depths 4 and 64, QD1 latency (3000 I/Os a
+#             round: 21,000 pooled over 7 rounds)
+#   more      MORE_JOBS: buffered writes with fsync (COMMIT), CPU at a
+#             fixed 300 IOPS, bursts with 1.5 s idle gaps (rdmastor frees
+#             MRs idle for 1 s), metadata on 10,000 files
+#   nconnect  the mounts with nconnect=4, 4 KiB random at depth 64
+# Results: nfs-threads-loop.csv, nfs-pairs-loop.csv (and -verify.csv),
+# nfs-more-loop.csv, nfs-nconnect-loop.csv in $RDMASTOR_OUT
+# (eval/drivers/bench).
 . tests/lib/guest/lib.sh
 . tests/lib/guest/nfs-server.sh
 . tests/lib/guest/nfs-client.sh
@@ -37,54 +46,20 @@ qd4-4k-write:randwrite:4k:4 qd64-4k-write:randwrite:4k:64
 lat4k-read:randread:4k:1:number_ios=3000 lat4k-write:randwrite:4k:1:number_ios=3000
 lat8k-read:randread:8k:1:number_ios=3000 lat8k-write:randwrite:8k:1:number_ios=3000
 lat16k-read:randread:16k:1:number_ios=3000 lat16k-write:randwrite:16k:1:number_ios=3000"}
+MORE_JOBS=${MORE_JOBS:-"fsync64k-write:write:64k:1:direct=0+fsync=8+ioengine=psync
+cpu4k-read:randread:4k:16:rate_iops=300 cpu4k-write:randwrite:4k:16:rate_iops=300
+burst64k-read:randread:64k:16:thinktime=1500000+thinktime_blocks=256+number_ios=1280
+burst64k-write:randwrite:64k:16:thinktime=1500000+thinktime_blocks=256+number_ios=1280
+meta-create:filecreate:4k:10000 meta-stat:filestat:4k:10000 meta-readdir:readdir:0:0
+meta-delete:filedelete:4k:10000"}
+SETS=${SETS:-core more nconnect}
+MOUNT_OPTS=
 # shellcheck disable=SC2034	# read by pairbench.sh
 PB_DIR=$MNT
 
-loaded_now=	# the pairing's modules and inline, as loaded
-threads_now=
-
-# pb_pairing NAME[@THREADS]: that pairing, mounted; the modules are
-# reloaded only when the pairing's modules or inline sizes change
-pb_pairing() {
-	local kind=${1%@*} t=${1#*@} want
-	kind=${kind%-aa}
-	[ "$t" = "$1" ] && { t=$STOCK_THREADS; [ "$kind" = rdmastor ] || [ "$kind" = stock-rsv ] && t=$RDMASTOR_THREADS; }
-	want=$kind
-	# an A/A copy is set up anew: nothing is kept from the pairing it copies
-	[[ "$1" == *-aa* ]] && want=''
-	if [ -n "$want" ] && [ "$loaded_now" = "$want" ]; then
-		[ "$threads_now" = "$t" ] && return 0
-		rpc.nfsd "$t" && threads_now=$t
-		return
-	fi
-	mountpoint -q $MNT && umount $MNT
-	rpc.nfsd 0
-	loaded_now='' threads_now=''
-	wait_for 60 sh -c 'modprobe -r rdmastor_rpcrdma rdmastor_svcrdma rpcrdma 2>/dev/null; ! grep -qE "^(rdmastor_rpcrdma|rdmastor_svcrdma|rpcrdma) " /proc/modules' || return 1
-	case $kind in
-	stock) modprobe --ignore-install rpcrdma && sysctl -qw sunrpc.rdma_max_inline_read=4096 \
-		sunrpc.rdma_max_inline_write=4096 sunrpc.svc_rdma.max_req_size=4096 ;;
-	stock-inl) modprobe --ignore-install rpcrdma && sysctl -qw sunrpc.rdma_max_inline_read=$INLINE \
-		sunrpc.rdma_max_inline_write=$INLINE sunrpc.svc_rdma.max_req_size=$INLINE ;;
-	stock-rsv) modprobe rdmastor_svcrdma inline_size=$INLINE && modprobe --ignore-install rpcrdma &&
-		sysctl -qw sunrpc.rdma_max_inline_read=4096 sunrpc.rdma_max_inline_write=4096 ;;
-	rdmastor) modprobe rdmastor_svcrdma inline_size=$INLINE &&
-		modprobe rdmastor_rpcrdma inline_size=$INLINE ;;
-	*) return 1 ;;
-	esac && nfsd_threads "$t" && nfs_mount 4.2 || return 1
-	# no job runs in nfsd's grace period (OPENs wait it out)
-	wait_for 30 test -e $EXPORT/grace-over || return 1
-	loaded_now=$kind threads_now=$t
-}
-
-check "soft-RoCE" tests/lib/guest/rxe-setup single
-check "RAM-backed export" sh -c "mkdir -p $EXPORT && mount -t tmpfs -o size=1g tmpfs $EXPORT && chmod 1777 $EXPORT"
-check "rdmastor installed" rdmastor_install
-check "nfsd" sh -c "modprobe nfsd && { mountpoint -q /proc/fs/nfsd || mount -t nfsd nfsd /proc/fs/nfsd; }"
-check "stock modules" modprobe --ignore-install rpcrdma
-check "nfsd serving over RDMA" nfsd_start || bail "no server"
-check "mount" nfs_mount 4.2
-pb_files 4k 8k 16k 128k 1m
+. tests/lib/guest/nfs-loop-pairs.sh
+loop_setup
+pb_files 4k 8k 16k 64k 128k 1m
 umount $MNT
 
 STOCK_THREADS=8 RDMASTOR_THREADS=8
@@ -101,10 +76,20 @@ fi
 echo "stock $STOCK_THREADS rdmastor $RDMASTOR_THREADS" > "$RDMASTOR_OUT/nfs-pairs-loop.threads"
 diag "nfsd threads: stock $STOCK_THREADS, rdmastor $RDMASTOR_THREADS"
 
-PB_NAME=nfs-pairs-loop PB_PAIRS=${PAIRS:-"stock stock-inl stock-inl-aa rdmastor"}
-PB_JOBS=$JOBS
-pb_verify 4k 8k 16k 128k 1m
-pb_rounds
+PB_PAIRS=${PAIRS:-"stock stock-inl stock-inl-aa rdmastor"}
+for set in $SETS; do
+	loaded_now=''	# each set starts with every pairing set up anew
+	case $set in
+	core) PB_NAME=nfs-pairs-loop PB_JOBS=$JOBS
+		pb_verify 4k 8k 16k 128k 1m ;;
+	more) PB_NAME=nfs-more-loop PB_JOBS=$MORE_JOBS ;;
+	nconnect) PB_NAME=nfs-nconnect-loop MOUNT_OPTS=nconnect=4
+		PB_JOBS="nc4k-read:randread:4k:64 nc4k-write:randwrite:4k:64" ;;
+	*) continue ;;
+	esac
+	pb_rounds
+	MOUNT_OPTS=
+done
 mountpoint -q $MNT && umount $MNT
 rpc.nfsd 0
 tap_done

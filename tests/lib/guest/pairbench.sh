@@ -22,7 +22,11 @@
 # A job spec is NAME:RW:BS:DEPTH[:OPTS], OPTS fio options joined by '+'
 # without their "--" (rwmixread=70+rate_iops=200). A job whose OPTS name
 # number_ios runs to that count, not for RUNTIME; its latency histogram
-# is kept (hist/STACK.JOB.ROUND) for the pooled percentiles.
+# is kept (hist/STACK.JOB.ROUND) for the pooled percentiles. Metadata:
+# RW filecreate, filestat or filedelete runs fio's engine of that name
+# on DEPTH files of BS in $PB_DIR/meta (in that order: the files are
+# the same); RW readdir lists that directory. Both start from a cold
+# client cache (drop_caches), and their iops are files a second.
 #
 # Output in $RDMASTOR_OUT: PB_NAME.csv (one row per round, pairing and
 # job), hist/, PB_NAME-verify.csv (pb_verify). The host writes commit
@@ -82,6 +86,30 @@ pb_files() {	# pb_files BS...: a 64 MiB file of random data per size in $PB_DIR
 	done
 }
 
+# pb_target RW BS DEPTH: fio's options for the job's kind
+pb_target() {
+	case $1 in
+	filecreate|filestat|filedelete)
+		mkdir -p "$PB_DIR/meta"
+		echo "--directory=$PB_DIR/meta --ioengine=$1 --filename_format=f.\$filenum" \
+			"--nrfiles=$3 --filesize=$2 --openfiles=1 --fallocate=none --create_on_open=1" \
+			"--rw=$([ "$1" = filecreate ] && echo write || echo read) --iodepth=1" ;;
+	*)	echo "$(pb_where "$2") --rw=$1 --iodepth=$3 --direct=1 --ioengine=libaio" ;;
+	esac
+}
+
+# pb_readdir: list $PB_DIR/meta from a cold cache; a row as fio-row's
+pb_readdir() {
+	local t0 n t1
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+	t0=$EPOCHREALTIME
+	n=$(ls -f "$PB_DIR/meta" | wc -l)
+	t1=$EPOCHREALTIME
+	awk -v n="$((n - 2))" -v t0="$t0" -v t1="$t1" 'BEGIN { t = t1 - t0
+		printf "%.1f 0 %.1f 0 0 0 %d\n", n / t, t * 1e6, n }'
+}
+
 pb_opts() {	# pb_opts OPTS: fio options from a job spec's
 	local o
 	[ -n "$1" ] || return 0
@@ -96,6 +124,12 @@ pb_job() {
 	local ramp=$RAMP
 	# a counted job counts from its first I/O: a ramp could swallow it
 	[[ "$opts" == *number_ios=* ]] && { len="--runtime=300" ramp=0; hist=$RDMASTOR_OUT/hist/$stack.$name.$round; }
+	case $rw in
+	file*) len='' ramp=0
+		[ "$rw" = filecreate ] && rm -rf "$PB_DIR/meta"
+		[ "$rw" = filecreate ] || { sync; echo 3 > /proc/sys/vm/drop_caches; } ;;
+	readdir) len='' ramp=0 ;;
+	esac
 	idle=$(${PB_MRS:-pb_mrs_all})
 	( sleep $((RAMP + RUNTIME / 2)); ${PB_MRS:-pb_mrs_all} > /tmp/pb_mrs_load ) &
 	# the measured window starts when fio's ramp ends
@@ -103,11 +137,17 @@ pb_job() {
 	  [ -z "${PB_EXTRA:-}" ] || pb_counters > /tmp/pb_extra0
 	  echo "$round $stack $name start" > "$RDMASTOR_OUT/phase" ) &
 	rx0=$(pb_rxe)
-	# shellcheck disable=SC2046,SC2086
-	fio --name="$name" $(pb_where "$bs") --rw="$rw" --bs="$bs" --iodepth="$depth" \
-		--direct=1 --ioengine=libaio $len --ramp_time="$ramp" $(pb_opts "$opts") \
-		--output-format=json+ > /tmp/pb_fio.json 2> /tmp/pb_fio.err || {
-		diag "round $round $stack $name: fio failed: $(head -c 300 /tmp/pb_fio.err)"; wait; return 1; }
+	if [ "$rw" = readdir ]; then
+		pb_readdir > /tmp/pb_row
+	else
+		# shellcheck disable=SC2046,SC2086
+		fio --name="$name" $(pb_target "$rw" "$bs" "$depth") --bs="$bs" $len \
+			--ramp_time="$ramp" $(pb_opts "$opts") --output-format=json+ \
+			> /tmp/pb_fio.json 2> /tmp/pb_fio.err || {
+			diag "round $round $stack $name: fio failed: $(head -c 300 /tmp/pb_fio.err)"; wait; return 1; }
+		tests/lib/guest/fio-row /tmp/pb_fio.json $hist > /tmp/pb_row || {
+			diag "$name: $(cat /tmp/pb_row)"; wait; return 1; }
+	fi
 	b1=$(pb_busy_ticks) t1=$EPOCHREALTIME
 	rx1=$(pb_rxe)
 	local extra='' c1=''
@@ -115,7 +155,7 @@ pb_job() {
 	echo "$round $stack $name end" > "$RDMASTOR_OUT/phase"
 	wait
 	read -r b0 t0 < /tmp/pb_busy0
-	r=$(tests/lib/guest/fio-row /tmp/pb_fio.json $hist) || { diag "$name: $r"; return 1; }
+	r=$(cat /tmp/pb_row)
 	[ -z "${PB_EXTRA:-}" ] || extra=$(awk -v a="$(cat /tmp/pb_extra0)" -v b="$c1" -v n="${r##* }" 'BEGIN {
 		k = split(a, x); split(b, y)
 		for (i = 1; i <= k; i++) printf ",%.2f", (n > 0 ? (y[i] - x[i]) / n : 0) }')

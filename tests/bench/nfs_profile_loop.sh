@@ -1,0 +1,57 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Where the time goes (one guest, rxe loopback): the stock pair at
+# INLINE (stock-inl) and rdmastor's pair, each running JOBS (4 KiB random
+# read and write at depth 16) for PROFILE_S (10) seconds under
+# `perf record -a -g` (cpu-clock: TCG has no hardware counters), ROUNDS
+# (2) rounds alternating. perf report's top symbols of each, and the
+# split by module, go to $RDMASTOR_OUT/profile-STACK-JOB.txt;
+# eval/drivers/bench puts them side by side.
+. tests/lib/guest/lib.sh
+. tests/lib/guest/nfs-server.sh
+. tests/lib/guest/nfs-client.sh
+. tests/lib/guest/pairbench.sh
+INLINE=${INLINE:-16384}
+PROFILE_S=${PROFILE_S:-10}
+ROUNDS=${PROFILE_ROUNDS:-2}
+JOBS=${PROFILE_JOBS:-"rand4k-read:randread:4k:16 rand4k-write:randwrite:4k:16"}
+STOCK_THREADS=${STOCK_THREADS:-8} RDMASTOR_THREADS=${RDMASTOR_THREADS:-8} MOUNT_OPTS=
+# shellcheck disable=SC2034	# read by pairbench.sh
+PB_DIR=$MNT
+. tests/lib/guest/nfs-loop-pairs.sh
+loop_setup
+pb_files 4k
+umount $MNT
+
+profile() {	# profile STACK SPEC: one job under perf, its reports
+	local name rw bs depth f
+	IFS=: read -r name rw bs depth _ <<< "$2"
+	f=$RDMASTOR_OUT/profile-$1-$name
+	perf record -q -a -g -e cpu-clock -o /tmp/perf.data -- \
+		fio --name="$name" --directory=$MNT --filename="bench.$bs" --size=64m --rw="$rw" \
+		--bs="$bs" --iodepth="$depth" --direct=1 --ioengine=libaio --time_based \
+		--runtime="$PROFILE_S" --output-format=json+ > /tmp/pf.json 2>/tmp/perf.err || {
+		cat /tmp/perf.err; return 1; }
+	{
+		echo "$1 $name: $(tests/lib/guest/fio-row /tmp/pf.json | awk '{ print $1 }') IOPS"
+		echo "== by module (self)"
+		perf report -i /tmp/perf.data --no-children --sort dso --stdio 2>/dev/null |
+			grep -v '^#' | grep -v '^$' | head -15
+		echo "== by symbol (self)"
+		perf report -i /tmp/perf.data --no-children --sort dso,sym --stdio -g none 2>/dev/null |
+			grep -v '^#' | grep -v '^$' | head -60
+	} >> "$f.txt"
+}
+
+for round in $(seq "$ROUNDS"); do
+	for stack in stock-inl rdmastor; do
+		check "round $round: $stack" pb_pairing $stack || continue
+		for spec in $JOBS; do
+			check "round $round: $stack: ${spec%%:*} under perf" profile $stack "$spec"
+		done
+	done
+done
+mountpoint -q $MNT && umount $MNT
+rpc.nfsd 0
+tap_done
