@@ -44,7 +44,7 @@ meta-delete:filedelete:4k:10000"}
 SETS=${SETS:-core more nconnect}
 MOUNT_OPTS=
 # shellcheck disable=SC2034	# read by pairbench.sh
-PB_DIR=$MNT
+PB_DIR=$MNT PB_PEER=$SERVER:9999
 result=fail
 trap 'nfs_done "$result"' EXIT
 

@@ -17,6 +17,8 @@ check "rdmastor installed" rdmastor_install
 check "nfsd" sh -c "modprobe nfsd && { mountpoint -q /proc/fs/nfsd || mount -t nfsd nfsd /proc/fs/nfsd; }"
 check "stock server modules" modprobe --ignore-install rpcrdma
 check "nfsd serving over RDMA on 20049" nfsd_start
+# the client's CPU windows, noted on this side too (pairbench.sh PB_PEER)
+tests/lib/guest/cpu-marks 9999 "$RDMASTOR_OUT/server-cpu.csv" &
 now="stock 4096 8 boot"
 echo "$now" > $EXPORT/server-now
 n=0
@@ -42,4 +44,5 @@ done
 diag "$n switches"
 check "the client reports: $(cat $EXPORT/done)" grep -q pass $EXPORT/done
 check "nfsd stops" rpc.nfsd 0
+echo quit > /dev/udp/127.0.0.1/9999
 tap_done

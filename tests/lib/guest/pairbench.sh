@@ -15,7 +15,9 @@
 # and sets PB_NAME (the CSV's name), PB_PAIRS (pairing names; NAME-aa
 # pairs are the A/A copies: a second, separately set up run of NAME),
 # PB_JOBS (job specs, below). Optional: PB_MRS (command that counts the
-# MRs of the stack under test; default: all of rxe0's), PB_EXTRA (more
+# MRs of the stack under test; default: all of rxe0's), PB_PEER (the
+# server guest's IP:PORT, where tests/lib/guest/cpu-marks records its CPU
+# at each window's start and end; two guests), PB_EXTRA (more
 # columns, comma-separated: per I/O, the difference over the job of what
 # the body's pb_counters prints, one number per column).
 #
@@ -62,12 +64,21 @@ pb_rxe() {
 			v["retry_exceeded_err"] + v["retry_rnr_exceeded_err"] + v["send_err"] + v["link_downed"] }'
 }
 
-# pb_idle_rate: the guest's busy ticks per second, nothing running
+# pb_mark LABEL: tell the server guest's cpu-marks (PB_PEER) to note its
+# CPU now
+pb_mark() {
+	[ -n "${PB_PEER:-}" ] || return 0
+	echo "$PB_NAME,$1" > "/dev/udp/${PB_PEER%:*}/${PB_PEER#*:}" 2>/dev/null || true
+}
+
+# pb_idle_rate ROUND STACK: the guest's busy ticks per second, nothing running
 pb_idle_rate() {
 	local b0 t0 b1 t1
+	pb_mark "$1,$2,idle,start"
 	b0=$(pb_busy_ticks) t0=$EPOCHREALTIME
 	sleep 3
 	b1=$(pb_busy_ticks) t1=$EPOCHREALTIME
+	pb_mark "$1,$2,idle,end"
 	awk -v b="$((b1 - b0))" -v t0="$t0" -v t1="$t1" 'BEGIN { printf "%.2f", b / (t1 - t0) }'
 }
 
@@ -134,6 +145,7 @@ pb_job() {
 	( sleep $((RAMP + RUNTIME / 2)); ${PB_MRS:-pb_mrs_all} > /tmp/pb_mrs_load ) &
 	# the measured window starts when fio's ramp ends
 	( sleep "$ramp"; echo "$(pb_busy_ticks) $EPOCHREALTIME" > /tmp/pb_busy0
+	  pb_mark "$round,$stack,$name,start"
 	  [ -z "${PB_EXTRA:-}" ] || pb_counters > /tmp/pb_extra0
 	  echo "$round $stack $name start" > "$RDMASTOR_OUT/phase" ) &
 	rx0=$(pb_rxe)
@@ -149,6 +161,7 @@ pb_job() {
 			diag "$name: $(cat /tmp/pb_row)"; wait; return 1; }
 	fi
 	b1=$(pb_busy_ticks) t1=$EPOCHREALTIME
+	pb_mark "$round,$stack,$name,end"
 	rx1=$(pb_rxe)
 	local extra='' c1=''
 	[ -z "${PB_EXTRA:-}" ] || c1=$(pb_counters)
@@ -182,7 +195,7 @@ pb_rounds() {
 		for stack in $order; do
 			pos=$((pos + 1))
 			check "round $round: $stack" pb_pairing "$stack" || continue
-			PB_IDLE=$(pb_idle_rate)
+			PB_IDLE=$(pb_idle_rate "$round" "$stack")
 			for spec in $PB_JOBS; do
 				pb_job "$round" "$pos" "$stack" "$spec" || true
 			done
