@@ -16,8 +16,9 @@
 # PAIRS chooses (default: stock stock-aa rdmastor nvme). Each switch logs
 # out, unloads both ends and loads the pairing's through the stock names
 # (iscsid's ib_iser, LIO's ib_isert) with rdmastor's modprobe routing in
-# place or removed. Results: iser-pairs.csv and its -verify.csv in
-# $RDMASTOR_OUT (eval/drivers/bench).
+# place or removed. Sets of jobs (SETS): core (JOBS) and lat (QD1,
+# LAT_JOBS), each its own rounds and A/A line. Results: iser-pairs.csv
+# (and -verify.csv) and iser-lat.csv in $RDMASTOR_OUT (eval/drivers/bench).
 . tests/lib/guest/lib.sh
 . tests/lib/guest/iser.sh
 . tests/lib/guest/pairbench.sh
@@ -31,10 +32,11 @@ seq128k-read:read:128k:4 seq128k-write:write:128k:4
 seq1m-read:read:1m:4 seq1m-write:write:1m:4
 mix4k-70r:randrw:4k:16:rwmixread=70
 qd4-4k-read:randread:4k:4 qd64-4k-read:randread:4k:64
-qd4-4k-write:randwrite:4k:4 qd64-4k-write:randwrite:4k:64
-lat4k-read:randread:4k:1:number_ios=3000 lat4k-write:randwrite:4k:1:number_ios=3000
+qd4-4k-write:randwrite:4k:4 qd64-4k-write:randwrite:4k:64"}
+LAT_JOBS=${LAT_JOBS:-"lat4k-read:randread:4k:1:number_ios=3000 lat4k-write:randwrite:4k:1:number_ios=3000
 lat8k-read:randread:8k:1:number_ios=3000 lat8k-write:randwrite:8k:1:number_ios=3000
 lat16k-read:randread:16k:1:number_ios=3000 lat16k-write:randwrite:16k:1:number_ios=3000"}
+SETS=${SETS:-core lat}
 
 nvme_target() {	# a subsystem on /dev/ram0, listening on rdma 4420
 	modprobe brd rd_nr=1 rd_size=262144 && modprobe nvmet-rdma || return 1
@@ -117,10 +119,17 @@ check "soft-RoCE" tests/lib/guest/rxe-setup single
 check "rdmastor installed" rdmastor_install
 check "target: one 256 MiB RAM LUN over iSER" iser_target_create 1 1 256M || bail "no target"
 check "iscsid runs" iscsid_start
-PB_NAME=iser-pairs PB_PAIRS=${PAIRS:-"stock stock-aa rdmastor nvme"} PB_JOBS=$JOBS
+PB_PAIRS=${PAIRS:-"stock stock-aa rdmastor nvme"}
 [[ " $PB_PAIRS " == *" nvme "* ]] && check "NVMe-oF target: a subsystem on a RAM disk, rdma 4420" nvme_target
-pb_verify 4k 8k 16k 128k 1m
-pb_rounds
+for set in $SETS; do
+	case $set in
+	core) PB_NAME=iser-pairs PB_JOBS=$JOBS
+		pb_verify 4k 8k 16k 128k 1m ;;
+	lat) PB_NAME=iser-lat PB_JOBS=$LAT_JOBS ;;
+	*) continue ;;
+	esac
+	pb_rounds
+done
 nvme_clear
 iscsiadm -m session >/dev/null 2>&1 && iser_logout 1
 iser_target_clear

@@ -14,10 +14,11 @@
 #   rsx-stock    rdmastor's client + stock server (4 KiB)
 #   rdmastor     rdmastor's client + rdmastor's server, inline INLINE
 # rdmastor talking to a stock end uses what the stock end advertises.
-# The sets of jobs (SETS) are nfs_pairs_loop.sh's: core, more (fsync,
-# CPU at a fixed rate, bursts, metadata) and nconnect. Results in
-# $RDMASTOR_OUT: nfs-threads.csv, nfs-pairs.csv (and -verify.csv),
-# nfs-more.csv, nfs-nconnect.csv (eval/drivers/bench).
+# The sets of jobs (SETS) are nfs_pairs_loop.sh's: core, lat (QD1),
+# more (fsync, CPU at a fixed rate, bursts, metadata) and nconnect.
+# Results in $RDMASTOR_OUT: nfs-threads.csv, nfs-pairs.csv (and
+# -verify.csv), nfs-lat.csv, nfs-more.csv, nfs-nconnect.csv
+# (eval/drivers/bench).
 . tests/lib/guest/lib.sh
 . tests/lib/guest/nfs-client.sh
 . tests/lib/guest/pairbench.sh
@@ -31,8 +32,8 @@ seq128k-read:read:128k:4 seq128k-write:write:128k:4
 seq1m-read:read:1m:4 seq1m-write:write:1m:4
 mix4k-70r:randrw:4k:16:rwmixread=70
 qd4-4k-read:randread:4k:4 qd64-4k-read:randread:4k:64
-qd4-4k-write:randwrite:4k:4 qd64-4k-write:randwrite:4k:64
-lat4k-read:randread:4k:1:number_ios=3000 lat4k-write:randwrite:4k:1:number_ios=3000
+qd4-4k-write:randwrite:4k:4 qd64-4k-write:randwrite:4k:64"}
+LAT_JOBS=${LAT_JOBS:-"lat4k-read:randread:4k:1:number_ios=3000 lat4k-write:randwrite:4k:1:number_ios=3000
 lat8k-read:randread:8k:1:number_ios=3000 lat8k-write:randwrite:8k:1:number_ios=3000
 lat16k-read:randread:16k:1:number_ios=3000 lat16k-write:randwrite:16k:1:number_ios=3000"}
 MORE_JOBS=${MORE_JOBS:-"fsync64k-write:write:64k:1:direct=0+fsync=8+ioengine=psync
@@ -41,7 +42,7 @@ burst64k-read:randread:64k:16:thinktime=1500000+thinktime_blocks=256+number_ios=
 burst64k-write:randwrite:64k:16:thinktime=1500000+thinktime_blocks=256+number_ios=1280
 meta-create:filecreate:4k:10000 meta-stat:filestat:4k:10000 meta-readdir:readdir:0:0
 meta-delete:filedelete:4k:10000"}
-SETS=${SETS:-core more nconnect}
+SETS=${SETS:-core lat more nconnect}
 MOUNT_OPTS=
 # shellcheck disable=SC2034	# read by pairbench.sh
 PB_DIR=$MNT PB_PEER=$SERVER:9999
@@ -116,6 +117,7 @@ for set in $SETS; do
 	case $set in
 	core) PB_NAME=nfs-pairs PB_JOBS=$JOBS
 		pb_verify 4k 8k 16k 128k 1m ;;
+	lat) PB_NAME=nfs-lat PB_JOBS=$LAT_JOBS ;;
 	more) PB_NAME=nfs-more PB_JOBS=$MORE_JOBS ;;
 	nconnect) PB_NAME=nfs-nconnect MOUNT_OPTS=nconnect=4
 		PB_JOBS="nc4k-read:randread:4k:64 nc4k-write:randwrite:4k:64" ;;
