@@ -36,7 +36,7 @@ profile() {	# profile STACK SPEC: one job under perf, its reports
 	{
 		echo "$1 $name: $(tests/lib/guest/fio-row /tmp/pf.json | awk '{ print $1 }') IOPS"
 		echo "== by module (self)"
-		perf report -i /tmp/perf.data --no-children --sort dso --stdio 2>/dev/null |
+		perf report -i /tmp/perf.data --no-children --sort dso --stdio -g none 2>/dev/null |
 			grep -v '^#' | grep -v '^$' | head -15
 		echo "== by symbol (self)"
 		perf report -i /tmp/perf.data --no-children --sort dso,sym --stdio -g none 2>/dev/null |
