@@ -25,17 +25,6 @@
 PORTAL=/iscsi/$ISER_IQN:t1/tpg1/portals/$ISER_IP:3260
 NQN=rdmastor-bench
 NVMET=/sys/kernel/config/nvmet
-JOBS=${JOBS:-"rand4k-read:randread:4k:16 rand4k-write:randwrite:4k:16
-rand8k-read:randread:8k:16 rand8k-write:randwrite:8k:16
-rand16k-read:randread:16k:16 rand16k-write:randwrite:16k:16
-seq128k-read:read:128k:4 seq128k-write:write:128k:4
-seq1m-read:read:1m:4 seq1m-write:write:1m:4
-mix4k-70r:randrw:4k:16:rwmixread=70
-qd4-4k-read:randread:4k:4 qd64-4k-read:randread:4k:64
-qd4-4k-write:randwrite:4k:4 qd64-4k-write:randwrite:4k:64"}
-LAT_JOBS=${LAT_JOBS:-"lat4k-read:randread:4k:1:number_ios=3000 lat4k-write:randwrite:4k:1:number_ios=3000
-lat8k-read:randread:8k:1:number_ios=3000 lat8k-write:randwrite:8k:1:number_ios=3000
-lat16k-read:randread:16k:1:number_ios=3000 lat16k-write:randwrite:16k:1:number_ios=3000"}
 SETS=${SETS:-core lat}
 
 nvme_target() {	# a subsystem on /dev/ram0, listening on rdma 4420

@@ -45,6 +45,26 @@
 ROUNDS=${ROUNDS:-7}
 RUNTIME=${RUNTIME:-3}
 RAMP=${RAMP:-1}
+# The job sets of the NFS and iSER pairings (JOBS=..., LAT_JOBS=...,
+# MORE_JOBS=... replace them): core, QD1 latency, and NFS's more (fsync,
+# CPU at a fixed rate, bursts with 1.5 s idle gaps, metadata)
+JOBS=${JOBS:-"rand4k-read:randread:4k:16 rand4k-write:randwrite:4k:16
+rand8k-read:randread:8k:16 rand8k-write:randwrite:8k:16
+rand16k-read:randread:16k:16 rand16k-write:randwrite:16k:16
+seq128k-read:read:128k:4 seq128k-write:write:128k:4
+seq1m-read:read:1m:4 seq1m-write:write:1m:4
+mix4k-70r:randrw:4k:16:rwmixread=70
+qd4-4k-read:randread:4k:4 qd64-4k-read:randread:4k:64
+qd4-4k-write:randwrite:4k:4 qd64-4k-write:randwrite:4k:64"}
+LAT_JOBS=${LAT_JOBS:-"lat4k-read:randread:4k:1:number_ios=3000 lat4k-write:randwrite:4k:1:number_ios=3000
+lat8k-read:randread:8k:1:number_ios=3000 lat8k-write:randwrite:8k:1:number_ios=3000
+lat16k-read:randread:16k:1:number_ios=3000 lat16k-write:randwrite:16k:1:number_ios=3000"}
+MORE_JOBS=${MORE_JOBS:-"fsync64k-write:write:64k:1:direct=0+fsync=8+ioengine=psync
+cpu4k-read:randread:4k:16:rate_iops=300 cpu4k-write:randwrite:4k:16:rate_iops=300
+burst64k-read:randread:64k:16:thinktime=1500000+thinktime_blocks=256+number_ios=1280
+burst64k-write:randwrite:64k:16:thinktime=1500000+thinktime_blocks=256+number_ios=1280
+meta-create:filecreate:4k:10000 meta-stat:filestat:4k:10000 meta-readdir:readdir:0:0
+meta-delete:filedelete:4k:10000"}
 PB_COLUMNS="round,pos,stack,job,iops,bw_kib,lat_mean_us,p50_us,p99_us,p999_us,ios,mrs_idle,mrs_load,rxe_pkts,rxe_retry,rxe_dup,rxe_rnr,rxe_err,busy_us_io"
 
 pb_mrs_all() { rdma resource show mr 2>/dev/null | grep -c rxe0; }
@@ -228,5 +248,48 @@ pb_verify() {
 				diag "$(tail -5 /tmp/pb_verify.out)"
 			fi
 		done
+	done
+}
+
+# nfs_sweep SUFFIX: the nfsd thread sweep of the NFS pairings (SWEEP:
+# counts, or none; SWEEP_ROUNDS rounds of 4 KiB random read and write at
+# depth 16, the stock pair at 16 KiB inline and rdmastor's); sets
+# STOCK_THREADS and RDMASTOR_THREADS to each server's best (8 without a
+# sweep) and records them in nfs-pairs$SUFFIX.threads
+nfs_sweep() {
+	local t best
+	STOCK_THREADS=8 RDMASTOR_THREADS=8
+	if [ "${SWEEP:-8 16 32 64}" != none ]; then
+		PB_NAME=nfs-threads$1 PB_PAIRS="" PB_JOBS="rand4k-read:randread:4k:16 rand4k-write:randwrite:4k:16"
+		for t in ${SWEEP:-8 16 32 64}; do PB_PAIRS="$PB_PAIRS stock-inl@$t rdmastor@$t"; done
+		PB_PAIRS=${PB_PAIRS# }
+		ROUNDS=${SWEEP_ROUNDS:-3} pb_rounds
+		best=$(eval/drivers/pairstats best "$RDMASTOR_OUT/nfs-threads$1.csv" --by threads)
+		STOCK_THREADS=$(awk '$1 == "stock-inl" { print $2 }' <<< "$best")
+		RDMASTOR_THREADS=$(awk '$1 == "rdmastor" { print $2 }' <<< "$best")
+		expect_match "a best thread count for each server" "$STOCK_THREADS $RDMASTOR_THREADS" '^[0-9]+ [0-9]+$'
+	fi
+	echo "stock $STOCK_THREADS rdmastor $RDMASTOR_THREADS" > "$RDMASTOR_OUT/nfs-pairs$1.threads"
+	diag "nfsd threads: stock $STOCK_THREADS, rdmastor $RDMASTOR_THREADS"
+}
+
+# nfs_sets SUFFIX: the NFS pairings' sets of rounds (SETS: core, lat,
+# more, nconnect), through the body's pb_pairing, PB_PAIRS and MOUNT_OPTS
+# shellcheck disable=SC2034	# loaded_now, MOUNT_OPTS: the body's pb_pairing reads them
+nfs_sets() {
+	local set
+	for set in ${SETS:-core lat more nconnect}; do
+		loaded_now=''	# each set starts with every pairing set up anew
+		case $set in
+		core) PB_NAME=nfs-pairs$1 PB_JOBS=$JOBS
+			pb_verify 4k 8k 16k 128k 1m ;;
+		lat) PB_NAME=nfs-lat$1 PB_JOBS=$LAT_JOBS ;;
+		more) PB_NAME=nfs-more$1 PB_JOBS=$MORE_JOBS ;;
+		nconnect) PB_NAME=nfs-nconnect$1 MOUNT_OPTS=nconnect=4
+			PB_JOBS="nc4k-read:randread:4k:64 nc4k-write:randwrite:4k:64" ;;
+		*) continue ;;
+		esac
+		pb_rounds
+		MOUNT_OPTS=
 	done
 }
