@@ -24,7 +24,7 @@
 #     with the modules; the configuration stays;
 #   - then the same NFS commands reach the stock modules (and the iSER
 #     names are stock's), and apt-get purge leaves nothing on disk.
-# vm-run: --layer build/deb-test/root/upper
+# vm-run: --layer build/deb-test/root/upper --timeout 1200
 . tests/lib/guest/lib.sh
 . tests/lib/guest/iser.sh
 . tests/lib/guest/nfs-server.sh
