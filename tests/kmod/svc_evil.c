@@ -42,7 +42,8 @@
  *              credits granted (all answered, or disconnect)
  *   flood      EVIL_FLOOD connections opened and left idle, then closed
  *   pullflood  EVIL_PULL_CONNS connections, each keeping EVIL_PULL_CALLS
- *              NFS NULL calls in flight for EVIL_PULL_SECS, each call's
+ *              NFS NULL calls in flight for EVIL_PULL_SECS, then waiting
+ *              for the answers while they keep coming; each call's
  *              RPC message in a 1 MiB Read chunk (RDMA_NOMSG) that this
  *              module registered: the server pulls the chunks before
  *              nfsd has seen any call (review 3, M2); result in
@@ -101,9 +102,15 @@ module_param_string(pull_result, pull_result, sizeof(pull_result), 0444);
 MODULE_PARM_DESC(pull_result, "what the last pullflood did");
 
 #define EVIL_PULL_CONNS	16
-#define EVIL_PULL_CALLS	64
+#define EVIL_PULL_CALLS	32	/* 512 MiB in flight: 16 times the test's budget */
 #define EVIL_PULL_PAGES	256	/* 1 MiB chunks */
-#define EVIL_PULL_SECS	10
+#define EVIL_PULL_SECS	5
+/*
+ * The answers to what is in flight at the end take as long as the
+ * server needs to pull it through its budget, which under TCG differs
+ * 2x between machines: wait for them as long as they keep coming.
+ */
+#define EVIL_PULL_STALL_SECS	15
 
 static uint pull_chunk_kb = 1024;
 module_param(pull_chunk_kb, uint, 0644);
@@ -457,10 +464,33 @@ static void evil_pull_teardown(struct evil_puller *pl)
 		rst_close(pl->c);
 }
 
+/* pullflood: the replies so far, on every connection */
+static u64 evil_pull_replies(struct evil_puller *pls)
+{
+	u64 n = 0;
+	unsigned int i;
+
+	for (i = 0; i < EVIL_PULL_CONNS; i++)
+		n += atomic_read(&pls[i].replies);
+	return n;
+}
+
+/* pullflood: whether a live connection still waits for an answer */
+static bool evil_pull_pending(struct evil_puller *pls)
+{
+	unsigned int i;
+
+	for (i = 0; i < EVIL_PULL_CONNS; i++)
+		if (pls[i].c && !READ_ONCE(pls[i].down) &&
+		    atomic_read(&pls[i].replies) < pls[i].sent)
+			return true;
+	return false;
+}
+
 /*
  * pullflood: EVIL_PULL_CONNS connections, each keeping EVIL_PULL_CALLS
- * calls with 1 MiB Read chunks in flight for EVIL_PULL_SECS, then up to
- * 10 s more for the answers. Every chunk is the same registered 1 MiB,
+ * calls with 1 MiB Read chunks in flight for EVIL_PULL_SECS, then the
+ * answers for as long as they keep coming. Every chunk is the same registered 1 MiB,
  * which starts with an NFSv3 NULL call.
  */
 static int evil_pullflood(void)
@@ -503,12 +533,17 @@ static int evil_pullflood(void)
 		}
 		msleep(20);
 	}
-	/* the answers to what is still in flight */
-	end = jiffies + 10 * HZ;
-	for (i = 0; i < EVIL_PULL_CONNS; i++)
-		while (pls[i].c && !READ_ONCE(pls[i].down) &&
-		       atomic_read(&pls[i].replies) < pls[i].sent && time_before(jiffies, end))
-			msleep(20);
+	/* the answers to what is still in flight, while they keep coming */
+	end = jiffies + EVIL_PULL_STALL_SECS * HZ;
+	replies = evil_pull_replies(pls);
+	while (evil_pull_pending(pls) && time_before(jiffies, end)) {
+		msleep(50);
+		if (evil_pull_replies(pls) != replies) {
+			replies = evil_pull_replies(pls);
+			end = jiffies + EVIL_PULL_STALL_SECS * HZ;
+		}
+	}
+	replies = 0;
 	for (i = 0; i < EVIL_PULL_CONNS; i++) {
 		sent += pls[i].sent;
 		replies += atomic_read(&pls[i].replies);
