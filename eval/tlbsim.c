@@ -7,9 +7,14 @@
  * Invariants:
  *  T1. A line address is cached in at most one way of its set.
  *  T2. A miss is cold exactly when the line address (with its context)
- *      was never cached before; every miss caches the line, so the seen
- *      set holds exactly the line addresses that missed once.
+ *      never missed before: the seen set holds exactly the line
+ *      addresses that missed once.
  *  T3. hits + cold + noncold == accesses, per side.
+ *  T4. Each partition's held is the number of valid lines of its
+ *      context; other_held counts the rest.
+ *  T5. (partitioned) A line of a context within its quota is replaced
+ *      only by a context below its own quota, in a set with no empty
+ *      way and no line of a context over its quota.
  */
 #include "tlbsim.h"
 
@@ -135,6 +140,115 @@ static int tlbsim_seen_add(struct tlbsim *s, u32 ctx, u64 line)
 	}
 }
 
+/* the partition of @ctx, or NULL (quota 0) */
+static struct tlbsim_part *tlbsim_part_of(struct tlbsim *s, u32 ctx)
+{
+	u32 i;
+
+	for (i = 0; i < s->nparts; i++)
+		if (s->parts[i].ctx == ctx)
+			return &s->parts[i];
+	return NULL;
+}
+
+static u64 *tlbsim_held_of(struct tlbsim *s, u32 ctx)
+{
+	struct tlbsim_part *p = tlbsim_part_of(s, ctx);
+
+	return p ? &p->held : &s->other_held;
+}
+
+static bool tlbsim_over_quota(struct tlbsim *s, u32 ctx)
+{
+	struct tlbsim_part *p = tlbsim_part_of(s, ctx);
+
+	return !p || p->held > p->quota;
+}
+
+/**
+ * tlbsim_partition - give a context a quota of lines
+ * @s: the simulator
+ * @ctx: the context
+ * @quota: lines it may hold while others want them
+ *
+ * The first call makes the cache partitioned (see tlbsim.h); a later
+ * call for the same context changes its quota, as a rebalance changes a
+ * share. Lines the context already holds stay until replaced.
+ *
+ * Return: 0, or -ENOSPC when TLBSIM_MAX_PARTS contexts have one.
+ */
+int tlbsim_partition(struct tlbsim *s, u32 ctx, u64 quota)
+{
+	struct tlbsim_part *p = tlbsim_part_of(s, ctx);
+	u64 i, n = s->nsets * (u64)s->cfg.assoc;
+
+	if (p) {
+		p->quota = quota;
+		return 0;
+	}
+	if (s->nparts == TLBSIM_MAX_PARTS)
+		return -ENOSPC;
+	p = &s->parts[s->nparts++];
+	p->ctx = ctx;
+	p->quota = quota;
+	p->held = 0;
+	for (i = 0; i < n; i++)
+		if (s->lines[i].stamp && s->lines[i].ctx == ctx)
+			p->held++;
+	s->other_held -= p->held;	/* T4 */
+	return 0;
+}
+
+/**
+ * tlbsim_held - lines a context holds
+ * @s: the simulator
+ * @ctx: the context
+ *
+ * Return: its valid lines.
+ */
+u64 tlbsim_held(const struct tlbsim *s, u32 ctx)
+{
+	u64 i, n = s->nsets * (u64)s->cfg.assoc, held = 0;
+
+	for (i = 0; i < s->nparts; i++)
+		if (s->parts[i].ctx == ctx)
+			return s->parts[i].held;
+	for (i = 0; i < n; i++)
+		if (s->lines[i].stamp && s->lines[i].ctx == ctx)
+			held++;
+	return held;
+}
+
+/*
+ * The way a miss of @ctx fills in a partitioned cache (tlbsim.h), or
+ * NULL: not cached.
+ */
+static struct tlbsim_line *tlbsim_pick_partitioned(struct tlbsim *s,
+						   struct tlbsim_line *way, u32 ctx)
+{
+	struct tlbsim_line *lru = NULL, *own = NULL, *over = NULL;
+	struct tlbsim_part *p = tlbsim_part_of(s, ctx);
+	u32 i;
+
+	for (i = 0; i < s->cfg.assoc; i++) {
+		struct tlbsim_line *l = &way[i];
+
+		if (!l->stamp)
+			return l;
+		if (!lru || l->stamp < lru->stamp)
+			lru = l;
+		if (l->ctx == ctx) {
+			if (!own || l->stamp < own->stamp)
+				own = l;
+		} else if (tlbsim_over_quota(s, l->ctx) && (!over || l->stamp < over->stamp)) {
+			over = l;
+		}
+	}
+	if (p && p->held < p->quota)
+		return over ? over : lru;
+	return own ? own : over;
+}
+
 /**
  * tlbsim_access - one lookup
  * @s: the simulator
@@ -143,8 +257,8 @@ static int tlbsim_seen_add(struct tlbsim *s, u32 ctx, u64 line)
  * @side: which side of the NIC looks it up
  *
  * Return: 1 hit, 0 miss (the line is now cached, replacing the set's
- * least recently used), -ENOSPC when the seen set is full, -EINVAL for a
- * bad side.
+ * least recently used; partitioned, the way tlbsim.h says, or not
+ * cached), -ENOSPC when the seen set is full, -EINVAL for a bad side.
  */
 int tlbsim_access(struct tlbsim *s, u32 ctx, u64 addr, enum tlbsim_side side)
 {
@@ -179,6 +293,16 @@ int tlbsim_access(struct tlbsim *s, u32 ctx, u64 addr, enum tlbsim_side side)
 		st->cold++;
 	else
 		st->noncold++;
+	if (s->nparts) {
+		victim = tlbsim_pick_partitioned(s, way, ctx);
+		if (!victim) {
+			s->bypassed++;
+			return 0;
+		}
+	}
+	if (victim->stamp)
+		(*tlbsim_held_of(s, victim->ctx))--;
+	(*tlbsim_held_of(s, ctx))++;
 	victim->tag = line;
 	victim->ctx = ctx;
 	victim->stamp = s->clock;

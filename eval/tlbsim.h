@@ -15,7 +15,18 @@
  * LRU within a set.
  *
  * Misses are counted per side (send, receive) and kind: cold (the line
- * was never in the cache) and non-cold (capacity and conflict).
+ * never missed before) and non-cold (capacity and conflict).
+ *
+ * Partitioned (tlbsim_partition()): each context may hold a quota of
+ * lines, as rnic_mgr's arbiter gives each consumer a share of the
+ * entries. A miss takes an empty way if the set has one; otherwise a
+ * context below its quota takes the least recently used line of a
+ * context over its quota (else the set's LRU: a conflict), and one at
+ * or over its quota replaces its own LRU line in the set, else an
+ * over-quota context's, else is not cached at all (the NIC serves it
+ * from the host table without filling a line: a bypass). So a context
+ * that keeps within its quota loses lines to no context over its own.
+ * Contexts without a partition have quota 0.
  *
  * Plain C: builds in the kernel and in user space (compat.h); the caller
  * provides the memory (tlbsim_bytes()).
@@ -53,6 +64,21 @@ struct tlbsim_stats {
 	u64 noncold;
 };
 
+/* most partitioned contexts (the rest have quota 0) */
+#define TLBSIM_MAX_PARTS	8
+
+/**
+ * struct tlbsim_part - one context's quota
+ * @ctx: the context
+ * @quota: lines it may hold when others want them
+ * @held: lines it holds
+ */
+struct tlbsim_part {
+	u32 ctx;
+	u64 quota;
+	u64 held;
+};
+
 /* one cached line; valid when @stamp is non-zero */
 struct tlbsim_line {
 	u64 tag;
@@ -71,6 +97,10 @@ struct tlbsim_line {
  * @seen_cap: its slots
  * @seen_nr: slots used
  * @stats: per side
+ * @nparts: partitioned contexts (0: one shared LRU cache)
+ * @parts: their quotas and holdings
+ * @other_held: lines held by contexts without a partition
+ * @bypassed: misses not cached (partitioned only)
  */
 struct tlbsim {
 	struct tlbsim_cfg cfg;
@@ -85,6 +115,10 @@ struct tlbsim {
 	u64 seen_cap;
 	u64 seen_nr;
 	struct tlbsim_stats stats[TLBSIM_NR_SIDES];
+	u32 nparts;
+	struct tlbsim_part parts[TLBSIM_MAX_PARTS];
+	u64 other_held;
+	u64 bypassed;
 };
 
 /* the functions: kernel-doc at their definitions in tlbsim.c */
@@ -95,6 +129,8 @@ void tlbsim_init(struct tlbsim *s, const struct tlbsim_cfg *cfg,
 u64 tlbsim_entry_addr(u32 key, u64 page);
 u32 tlbsim_set_of(u32 nsets, u64 line);
 int tlbsim_access(struct tlbsim *s, u32 ctx, u64 addr, enum tlbsim_side side);
+int tlbsim_partition(struct tlbsim *s, u32 ctx, u64 quota);
+u64 tlbsim_held(const struct tlbsim *s, u32 ctx);
 u64 tlbsim_misses(const struct tlbsim *s);
 u64 tlbsim_accesses(const struct tlbsim *s);
 

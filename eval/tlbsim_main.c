@@ -23,13 +23,6 @@
 #include "tlbsim.h"
 #include "trace.h"
 
-struct acc {
-	u32 ctx;
-	u32 key;
-	u64 page;
-	int side;
-};
-
 struct result {
 	struct tlbsim_cfg cfg;
 	struct tlbsim_stats st[TLBSIM_NR_SIDES];
@@ -38,40 +31,8 @@ struct result {
 static double t_access_ns = 1000;
 static FILE *csv;
 
-static struct acc *load(const char *path, size_t *n)
-{
-	struct acc *a = NULL;
-	size_t cap = 0;
-	struct trace_rec r;
-	long lineno = 0;
-	FILE *f = fopen(path, "r");
-	int err;
-
-	if (!f) {
-		perror(path);
-		return NULL;
-	}
-	*n = 0;
-	while ((err = trace_read(f, &r, &lineno)) > 0) {
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 65536;
-			a = realloc(a, cap * sizeof(*a));
-			if (!a)
-				exit(1);
-		}
-		a[(*n)++] = (struct acc){ r.ctx, r.key, r.page, r.side };
-	}
-	fclose(f);
-	if (err < 0) {
-		fprintf(stderr, "%s:%ld: malformed line\n", path, lineno);
-		free(a);
-		return NULL;
-	}
-	return a;
-}
-
 /* One geometry over the trace; the seen set grows until it fits. */
-static int simulate(const struct acc *a, size_t n, const struct tlbsim_cfg *cfg,
+static int simulate(const struct trace_acc *a, size_t n, const struct tlbsim_cfg *cfg,
 		    struct result *res)
 {
 	static u64 seen_cap = 1 << 16;
@@ -135,7 +96,7 @@ static void csv_row(const char *trace, const struct result *r)
 		(unsigned long long)r->st[1].cold, (unsigned long long)r->st[1].noncold);
 }
 
-static void paper_sweep(const char *name, const struct acc *a, size_t n)
+static void paper_sweep(const char *name, const struct trace_acc *a, size_t n)
 {
 	static const u32 cs[] = { 8192, 16384, 32768 }, ls[] = { 8, 16, 64, 128 },
 			 as[] = { 2, 4, 8 };
@@ -165,7 +126,7 @@ static void paper_sweep(const char *name, const struct acc *a, size_t n)
 	printf("\n");
 }
 
-static void size_sweep(const char *name, const struct acc *a, size_t n)
+static void size_sweep(const char *name, const struct trace_acc *a, size_t n)
 {
 	u32 c, need1 = 0, need01 = 0, nc01 = 0;
 
@@ -213,7 +174,7 @@ int main(int argc, char **argv)
 	int i, sizes = 0, done = 0;
 
 	for (i = 1; i < argc; i++) {
-		struct acc *a;
+		struct trace_acc *a;
 		const char *base;
 		size_t n;
 
@@ -233,7 +194,7 @@ int main(int argc, char **argv)
 			sizes = 1;
 			continue;
 		}
-		a = load(argv[i], &n);
+		a = trace_load(argv[i], &n);
 		if (!a)
 			return 1;
 		base = strrchr(argv[i], '/') ? strrchr(argv[i], '/') + 1 : argv[i];

@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "trace.h"
@@ -64,4 +65,51 @@ int trace_read(FILE *f, struct trace_rec *r, long *lineno)
 			return err;
 	}
 	return 0;
+}
+
+/**
+ * trace_load - every access of a trace file, in order
+ * @path: the file
+ * @n: set to the number of accesses
+ *
+ * Return: a malloc()ed array (the caller frees it), or NULL after a
+ * message on stderr (the file cannot be read, a line is malformed, or
+ * memory runs out).
+ */
+struct trace_acc *trace_load(const char *path, size_t *n)
+{
+	struct trace_acc *a = NULL, *bigger;
+	size_t cap = 0;
+	struct trace_rec r;
+	long lineno = 0;
+	FILE *f = fopen(path, "r");
+	int err;
+
+	if (!f) {
+		perror(path);
+		return NULL;
+	}
+	*n = 0;
+	while ((err = trace_read(f, &r, &lineno)) > 0) {
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 65536;
+			bigger = realloc(a, cap * sizeof(*a));
+			if (!bigger) {
+				err = -ENOMEM;
+				break;
+			}
+			a = bigger;
+		}
+		a[(*n)++] = (struct trace_acc){ r.ctx, r.key, r.page, r.side };
+	}
+	fclose(f);
+	if (err < 0) {
+		if (err == -ENOMEM)
+			fprintf(stderr, "%s: out of memory\n", path);
+		else
+			fprintf(stderr, "%s:%ld: malformed line\n", path, lineno);
+		free(a);
+		return NULL;
+	}
+	return a;
 }

@@ -48,7 +48,22 @@ struct trace_rec {
 	uint32_t len;
 };
 
+/**
+ * struct trace_acc - what a simulator needs of one access
+ * @ctx: context
+ * @key: MR key
+ * @page: page within the MR
+ * @side: 0 send, 1 receive
+ */
+struct trace_acc {
+	uint32_t ctx;
+	uint32_t key;
+	uint64_t page;
+	int side;
+};
+
 int trace_parse_line(const char *line, struct trace_rec *r);
+struct trace_acc *trace_load(const char *path, size_t *n);
 int trace_read(FILE *f, struct trace_rec *r, long *lineno);
 
 #endif /* RDMASTOR_EVAL_TRACE_H */

@@ -32,6 +32,17 @@ expect_match "a kernel fast registration keeps its address, length, time and con
 expect_match "a user registration's address carries its context above bit 47" \
 	"$regs" '^0x7807f544a44c000 8192 61000007000 4460288 u$'
 expect_match "regsim reads the registrations" "$(build/eval/regsim "$out")" '2 requests'
+# tlbmix: the NFS trace beside a hoarder; at 1024 entries the victim's
+# 8 lines fit its share: partitioned it misses as it does alone, shared
+# the hoarder costs it misses (CSV: ... solo,shared,partitioned misses)
+rm -f "$out.mix"
+build/eval/tlbmix --csv "$out.mix" eval/traces/nfs.trace >/dev/null
+row=$(awk -F, '$2 == 1024' "$out.mix")
+expect_match "tlbmix: the victim's share covers its 8 lines ($row)" "$row" '^nfs.trace,1024,4,1,8,8,'
+IFS=, read -r _ _ _ _ _ _ _ _ solo shared part <<< "$row"
+expect_eq "tlbmix: partitioned, the victim misses as alone" "$part" "$solo"
+check "tlbmix: shared, the hoarder costs the victim misses ($shared against $solo)" [ "$shared" -gt "$solo" ]
+rm -f "$out.mix"
 
 rm -f "$out"
 tap_done

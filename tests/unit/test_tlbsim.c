@@ -99,6 +99,107 @@ static int run_random(const struct tlbsim_cfg *cfg, unsigned int seed, int n)
 	return !bad;
 }
 
+/*
+ * Partitioned, random contexts and quotas: after every access each
+ * context's held is its count of valid lines (T4), and a line of a
+ * context within its quota was replaced only by a context below its
+ * quota in a set with no empty way and no over-quota line (T5).
+ */
+static int run_partitioned(const struct tlbsim_cfg *cfg, unsigned int seed, int n)
+{
+	static struct tlbsim_seen seen[1 << 16];
+	struct tlbsim_line *lines = malloc(tlbsim_lines_bytes(cfg));
+	u64 nlines = cfg->entries / cfg->line;
+	struct tlbsim_line before[MAXA];
+	u64 held[4], quota[4] = { 0 };
+	struct tlbsim s;
+	int i, bad = 0;
+	u32 c, w;
+
+	srandom(seed);
+	tlbsim_init(&s, cfg, lines, seen, 1 << 16);
+	for (c = 0; c < 3; c++) {	/* ctx 3 has no partition */
+		quota[c] = random() % (nlines / 2 + 1);
+		tlbsim_partition(&s, c, quota[c]);
+	}
+	for (i = 0; i < n && !bad; i++) {
+		u32 ctx = random() % 4;
+		u64 page = random() % 3 ? random() % 256 : random() % 8192;
+		u64 addr = tlbsim_entry_addr((random() % 8) << 8, page);
+		u32 set = tlbsim_set_of(s.nsets, addr / cfg->line);
+		struct tlbsim_line *way = &lines[(u64)set * cfg->assoc];
+		bool empty = false, over = false;
+
+		for (c = 0; c < 4; c++)
+			held[c] = tlbsim_held(&s, c);
+		memcpy(before, way, cfg->assoc * sizeof(*way));
+		for (w = 0; w < cfg->assoc; w++) {
+			empty |= !way[w].stamp;
+			over |= way[w].stamp && (way[w].ctx == 3 || held[way[w].ctx] > quota[way[w].ctx]);
+		}
+		if (tlbsim_access(&s, ctx, addr, TLBSIM_SEND) < 0)
+			bad = 1;
+		for (w = 0; w < cfg->assoc && !bad; w++) {
+			u32 x = before[w].ctx;
+
+			if (!before[w].stamp || way[w].stamp == before[w].stamp || x == ctx ||
+			    x == 3 || held[x] > quota[x])
+				continue;
+			if (ctx == 3 || held[ctx] >= quota[ctx] || empty || over) {	/* T5 */
+				printf("# access %d: ctx %u (held %llu quota %llu) replaced ctx %u's line within its quota (held %llu quota %llu); empty %d over %d\n",
+				       i, ctx, (unsigned long long)held[ctx % 3],
+				       (unsigned long long)quota[ctx % 3], x,
+				       (unsigned long long)held[x], (unsigned long long)quota[x],
+				       empty, over);
+				bad = 1;
+			}
+		}
+		for (c = 0; c < 3 && !bad; c++) {	/* T4 */
+			u64 k, count = 0;
+
+			for (k = 0; k < nlines; k++)
+				count += lines[k].stamp && lines[k].ctx == c;
+			if (count != s.parts[c].held) {
+				printf("# access %d: ctx %u holds %llu lines, held says %llu\n", i, c,
+				       (unsigned long long)count, (unsigned long long)s.parts[c].held);
+				bad = 1;
+			}
+		}
+	}
+	free(lines);
+	return !bad;
+}
+
+/*
+ * A victim cycling over @vlines lines (ctx 1, send side) and a hoarder
+ * scanning @hlines lines (ctx 2, receive side), @ratio hoarder accesses
+ * per victim access; with @vquota the victim is given that quota and
+ * the hoarder the rest of the cache. Return: the victim's misses.
+ */
+static u64 victim_misses(const struct tlbsim_cfg *cfg, u64 vlines, u64 hlines, int ratio,
+			 u64 vquota, int accesses)
+{
+	static struct tlbsim_seen seen[1 << 18];
+	struct tlbsim_line *lines = malloc(tlbsim_lines_bytes(cfg));
+	u64 nlines = cfg->entries / cfg->line, h = 0;
+	struct tlbsim s;
+	int i, j;
+
+	tlbsim_init(&s, cfg, lines, seen, 1 << 18);
+	if (vquota) {
+		tlbsim_partition(&s, 1, vquota);
+		tlbsim_partition(&s, 2, nlines - vquota);
+	}
+	for (i = 0; i < accesses; i++) {
+		tlbsim_access(&s, 1, tlbsim_entry_addr(1 << 8, (i % vlines) * cfg->line), TLBSIM_SEND);
+		for (j = 0; j < ratio && hlines; j++, h++)
+			tlbsim_access(&s, 2, tlbsim_entry_addr(2 << 8, (h % hlines) * cfg->line),
+				      TLBSIM_RECV);
+	}
+	free(lines);
+	return s.stats[TLBSIM_SEND].cold + s.stats[TLBSIM_SEND].noncold;
+}
+
 int main(void)
 {
 	static const struct tlbsim_cfg geos[] = {
@@ -149,5 +250,39 @@ int main(void)
 	       "cold and non-cold misses counted per side");
 	tap_ok(tlbsim_access(&s, 1, 0, 7) == -EINVAL, "a bad side is refused");
 	tap_ok(tlbsim_misses(&s) == 5 && tlbsim_accesses(&s) == 6, "totals");
+
+	for (g = 2; g < ARRAY_SIZE(geos); g++)
+		tap_ok(run_partitioned(&geos[g], 2000 + g, 20000),
+		       "partitioned C=%u L=%u A=%u: 20000 random accesses keep held and quotas (T4, T5)",
+		       geos[g].entries, geos[g].line, geos[g].assoc);
+
+	/*
+	 * A victim of 8 lines beside a hoarder scanning 4096 lines, 16 of
+	 * its accesses to each of the victim's, in 64 lines of 4 ways.
+	 * Solo the victim misses only cold (and in any set its 8 lines
+	 * overfill); shared, the hoarder's scan flushes it; given a quota of
+	 * its 8 lines it misses as it does solo, but for a line the hoarder
+	 * may take while it is still below its own quota (the warm-up).
+	 */
+	c = (struct tlbsim_cfg){ 1024, 16, 4 };
+	{
+		u64 solo = victim_misses(&c, 8, 0, 0, 0, 5000);
+		u64 shared = victim_misses(&c, 8, 4096, 16, 0, 5000);
+		u64 part = victim_misses(&c, 8, 4096, 16, 8, 5000);
+
+		tap_ok(shared > solo + 2500,
+		       "shared LRU: the hoarder's scan costs the victim misses (%llu against %llu solo)",
+		       (unsigned long long)shared, (unsigned long long)solo);
+		tap_ok(part <= solo + 8,
+		       "partitioned: the victim misses as solo but for warm-up (%llu, solo %llu, at most +8)",
+		       (unsigned long long)part, (unsigned long long)solo);
+	}
+	c = (struct tlbsim_cfg){ 16, 4, 2 };
+	tlbsim_init(&s, &c, lines, seen, 64);
+	for (g = 0; g < TLBSIM_MAX_PARTS; g++)
+		tlbsim_partition(&s, g, 1);
+	tap_ok(tlbsim_partition(&s, 99, 1) == -ENOSPC && !tlbsim_partition(&s, 3, 5) &&
+	       s.parts[3].quota == 5,
+	       "partitions: at most TLBSIM_MAX_PARTS; a later call changes a quota");
 	return tap_done();
 }
