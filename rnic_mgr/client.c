@@ -118,6 +118,7 @@ static int rnic_add_one(struct ib_device *ibdev)
 		return -ENOMEM;
 	rd->rd_ibdev = ibdev;
 	strscpy(rd->rd_name, dev_name(&ibdev->dev), sizeof(rd->rd_name));
+	rd->rd_index = ibdev->index;
 	rd->rd_max_mr = ibdev->attrs.max_mr;
 	rd->rd_max_frpl = ibdev->attrs.max_fast_reg_page_list_len;
 	rnic_dev_init_pool(rd);
@@ -133,6 +134,7 @@ static int rnic_add_one(struct ib_device *ibdev)
 	list_add_tail(&rd->rd_node, &rnic_devs);
 	mutex_unlock(&rnic_devs_mutex);
 	ib_set_client_data(ibdev, &rnic_client, rd);
+	rnic_kulp_add_dev(ibdev);
 	/* before any consumer: it registers only once the add returned */
 	rnic_dev_conf_apply(rd, "add");
 	pr_info("device %s added, budget %llu entries, %llu keys, policy %s, user registrations %s\n",
@@ -153,6 +155,7 @@ static void rnic_remove_one(struct ib_device *ibdev, void *client_data)
 	rnic_dev_removed(rd);
 	cancel_work_sync(&rd->rd_conf_work);
 	rnic_user_remove_dev(rd);
+	rnic_kulp_remove_dev(ibdev);
 	pr_info("device %s removed\n", rd->rd_name);
 	rd->rd_ibdev = NULL;
 	rnic_sysfs_del_dev(rd);
@@ -174,6 +177,7 @@ static void rnic_rename_one(struct ib_device *ibdev, void *client_data)
 	mutex_lock(&rnic_devs_mutex);
 	strscpy(old, rd->rd_name, sizeof(old));
 	strscpy(rd->rd_name, dev_name(&ibdev->dev), sizeof(rd->rd_name));
+	rd->rd_index = ibdev->index;
 	mutex_unlock(&rnic_devs_mutex);
 	err = kobject_rename(&rd->rd_kobj, rd->rd_name);
 	if (err)

@@ -119,6 +119,7 @@ static int __init rnic_mgr_init(void)
 	err = rnic_user_dev_init();
 	if (err)
 		goto out_sysfs;
+	rnic_kulp_init();
 	err = rnic_client_init();
 	if (err)
 		goto out_dev;
@@ -126,6 +127,7 @@ static int __init rnic_mgr_init(void)
 	return 0;
 
 out_dev:
+	rnic_kulp_exit();
 	rnic_user_dev_exit();
 out_sysfs:
 	rnic_sysfs_exit();
@@ -140,6 +142,7 @@ out:
 static void __exit rnic_mgr_exit(void)
 {
 	rnic_client_exit();
+	rnic_kulp_exit();
 	rnic_user_dev_exit();
 	rnic_tenant_exit();
 	rnic_dev_conf_exit();

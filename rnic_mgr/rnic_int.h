@@ -36,6 +36,7 @@
  * @rd_node: on rnic_devs
  * @rd_ibdev: the device; valid from ib_client add until remove returns
  * @rd_name: device name when it was added
+ * @rd_index: the device's index in ib_core (kulp.c keys its counts by it)
  * @rd_max_mr: MRs the device says it supports
  * @rd_max_frpl: pages one fast-registration MR can map on this device
  * @rd_cons_kset: the consumers/ directory
@@ -80,6 +81,7 @@ struct rnic_dev {
 	struct list_head rd_node;
 	struct ib_device *rd_ibdev;
 	char rd_name[IB_DEVICE_NAME_MAX];
+	u32 rd_index;
 	u32 rd_max_mr;
 	u32 rd_max_frpl;
 	struct kset *rd_cons_kset;
@@ -239,6 +241,13 @@ void rnic_visit_devs(rnic_dev_fn fn, void *arg);
 void rnic_user_init_dev(struct rnic_dev *rd);
 int rnic_user_set_mode(struct rnic_dev *rd, u32 mode, const char *why);
 void rnic_user_remove_dev(struct rnic_dev *rd);
+
+/* kulp.c: kernel ULPs' MRs, counted */
+void rnic_kulp_init(void);
+void rnic_kulp_exit(void);
+void rnic_kulp_add_dev(struct ib_device *ibdev);
+void rnic_kulp_remove_dev(struct ib_device *ibdev);
+ssize_t rnic_kulp_show(u32 index, char *buf);
 ssize_t rnic_tenants_show(struct rnic_dev *rd, char *buf);
 ssize_t rnic_tenant_by_show(struct rnic_dev *rd, char *buf);
 int rnic_tenant_by_store(struct rnic_dev *rd, const char *buf);

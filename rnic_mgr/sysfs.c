@@ -287,6 +287,14 @@ static ssize_t user_peak_show(struct kobject *kobj, struct kobj_attribute *attr,
 	return rnic_umon_show(buf, &to_rnic_dev(kobj)->rd_umon_peak);
 }
 
+/* kernel ULPs' MRs (kulp.c) */
+static ssize_t kernel_ulps_show(struct kobject *kobj, struct kobj_attribute *attr,
+				char *buf)
+{
+	return rnic_kulp_show(to_rnic_dev(kobj)->rd_index, buf);
+}
+
+static struct kobj_attribute kernel_ulps_attr = __ATTR_RO(kernel_ulps);
 static struct kobj_attribute user_mrs_attr = __ATTR_RO(user_mrs);
 static struct kobj_attribute user_entries_attr = __ATTR_RO(user_entries);
 static struct kobj_attribute user_peak_attr = __ATTR_RO(user_peak);
@@ -312,6 +320,7 @@ static struct attribute *rnic_dev_attrs[] = {
 	&user_mrs_attr.attr,
 	&user_entries_attr.attr,
 	&user_peak_attr.attr,
+	&kernel_ulps_attr.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(rnic_dev);

@@ -253,6 +253,29 @@ TRACE_EVENT(rnic_user_mode,
 		  __get_str(why))
 );
 
+/* A kernel ULP's MR counted or uncounted (kulp.c). */
+TRACE_EVENT(rnic_kulp_mr,
+	TP_PROTO(const char *dev, const char *ulp, bool alloc, u64 entries, u64 held),
+	TP_ARGS(dev, ulp, alloc, entries, held),
+	TP_STRUCT__entry(
+		__string(dev, dev)
+		__string(ulp, ulp)
+		__field(bool, alloc)
+		__field(u64, entries)
+		__field(u64, held)
+	),
+	TP_fast_assign(
+		__assign_str(dev, dev);
+		__assign_str(ulp, ulp);
+		__entry->alloc = alloc;
+		__entry->entries = entries;
+		__entry->held = held;
+	),
+	TP_printk("dev=%s ulp=kernel:%s %s entries=%llu held=%llu", __get_str(dev),
+		  __get_str(ulp), __entry->alloc ? "alloc" : "dereg", __entry->entries,
+		  __entry->held)
+);
+
 /* A consumer's weight changed (a process bound asking for less). */
 TRACE_EVENT(rnic_weight,
 	TP_PROTO(const struct rnic_consumer *c, u32 weight),

@@ -22,47 +22,10 @@
 . tests/lib/guest/lib.sh
 . tests/lib/guest/iser.sh
 . tests/lib/guest/pairbench.sh
-PORTAL=/iscsi/$ISER_IQN:t1/tpg1/portals/$ISER_IP:3260
 NQN=rdmastor-bench
-NVMET=/sys/kernel/config/nvmet
+. tests/lib/guest/nvme.sh
+PORTAL=/iscsi/$ISER_IQN:t1/tpg1/portals/$ISER_IP:3260
 SETS=${SETS:-core lat}
-
-nvme_target() {	# a subsystem on /dev/ram0, listening on rdma 4420
-	modprobe brd rd_nr=1 rd_size=262144 && modprobe nvmet-rdma || return 1
-	mkdir -p $NVMET/subsystems/$NQN/namespaces/1 $NVMET/ports/1 &&
-	echo 1 > $NVMET/subsystems/$NQN/attr_allow_any_host &&
-	echo -n /dev/ram0 > $NVMET/subsystems/$NQN/namespaces/1/device_path &&
-	echo 1 > $NVMET/subsystems/$NQN/namespaces/1/enable &&
-	echo rdma > $NVMET/ports/1/addr_trtype && echo ipv4 > $NVMET/ports/1/addr_adrfam &&
-	echo "$ISER_IP" > $NVMET/ports/1/addr_traddr && echo 4420 > $NVMET/ports/1/addr_trsvcid &&
-	ln -s $NVMET/subsystems/$NQN $NVMET/ports/1/subsystems/$NQN
-}
-
-nvme_dev() {	# the namespace's block device, once connected
-	local b
-	# the namespace's device is the subsystem's (native multipath) or
-	# the controller's: either has the subsystem's NQN
-	for b in /sys/block/nvme*n1; do
-		[ "$(cat "$b/device/subsysnqn" 2>/dev/null)" = $NQN ] && [ -e "/dev/${b##*/}" ] &&
-			echo "/dev/${b##*/}" && return 0
-	done
-	return 1
-}
-
-nvme_disconnect() {
-	local c
-	for c in /sys/class/nvme/nvme*; do
-		[ "$(cat "$c/subsysnqn" 2>/dev/null)" = $NQN ] && echo 1 > "$c/delete_controller"
-	done
-	return 0
-}
-
-nvme_clear() {
-	nvme_disconnect
-	rm -f $NVMET/ports/1/subsystems/$NQN
-	rmdir $NVMET/ports/1 $NVMET/subsystems/$NQN/namespaces/1 $NVMET/subsystems/$NQN 2>/dev/null
-	return 0
-}
 
 pb_pairing() {	# pb_pairing NAME
 	local ini=stock tgt=stock
@@ -73,9 +36,7 @@ pb_pairing() {	# pb_pairing NAME
 	rdmastor) ini=rdmastor tgt=rdmastor ;;
 	nvme)
 		iscsiadm -m session >/dev/null 2>&1 && { iser_logout 1 || return 1; }
-		nvme_dev >/dev/null || { modprobe nvme-rdma &&
-			echo "transport=rdma,traddr=$ISER_IP,trsvcid=4420,nqn=$NQN" > /dev/nvme-fabrics &&
-			wait_for 20 nvme_dev >/dev/null; } || return 1
+		nvme_connect "$ISER_IP" || return 1
 		PB_DEV=$(nvme_dev)
 		[ -n "$nvme_filled" ] || { nvme_filled=1
 			dd if=/dev/urandom of="$PB_DEV" bs=1M count=256 oflag=direct status=none; }
@@ -109,7 +70,7 @@ check "rdmastor installed" rdmastor_install
 check "target: one 256 MiB RAM LUN over iSER" iser_target_create 1 1 256M || bail "no target"
 check "iscsid runs" iscsid_start
 PB_PAIRS=${PAIRS:-"stock stock-aa rdmastor nvme"}
-[[ " $PB_PAIRS " == *" nvme "* ]] && check "NVMe-oF target: a subsystem on a RAM disk, rdma 4420" nvme_target
+[[ " $PB_PAIRS " == *" nvme "* ]] && check "NVMe-oF target: a subsystem on a RAM disk, rdma 4420" nvme_target "$ISER_IP"
 for set in $SETS; do
 	case $set in
 	core) PB_NAME=iser-pairs PB_JOBS=$JOBS

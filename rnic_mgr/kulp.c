@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kernel ULPs' MRs, counted: every MR that a kernel module other than
+ * rdmastor's allocates with ib_alloc_mr() or ib_alloc_mr_integrity() on
+ * a device rnic_mgr follows (nvme-rdma's and nvmet-rdma's pools, the
+ * stock xprtrdma, ib_iser, ib_srp, SMB Direct...), by the name the
+ * module gave its protection domain (KBUILD_MODNAME), with what it holds
+ * and the most it held: /sys/kernel/rnic_mgr/devices/DEV/kernel_ulps.
+ *
+ * The counting listens to ib_core's own tracepoints (rdma_core:mr_alloc,
+ * mr_integ_alloc, mr_dereg), so it changes nothing about the
+ * allocations and nothing on the device: loading and unloading
+ * rnic_mgr leave the device's ops untouched, whatever MRs exist. An MR
+ * allocated before rnic_mgr loaded, or before the device was added, is
+ * not counted, and its deregistration is ignored. Counting only: these
+ * MRs are not charged to the device's budget (Documentation/rnic_mgr.rst,
+ * "Kernel ULPs").
+ *
+ * The probes run where ib_alloc_mr() and ib_dereg_mr() run, possibly
+ * atomic: they take only rnic_kulp_lock and allocate with GFP_ATOMIC
+ * (an MR whose record cannot be stored is counted in "unrecorded").
+ *
+ * Invariants:
+ *  K1. An MR is counted exactly while its restrack id is in its
+ *      device's kd_mrs, whose value names its slot and its entries; a
+ *      slot's mrs and entries are the sums over the MRs recorded in it.
+ *      Asserted: rnic_kulp_dereg() warns if a slot would go below zero.
+ *  K2. rdmastor's own modules (rdmastor_*, rnic_mgr) are never counted
+ *      here: they are consumers of the arbiter, charged there.
+ *      Enforced: rnic_kulp_ours().
+ *  K3. A device's record is created when rnic_mgr adds the device and
+ *      freed when it removes it, both under rnic_kulp_lock, which every
+ *      probe holds while it uses the record: a probe never sees freed
+ *      memory. After rnic_kulp_exit() unregisters the probes and waits
+ *      (tracepoint_synchronize_unregister()), none runs.
+ */
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
+#include <linux/xarray.h>
+#include <rdma/ib_verbs.h>
+
+#include "rnic_int.h"
+#include "trace.h"
+
+/* kernel ULPs told apart per device; more share the last slot, "other" */
+#define RNIC_KULP_SLOTS		16
+#define RNIC_KULP_SLOT_BITS	4
+
+static bool rnic_kulp_enable = true;
+module_param_named(kernel_ulps, rnic_kulp_enable, bool, 0444);
+MODULE_PARM_DESC(kernel_ulps, "count kernel ULPs' MRs per device (kernel_ulps in sysfs)");
+
+/**
+ * struct rnic_kulp - one kernel ULP's MRs on one device
+ * @name: its protection domain's owner (KBUILD_MODNAME), "" if unused
+ * @mrs: MRs it holds
+ * @entries: their translation entries (pages they can map)
+ * @peak_mrs: the most @mrs has been
+ * @peak_entries: the most @entries has been
+ * @allocs: MRs it allocated in all
+ */
+struct rnic_kulp {
+	char name[32];
+	u64 mrs;
+	u64 entries;
+	u64 peak_mrs;
+	u64 peak_entries;
+	u64 allocs;
+};
+
+/**
+ * struct rnic_kulp_dev - the kernel ULPs of one device
+ * @kd_mrs: restrack id of each counted MR -> xa_mk_value(entries << 4 | slot)
+ * @kd_unrecorded: MRs not counted: no memory for their record
+ * @kd_slots: the ULPs
+ */
+struct rnic_kulp_dev {
+	struct xarray kd_mrs;
+	u64 kd_unrecorded;
+	struct rnic_kulp kd_slots[RNIC_KULP_SLOTS];
+};
+
+static DEFINE_SPINLOCK(rnic_kulp_lock);
+/* ib_device index -> struct rnic_kulp_dev (K3) */
+static DEFINE_XARRAY(rnic_kulp_devs);
+static struct tracepoint *rnic_tp_alloc, *rnic_tp_integ_alloc, *rnic_tp_dereg;
+static bool rnic_kulp_registered;
+
+/* K2: rdmastor's modules are the arbiter's consumers */
+static bool rnic_kulp_ours(const char *name)
+{
+	return !strncmp(name, "rdmastor_", 9) || !strcmp(name, "rnic_mgr");
+}
+
+/* the slot of @name on @kd, taking a free one; the last is shared */
+static struct rnic_kulp *rnic_kulp_slot(struct rnic_kulp_dev *kd, const char *name,
+					unsigned int *idx)
+{
+	unsigned int i;
+
+	for (i = 0; i < RNIC_KULP_SLOTS - 1; i++) {
+		struct rnic_kulp *k = &kd->kd_slots[i];
+
+		if (!k->name[0])
+			strscpy(k->name, name, sizeof(k->name));
+		if (!strncmp(k->name, name, sizeof(k->name) - 1))
+			break;
+	}
+	if (i == RNIC_KULP_SLOTS - 1)
+		strscpy(kd->kd_slots[i].name, "other", sizeof(kd->kd_slots[i].name));
+	*idx = i;
+	return &kd->kd_slots[i];
+}
+
+static void rnic_kulp_count(const struct ib_mr *mr, u64 entries)
+{
+	const char *name;
+	struct rnic_kulp_dev *kd;
+	struct rnic_kulp *k;
+	unsigned long flags;
+	unsigned int slot;
+	void *old;
+
+	if (IS_ERR_OR_NULL(mr) || mr->res.user)
+		return;
+	name = mr->res.kern_name;
+	if (!name || rnic_kulp_ours(name))
+		return;
+	entries = min_t(u64, entries, U32_MAX);
+	spin_lock_irqsave(&rnic_kulp_lock, flags);
+	kd = xa_load(&rnic_kulp_devs, mr->device->index);
+	if (!kd)
+		goto out;
+	k = rnic_kulp_slot(kd, name, &slot);
+	old = xa_store(&kd->kd_mrs, mr->res.id,
+		       xa_mk_value(entries << RNIC_KULP_SLOT_BITS | slot), GFP_ATOMIC);
+	if (xa_is_err(old)) {
+		kd->kd_unrecorded++;
+		goto out;
+	}
+	/* an id reused under a record that was never cleared: count it once */
+	WARN_ON_ONCE(old);
+	k->allocs++;
+	k->mrs++;
+	k->entries += entries;
+	k->peak_mrs = max(k->peak_mrs, k->mrs);
+	k->peak_entries = max(k->peak_entries, k->entries);
+	trace_rnic_kulp_mr(dev_name(&mr->device->dev), k->name, true, entries, k->entries);
+out:
+	spin_unlock_irqrestore(&rnic_kulp_lock, flags);
+}
+
+static void rnic_kulp_alloc(void *data, const struct ib_pd *pd, enum ib_mr_type type,
+			    u32 max_num_sg, const struct ib_mr *mr)
+{
+	rnic_kulp_count(mr, max_num_sg);
+}
+
+static void rnic_kulp_integ_alloc(void *data, const struct ib_pd *pd, u32 max_num_data_sg,
+				  u32 max_num_meta_sg, const struct ib_mr *mr)
+{
+	rnic_kulp_count(mr, (u64)max_num_data_sg + max_num_meta_sg);
+}
+
+static void rnic_kulp_dereg(void *data, const struct ib_mr *mr)
+{
+	struct rnic_kulp_dev *kd;
+	struct rnic_kulp *k;
+	unsigned long flags;
+	u64 v, entries;
+
+	if (mr->res.user)
+		return;
+	spin_lock_irqsave(&rnic_kulp_lock, flags);
+	kd = xa_load(&rnic_kulp_devs, mr->device->index);
+	if (!kd)
+		goto out;
+	v = xa_to_value(xa_erase(&kd->kd_mrs, mr->res.id) ?: xa_mk_value(0));
+	if (!v)
+		goto out;	/* never counted: before rnic_mgr, or ours */
+	k = &kd->kd_slots[v & (RNIC_KULP_SLOTS - 1)];
+	entries = v >> RNIC_KULP_SLOT_BITS;
+	if (WARN_ON_ONCE(!k->mrs || k->entries < entries))	/* K1 */
+		goto out;
+	k->mrs--;
+	k->entries -= entries;
+	trace_rnic_kulp_mr(dev_name(&mr->device->dev), k->name, false, entries, k->entries);
+out:
+	spin_unlock_irqrestore(&rnic_kulp_lock, flags);
+}
+
+/**
+ * rnic_kulp_add_dev - start counting kernel ULPs' MRs on a device
+ * @ibdev: the device rnic_mgr adds
+ *
+ * Context: process. Without memory the device is simply not counted.
+ */
+void rnic_kulp_add_dev(struct ib_device *ibdev)
+{
+	struct rnic_kulp_dev *kd;
+	unsigned long flags;
+
+	if (!rnic_kulp_registered)
+		return;
+	kd = kzalloc(sizeof(*kd), GFP_KERNEL);
+	if (!kd)
+		return;
+	xa_init(&kd->kd_mrs);
+	spin_lock_irqsave(&rnic_kulp_lock, flags);
+	if (xa_is_err(xa_store(&rnic_kulp_devs, ibdev->index, kd, GFP_ATOMIC))) {
+		spin_unlock_irqrestore(&rnic_kulp_lock, flags);
+		kfree(kd);
+		return;
+	}
+	spin_unlock_irqrestore(&rnic_kulp_lock, flags);
+}
+
+static void rnic_kulp_free(struct rnic_kulp_dev *kd)
+{
+	if (!kd)
+		return;
+	xa_destroy(&kd->kd_mrs);
+	kfree(kd);
+}
+
+/**
+ * rnic_kulp_remove_dev - stop counting on a device that goes
+ * @ibdev: the device rnic_mgr removes
+ *
+ * Context: process.
+ */
+void rnic_kulp_remove_dev(struct ib_device *ibdev)
+{
+	struct rnic_kulp_dev *kd;
+	unsigned long flags;
+
+	spin_lock_irqsave(&rnic_kulp_lock, flags);
+	kd = xa_erase(&rnic_kulp_devs, ibdev->index);
+	spin_unlock_irqrestore(&rnic_kulp_lock, flags);
+	rnic_kulp_free(kd);	/* K3: no probe holds it now */
+}
+
+/**
+ * rnic_kulp_show - the kernel ULPs of a device, for sysfs
+ * @index: the device's index (struct rnic_dev's rd_index)
+ * @buf: a sysfs page
+ *
+ * One line per ULP seen: NAME mrs N entries E peak_mrs N peak_entries E
+ * allocs N; then "unrecorded N" if an MR could not be counted. Nothing
+ * when counting is off or nothing was seen.
+ *
+ * Return: bytes written.
+ */
+ssize_t rnic_kulp_show(u32 index, char *buf)
+{
+	struct rnic_kulp_dev *kd;
+	unsigned long flags;
+	ssize_t n = 0;
+	unsigned int i;
+
+	spin_lock_irqsave(&rnic_kulp_lock, flags);
+	kd = xa_load(&rnic_kulp_devs, index);
+	for (i = 0; kd && i < RNIC_KULP_SLOTS; i++) {
+		const struct rnic_kulp *k = &kd->kd_slots[i];
+
+		if (!k->allocs)
+			continue;
+		n += sysfs_emit_at(buf, n,
+				   "%s mrs %llu entries %llu peak_mrs %llu peak_entries %llu allocs %llu\n",
+				   k->name, k->mrs, k->entries, k->peak_mrs, k->peak_entries,
+				   k->allocs);
+	}
+	if (kd && kd->kd_unrecorded)
+		n += sysfs_emit_at(buf, n, "unrecorded %llu\n", kd->kd_unrecorded);
+	spin_unlock_irqrestore(&rnic_kulp_lock, flags);
+	return n;
+}
+
+/* ib_core's tracepoints, found among its module's */
+static int rnic_kulp_find(struct notifier_block *nb, unsigned long val, void *data)
+{
+	struct tp_module *tp_mod = data;
+	struct module *mod = tp_mod->mod;
+	unsigned int i;
+
+	if (val != MODULE_STATE_COMING || strcmp(mod->name, "ib_core"))
+		return NOTIFY_OK;
+	for (i = 0; i < mod->num_tracepoints; i++) {
+		struct tracepoint *tp = tracepoint_ptr_deref(&mod->tracepoints_ptrs[i]);
+
+		if (!strcmp(tp->name, "mr_alloc"))
+			rnic_tp_alloc = tp;
+		else if (!strcmp(tp->name, "mr_integ_alloc"))
+			rnic_tp_integ_alloc = tp;
+		else if (!strcmp(tp->name, "mr_dereg"))
+			rnic_tp_dereg = tp;
+	}
+	return NOTIFY_OK;
+}
+
+static struct notifier_block rnic_kulp_nb = { .notifier_call = rnic_kulp_find };
+
+static void rnic_kulp_unregister(void)
+{
+	if (rnic_tp_alloc)
+		tracepoint_probe_unregister(rnic_tp_alloc, rnic_kulp_alloc, NULL);
+	if (rnic_tp_integ_alloc)
+		tracepoint_probe_unregister(rnic_tp_integ_alloc, rnic_kulp_integ_alloc, NULL);
+	if (rnic_tp_dereg)
+		tracepoint_probe_unregister(rnic_tp_dereg, rnic_kulp_dereg, NULL);
+	tracepoint_synchronize_unregister();
+}
+
+/**
+ * rnic_kulp_init - find ib_core's MR tracepoints and listen to them
+ *
+ * Before rnic_client_init(): devices are added afterwards. Without the
+ * tracepoints (a kernel built without them) nothing is counted and the
+ * kernel log says so; rnic_mgr works on.
+ *
+ * Context: process.
+ */
+void rnic_kulp_init(void)
+{
+	int err;
+
+	if (!rnic_kulp_enable)
+		return;
+	/* called at once for every loaded module: ib_core is one of ours */
+	err = register_tracepoint_module_notifier(&rnic_kulp_nb);
+	if (!err)
+		unregister_tracepoint_module_notifier(&rnic_kulp_nb);
+	if (err || !rnic_tp_alloc || !rnic_tp_dereg) {
+		pr_warn("kernel ULPs' MRs are not counted: ib_core's MR tracepoints not found\n");
+		return;
+	}
+	err = tracepoint_probe_register(rnic_tp_alloc, rnic_kulp_alloc, NULL);
+	if (!err && rnic_tp_integ_alloc)
+		err = tracepoint_probe_register(rnic_tp_integ_alloc, rnic_kulp_integ_alloc, NULL);
+	if (!err)
+		err = tracepoint_probe_register(rnic_tp_dereg, rnic_kulp_dereg, NULL);
+	if (err) {
+		rnic_kulp_unregister();
+		pr_warn("kernel ULPs' MRs are not counted: tracepoint probe: %d\n", err);
+		return;
+	}
+	rnic_kulp_registered = true;
+}
+
+/**
+ * rnic_kulp_exit - stop listening, and free what is left
+ *
+ * After rnic_client_exit(): every device was removed (K3).
+ *
+ * Context: process.
+ */
+void rnic_kulp_exit(void)
+{
+	struct rnic_kulp_dev *kd;
+	unsigned long idx;
+
+	if (rnic_kulp_registered)
+		rnic_kulp_unregister();
+	rnic_kulp_registered = false;
+	xa_for_each(&rnic_kulp_devs, idx, kd)
+		rnic_kulp_free(kd);
+	xa_destroy(&rnic_kulp_devs);
+}

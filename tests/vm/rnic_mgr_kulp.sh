@@ -1,0 +1,84 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# vm-group: rnic_mgr (one guest boot: tests/lib/check)
+#
+# Kernel ULPs' MRs, counted (rnic_mgr/kulp.c): the stock nvme-rdma host
+# against nvmet-rdma over rxe loopback. Its MRs show in kernel_ulps
+# under nvme_rdma, as many as the RDMA core's resource tracking lists,
+# and go back to zero on disconnect; rdmastor's own transport is not
+# listed (it is the arbiter's consumer); rnic_mgr unloads with the stock
+# MRs allocated and nothing breaks; MRs allocated before it loaded are
+# not counted.
+. tests/lib/guest/lib.sh
+. tests/lib/guest/nvme.sh
+IP=192.0.2.1
+D=/sys/kernel/rnic_mgr/devices/rxe0
+
+# ulp NAME FIELD: a field of NAME's line in kernel_ulps (empty: no line)
+ulp() {
+	awk -v n="$1" -v k="$2" '$1 == n { for (i = 2; i < NF; i++) if ($i == k) print $(i + 1) }' \
+		$D/kernel_ulps
+}
+# the MRs the RDMA core tracks for nvme-rdma (kernel resources show
+# their module's name as the command)
+restrack_mrs() { rdma resource show mr 2>/dev/null | grep -c '\[nvme_rdma\]' || true; }
+mrs_zero() { [ "$(ulp nvme_rdma mrs)" = 0 ]; }
+nvme_gone() { ! nvme_dev >/dev/null; }
+none_counted() { [ -z "$(cat $D/kernel_ulps)" ]; }
+verify() {	# verify NAME: 8 MiB of verified random writes on the namespace
+	fio --name="$1" --filename="$(nvme_dev)" --rw=randwrite --bs=16k --iodepth=8 \
+		--ioengine=libaio --direct=1 --size=8m --verify=crc32c --do_verify=1 \
+		--output=/dev/null
+}
+
+check "soft-RoCE" tests/lib/guest/rxe-setup single
+check "rdmastor installed" rdmastor_install
+check "load rnic_mgr" modprobe rnic_mgr
+expect_eq "kernel_ulps is empty before any kernel ULP" "$(cat $D/kernel_ulps)" ""
+check "NVMe-oF target on a RAM disk, rdma 4420" nvme_target $IP 64 || bail "no target"
+check "the stock nvme-rdma host connects (2 I/O queues)" nvme_connect $IP nr_io_queues=2 ||
+	bail "no controller"
+diag "kernel_ulps: $(paste -sd'|' $D/kernel_ulps); restrack: $(rdma resource show mr | head -3 | paste -sd'|')"
+mrs=$(ulp nvme_rdma mrs)
+expect_gt "nvme_rdma's MRs are counted" "${mrs:-0}" 0
+expect_eq "as many as the RDMA core tracks" "$mrs" "$(restrack_mrs)"
+check "with their translation entries ($(ulp nvme_rdma entries))" \
+	[ "$(ulp nvme_rdma entries)" -ge "$mrs" ]
+check "I/O through it verifies" verify counted
+expect_eq "its MR pools do not change with I/O" "$(ulp nvme_rdma mrs)" "$mrs"
+expect_eq "nvmet-rdma on RoCE allocates no MR (rdma_rw uses the local key)" "$(ulp nvmet_rdma mrs)" ""
+expect_match "rnic-top lists it" "$(scripts/admin/rnic-top rxe0)" "^kernel:nvme_rdma +$mrs "
+expect_match "rdmastor status --prometheus has its MRs" "$(scripts/admin/rdmastor status --prometheus)" \
+	"^rnic_mgr_kernel_ulp_mrs\\{device=\"rxe0\",ulp=\"nvme_rdma\"\\} $mrs\$"
+
+# rdmastor's transport registers its own MRs: charged as a consumer,
+# never listed here (K2)
+check "load the transport and rtp" sh -c "modprobe rdmastor_transport && insmod $(rdmastor_testmod rtp)"
+check "rtp server listens" tests/lib/rtp server 7471 8
+check "rtp: RDMA WRITEs through rdmastor's MRs" sh -c \
+	"tests/lib/rtp run -o write -s 64k -c 4 -t 1 -i remote -w 2500 $IP > /tmp/rtp.out"
+expect_match "rtp registered MRs" "$(cat /tmp/rtp.out)" '^regs [1-9]'
+expect_nomatch "rdmastor's own MRs are not listed" "$(cat $D/kernel_ulps)" '^(rdmastor|rnic_mgr)'
+check "rtp and the transport unload" sh -c "tests/lib/rtp server-stop; rmmod rtp && rmmod rdmastor_transport"
+
+check "disconnect" nvme_disconnect
+check "nvme_rdma's MRs go back to zero" wait_for 20 mrs_zero
+expect_eq "its peak stays" "$(ulp nvme_rdma peak_mrs)" "$mrs"
+
+# unload with stock MRs allocated: the device is untouched
+check "connect again" nvme_connect $IP nr_io_queues=2
+check "rnic_mgr unloads with nvme-rdma's MRs allocated" modprobe -r rnic_mgr
+check "I/O still verifies without rnic_mgr" verify unloaded
+check "rnic_mgr loads again" modprobe rnic_mgr
+check "MRs allocated before it loaded are not counted" wait_for 10 none_counted
+check "disconnect: their deregistration is ignored" nvme_disconnect
+check "the controller is gone" wait_for 20 nvme_gone
+expect_eq "and nothing is counted" "$(cat $D/kernel_ulps)" ""
+check "a new controller is counted" nvme_connect $IP nr_io_queues=1
+expect_gt "nvme_rdma's MRs" "$(ulp nvme_rdma mrs)" 0
+check "disconnect" nvme_disconnect
+check "zero again" wait_for 20 mrs_zero
+check "clear the target" nvme_clear
+check "rnic_mgr unloads" modprobe -r rnic_mgr
+check "the NVMe modules unload" sh -c "modprobe -r nvme-rdma nvmet-rdma && rmmod brd"
+tap_done
