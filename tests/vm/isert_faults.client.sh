@@ -102,7 +102,8 @@ abort_write() {
 	hook conns | sed 's/^/# /'
 	wait_for 10 held_none
 }
-for i in 1 2 3; do
+# twice on one connection: the second abort finds the ring whole again
+for i in 1 2; do
 	check "aborted immediate-data WRITE $i: its receive buffer comes back" abort_write "$i"
 done
 check "the slow LUN verifies afterwards" \
