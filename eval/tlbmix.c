@@ -226,11 +226,9 @@ int main(int argc, char **argv)
 			continue;
 		}
 		if (!strcmp(argv[i], "--csv") && i + 1 < argc) {
-			csv = fopen(argv[++i], "a");
-			if (!csv) {
-				perror(argv[i]);
+			csv = trace_csv_open(argv[++i]);
+			if (!csv)
 				return 1;
-			}
 			continue;
 		}
 		if (argv[i][0] == '-')

@@ -179,11 +179,9 @@ int main(int argc, char **argv)
 		size_t n;
 
 		if (!strcmp(argv[i], "--csv") && i + 1 < argc) {
-			csv = fopen(argv[++i], "a");
-			if (!csv) {
-				perror(argv[i]);
+			csv = trace_csv_open(argv[++i]);
+			if (!csv)
 				return 1;
-			}
 			continue;
 		}
 		if (!strcmp(argv[i], "--t-access") && i + 1 < argc) {

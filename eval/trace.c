@@ -113,3 +113,18 @@ struct trace_acc *trace_load(const char *path, size_t *n)
 	}
 	return a;
 }
+
+/**
+ * trace_csv_open - a CSV file the tools append their rows to
+ * @path: the file (created if missing)
+ *
+ * Return: the stream, or NULL after a message on stderr.
+ */
+FILE *trace_csv_open(const char *path)
+{
+	FILE *f = fopen(path, "a");
+
+	if (!f)
+		perror(path);
+	return f;
+}

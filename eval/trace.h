@@ -64,6 +64,7 @@ struct trace_acc {
 
 int trace_parse_line(const char *line, struct trace_rec *r);
 struct trace_acc *trace_load(const char *path, size_t *n);
+FILE *trace_csv_open(const char *path);
 int trace_read(FILE *f, struct trace_rec *r, long *lineno);
 
 #endif /* RDMASTOR_EVAL_TRACE_H */
