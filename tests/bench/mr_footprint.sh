@@ -1,0 +1,102 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# MR footprint (issue 35, item 4), one guest (rxe loopback): the MRs and
+# translation entries each stack keeps for the same load, idle and busy,
+# and the IOPS it gave.
+#   NFS, nconnect=CONNS (4): the stock pair (xprtrdma and svcrdma, 16
+#     KiB inline) against rdmastor's client and server
+#   NVMe-oF (stock nvme-rdma against nvmet-rdma on brd, IO_QUEUES 2):
+#     the stock stack with no rdmastor counterpart, for scale
+# For each: right after the mount or connect (idle), every 0.5 s during
+# RUNTIME (10) s of 4 KiB random read/write at depth 16 (the peak), and
+# 3 s after it (idle again: rdmastor frees idle MRs after 1 s). MRs by
+# the RDMA core's resource tracking, per owning module; entries from
+# rnic_mgr: kernel_ulps for the stock modules, the consumers' held
+# entries for rdmastor's. Rows in $RDMASTOR_OUT/footprint.csv:
+#   stack,phase,mrs,entries,iops
+. tests/lib/guest/lib.sh
+. tests/lib/guest/nfs-server.sh
+. tests/lib/guest/nfs-client.sh
+. tests/lib/guest/pairbench.sh
+. tests/lib/guest/nvme.sh
+INLINE=16384
+CONNS=${CONNS:-4}
+IO_QUEUES=${IO_QUEUES:-2}
+RUNTIME=${RUNTIME:-10}
+MOUNT_OPTS=nconnect=$CONNS
+STOCK_THREADS=8 RDMASTOR_THREADS=8
+D=/sys/kernel/rnic_mgr/devices/rxe0
+CSV=$RDMASTOR_OUT/footprint.csv
+. tests/lib/guest/nfs-loop-pairs.sh
+
+# mrs OWNER...: the MRs the RDMA core tracks for those modules
+mrs() {
+	local o n=0
+	for o in "$@"; do
+		n=$((n + $(rdma resource show mr 2>/dev/null | grep -c "comm \[$o\]" || true)))
+	done
+	echo $n
+}
+# entries STACK: translation entries its MRs map at most
+entries() {
+	case $1 in
+	nfs-stock) awk '$1 == "rpcrdma" { print $5 }' $D/kernel_ulps ;;
+	nvme-stock) awk '$1 == "nvme_rdma" { print $5 }' $D/kernel_ulps ;;
+	# rdmastor's consumers: their held entries (table: name ... held)
+	nfs-rdmastor) awk 'NR > 1 && $1 ~ /^nfs/ { s += $5 } END { print s + 0 }' $D/table ;;
+	esac
+}
+owners() {
+	case $1 in
+	nfs-stock) echo rpcrdma svcrdma ;;
+	nfs-rdmastor) echo rdmastor_transport ;;
+	nvme-stock) echo nvme_rdma nvmet_rdma ;;
+	esac
+}
+row() { echo "$1,$2,$3,$4,$5" >> "$CSV"; }
+
+# measure STACK FILE: idle, busy (the peak of 0.5 s samples) and idle
+# again, with fio's IOPS on FILE
+measure() {
+	local stack=$1 file=$2 pid peak=0 peak_e=0 m e iops
+	# shellcheck disable=SC2046
+	row "$stack" idle "$(mrs $(owners "$stack"))" "$(entries "$stack")" ""
+	fio --name=fp --filename="$file" --size=64m --rw=randrw --bs=4k --iodepth=16 \
+		--ioengine=libaio --direct=1 --time_based --runtime="$RUNTIME" \
+		--output-format=json --output=/tmp/fp.json & pid=$!
+	while kill -0 $pid 2>/dev/null; do
+		# shellcheck disable=SC2046
+		m=$(mrs $(owners "$stack")) e=$(entries "$stack")
+		[ "$m" -gt "$peak" ] && peak=$m
+		[ "${e:-0}" -gt "$peak_e" ] && peak_e=$e
+		sleep 0.5
+	done
+	wait $pid || return 1
+	iops=$(python3 -c 'import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+print(round(j["read"]["iops"] + j["write"]["iops"]))' /tmp/fp.json)
+	row "$stack" busy "$peak" "$peak_e" "$iops"
+	sleep 3
+	# shellcheck disable=SC2046
+	row "$stack" "idle after" "$(mrs $(owners "$stack"))" "$(entries "$stack")" ""
+	diag "$stack: $(grep "^$stack," "$CSV" | paste -sd' ')"
+}
+
+echo "stack,phase,mrs,entries,iops" > "$CSV"
+loop_setup
+check "rnic_mgr counts kernel ULPs" test -f $D/kernel_ulps
+umount $MNT
+for stack in stock rdmastor; do
+	check "NFS $stack, nconnect=$CONNS: mounted" pb_pairing $stack || continue
+	check "NFS $stack: idle, busy, idle again" measure nfs-$stack $MNT/fp
+	rm -f $MNT/fp
+done
+mountpoint -q $MNT && umount $MNT
+rpc.nfsd 0
+check "NVMe-oF target" nvme_target 192.0.2.1 128 &&
+	check "stock nvme-rdma connects ($IO_QUEUES I/O queues)" nvme_connect 192.0.2.1 nr_io_queues=$IO_QUEUES &&
+	check "NVMe stock: idle, busy, idle again" measure nvme-stock "$(nvme_dev)"
+nvme_clear
+diag "kernel_ulps: $(paste -sd'|' $D/kernel_ulps)"
+tap_done
