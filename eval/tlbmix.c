@@ -13,11 +13,13 @@
  *                victim's is the lines its trace touches, the hoarder's
  *                is unbounded (it always wants more).
  *
- *   tlbmix [--hoard-x X] [--ratio R] [--weights V:H] [--csv FILE] TRACE...
+ *   tlbmix [--hoard-x X] [--ratio R] [--repeat K] [--weights V:H] [--csv FILE] TRACE...
  *
  * --hoard-x: the hoarder's registrations, in multiples of the cache's
  * lines (default 4); --ratio: hoarder accesses per victim access
- * (default 1); --weights: the consumers' weights (default 1:1). The
+ * (default 1); --repeat: the victim's trace K times over (default 1: a
+ * short trace is mostly cold misses and warm-up, a repeated one is the
+ * same work going on); --weights: the consumers' weights (default 1:1). The
  * goal: the victim's miss rate partitioned within +10% of solo.
  */
 #include <errno.h>
@@ -34,7 +36,7 @@
 #define LINE	16
 #define ASSOC	4
 
-static u32 hoard_x = 4, ratio = 1, w_victim = 1, w_hoarder = 1;
+static u32 hoard_x = 4, ratio = 1, repeat = 1, w_victim = 1, w_hoarder = 1;
 static FILE *csv;
 
 struct mix_result {
@@ -70,6 +72,7 @@ static int mix_run(const struct trace_acc *a, size_t n, const struct tlbsim_cfg 
 	struct tlbsim_seen *seen = malloc(seen_cap * sizeof(*seen));
 	struct tlbsim s;
 	size_t i;
+	u64 k;
 	u32 j;
 	int hit, err = 0;
 
@@ -84,7 +87,8 @@ static int mix_run(const struct trace_acc *a, size_t n, const struct tlbsim_cfg 
 		tlbsim_partition(&s, VICTIM, vquota);
 		tlbsim_partition(&s, HOARDER, hquota);
 	}
-	for (i = 0; i < n && !err; i++) {
+	for (k = 0; k < (u64)n * repeat && !err; k++) {
+		i = k % n;
 		u64 nc0 = s.stats[TLBSIM_SEND].noncold + s.stats[TLBSIM_RECV].noncold;
 
 		/* every victim context is one consumer: keys are unique per device */
@@ -155,7 +159,8 @@ static int mix_trace(const char *name, const struct trace_acc *a, size_t n)
 	u32 c;
 	int err;
 
-	printf("%s: %zu victim accesses; a hoarder of %ux the cache's lines,\n", name, n, hoard_x);
+	printf("%s: %zu victim accesses x %u; a hoarder of %ux the cache's lines,\n", name, n,
+	       repeat, hoard_x);
 	printf("  %u access(es) per victim access, weights %u:%u; L %u, A %u\n",
 	       ratio, w_victim, w_hoarder, LINE, ASSOC);
 	printf("  %6s %6s %6s %6s | %8s %8s %8s | %7s %s\n", "C", "lines", "demand", "quota",
@@ -214,6 +219,10 @@ int main(int argc, char **argv)
 			hoard_x = atoi(argv[++i]);
 			continue;
 		}
+		if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
+			repeat = atoi(argv[++i]);
+			continue;
+		}
 		if (!strcmp(argv[i], "--ratio") && i + 1 < argc) {
 			ratio = atoi(argv[++i]);
 			continue;
@@ -245,13 +254,13 @@ int main(int argc, char **argv)
 		}
 		done++;
 	}
-	if (done && hoard_x && ratio) {
+	if (done && hoard_x && ratio && repeat) {
 		if (csv)
 			fclose(csv);
 		return 0;
 	}
 usage:
-	fprintf(stderr, "usage: tlbmix [--hoard-x X] [--ratio R] [--weights V:H] [--csv FILE] %s\n",
-		"TRACE...");
+	fprintf(stderr, "usage: tlbmix [--hoard-x X] [--ratio R] [--repeat K] [--weights V:H] %s\n",
+		"[--csv FILE] TRACE...");
 	return 2;
 }
