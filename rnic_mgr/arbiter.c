@@ -79,6 +79,8 @@ void rnic_dev_init_pool(struct rnic_dev *rd)
 	rnp_params_default(&params);
 	rnp_pool_init(&rd->rd_pool, rnic_default_entries, rnic_default_keys,
 		      &params);
+	rd->rd_conf_budget[RNP_ENTRIES] = rnic_default_entries;
+	rd->rd_conf_budget[RNP_KEYS] = rnic_default_keys;
 	mutex_init(&rd->rd_cons_mutex);
 	INIT_LIST_HEAD(&rd->rd_consumers);
 	spin_lock_init(&rd->rd_lock);
@@ -887,32 +889,61 @@ void rnic_unregister(struct rnic_consumer *c)
 }
 EXPORT_SYMBOL_GPL(rnic_unregister);
 
+/*
+ * The pool's budget of @r: the administrator's, less what other kernel
+ * ULPs are charged, but never below the consumers' guaranteed minimums
+ * (those ULPs cannot be refused here: the NIC is then overcommitted by
+ * the difference, as without rnic_mgr). Under rd_cons_mutex and rd_lock.
+ */
+static int rnic_apply_budget(struct rnic_dev *rd, enum rnp_res r)
+{
+	u64 conf = rd->rd_conf_budget[r], charge = rd->rd_kulp_charge[r];
+	u64 budget = conf > charge ? conf - charge : 0;
+	int err;
+
+	lockdep_assert_held(&rd->rd_cons_mutex);
+	lockdep_assert_held(&rd->rd_lock);
+	budget = max(budget, rd->rd_pool.r[r].min_total);
+	err = rd->rd_dead ? -ENODEV : rnp_set_budget(&rd->rd_pool, r, min(budget, conf));
+	if (!err) {
+		u64 now = rnic_now_ms();
+
+		rnic_trim_others(rd, NULL);
+		rnic_rebalance(rd, now);
+		rnic_enforce_all(rd, now);
+		rnic_serve_waiters(rd);
+	}
+	return err;
+}
+
 /**
  * rnic_dev_set_budget - change a device's budget of entries or keys
  * @rd: the device
  * @r: which resource
  * @budget: the new budget
  *
- * Lowering it below what is granted revokes: consumers over their new
- * share are asked to shrink.
+ * The administrator's budget: the consumers share it less what other
+ * kernel ULPs are charged (kernel_ulps=2; sysfs shared_budget). Lowering
+ * it below what is granted revokes: consumers over their new share are
+ * asked to shrink.
  *
  * Return: 0, -EINVAL below the consumers' guaranteed minimums, -ENODEV.
  */
 int rnic_dev_set_budget(struct rnic_dev *rd, enum rnp_res r, u64 budget)
 {
-	u64 now = rnic_now_ms();
-	u64 mins;
+	u64 mins, old;
 	int err;
 
 	mutex_lock(&rd->rd_cons_mutex);
 	spin_lock(&rd->rd_lock);
 	mins = rd->rd_pool.r[r].min_total;
-	err = rd->rd_dead ? -ENODEV : rnp_set_budget(&rd->rd_pool, r, budget);
+	old = rd->rd_conf_budget[r];
+	err = rd->rd_dead ? -ENODEV : budget < mins || budget > RNP_MAX_BUDGET ? -EINVAL : 0;
 	if (!err) {
-		rnic_trim_others(rd, NULL);
-		rnic_rebalance(rd, now);
-		rnic_enforce_all(rd, now);
-		rnic_serve_waiters(rd);
+		rd->rd_conf_budget[r] = budget;
+		err = rnic_apply_budget(rd, r);
+		if (err)
+			rd->rd_conf_budget[r] = old;
 	}
 	spin_unlock(&rd->rd_lock);
 	mutex_unlock(&rd->rd_cons_mutex);
@@ -925,6 +956,34 @@ int rnic_dev_set_budget(struct rnic_dev *rd, enum rnp_res r, u64 budget)
 	else if (!err)
 		trace_rnic_budget(rd, r, budget);
 	return err;
+}
+
+/**
+ * rnic_dev_kulp_charge - charge other kernel ULPs' MRs off the budgets
+ * @rd: the device
+ * @entries: the entries their MRs map, all told
+ * @keys: their MRs
+ *
+ * kulp.c calls it (kernel_ulps=2) whenever those totals change: the
+ * pool's budgets become the administrator's less these, and rdmastor's
+ * consumers over their new shares are asked to shrink, as for any
+ * newcomer. The ULPs themselves are never refused.
+ *
+ * Context: process, may sleep.
+ */
+void rnic_dev_kulp_charge(struct rnic_dev *rd, u64 entries, u64 keys)
+{
+	mutex_lock(&rd->rd_cons_mutex);
+	spin_lock(&rd->rd_lock);
+	rd->rd_kulp_charge[RNP_ENTRIES] = entries;
+	rd->rd_kulp_charge[RNP_KEYS] = keys;
+	if (!rd->rd_dead) {
+		rnic_apply_budget(rd, RNP_ENTRIES);
+		rnic_apply_budget(rd, RNP_KEYS);
+		trace_rnic_kulp_charge(rd, entries, keys, rd->rd_pool.r[RNP_ENTRIES].budget);
+	}
+	spin_unlock(&rd->rd_lock);
+	mutex_unlock(&rd->rd_cons_mutex);
 }
 
 /**

@@ -134,7 +134,7 @@ static int rnic_add_one(struct ib_device *ibdev)
 	list_add_tail(&rd->rd_node, &rnic_devs);
 	mutex_unlock(&rnic_devs_mutex);
 	ib_set_client_data(ibdev, &rnic_client, rd);
-	rnic_kulp_add_dev(ibdev);
+	rnic_kulp_add_dev(rd);
 	/* before any consumer: it registers only once the add returned */
 	rnic_dev_conf_apply(rd, "add");
 	pr_info("device %s added, budget %llu entries, %llu keys, policy %s, user registrations %s\n",
@@ -155,7 +155,7 @@ static void rnic_remove_one(struct ib_device *ibdev, void *client_data)
 	rnic_dev_removed(rd);
 	cancel_work_sync(&rd->rd_conf_work);
 	rnic_user_remove_dev(rd);
-	rnic_kulp_remove_dev(ibdev);
+	rnic_kulp_remove_dev(rd);
 	pr_info("device %s removed\n", rd->rd_name);
 	rd->rd_ibdev = NULL;
 	rnic_sysfs_del_dev(rd);

@@ -12,9 +12,13 @@
  * allocations and nothing on the device: loading and unloading
  * rnic_mgr leave the device's ops untouched, whatever MRs exist. An MR
  * allocated before rnic_mgr loaded, or before the device was added, is
- * not counted, and its deregistration is ignored. Counting only: these
- * MRs are not charged to the device's budget (Documentation/rnic_mgr.rst,
- * "Kernel ULPs").
+ * not counted, and its deregistration is ignored.
+ *
+ * kernel_ulps=1 (the default) counts; 2 also charges: a work item of the
+ * device hands the totals to rnic_dev_kulp_charge(), which lowers the
+ * budget rdmastor's consumers share by them, so those consumers shrink
+ * to make room; the ULPs are never refused (Documentation/rnic_mgr.rst,
+ * "Kernel ULPs"). 0 listens to nothing.
  *
  * The probes run where ib_alloc_mr() and ib_dereg_mr() run, possibly
  * atomic: they take only rnic_kulp_lock and allocate with GFP_ATOMIC
@@ -32,7 +36,9 @@
  *      freed when it removes it, both under rnic_kulp_lock, which every
  *      probe holds while it uses the record: a probe never sees freed
  *      memory. After rnic_kulp_exit() unregisters the probes and waits
- *      (tracepoint_synchronize_unregister()), none runs.
+ *      (tracepoint_synchronize_unregister()), none runs. The record's
+ *      charge work is cancelled after it is unpublished and before it
+ *      is freed, while its rnic_dev still lives.
  */
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -48,10 +54,6 @@
 /* kernel ULPs told apart per device; more share the last slot, "other" */
 #define RNIC_KULP_SLOTS		16
 #define RNIC_KULP_SLOT_BITS	4
-
-static bool rnic_kulp_enable = true;
-module_param_named(kernel_ulps, rnic_kulp_enable, bool, 0444);
-MODULE_PARM_DESC(kernel_ulps, "count kernel ULPs' MRs per device (kernel_ulps in sysfs)");
 
 /**
  * struct rnic_kulp - one kernel ULP's MRs on one device
@@ -73,11 +75,15 @@ struct rnic_kulp {
 
 /**
  * struct rnic_kulp_dev - the kernel ULPs of one device
+ * @kd_rd: the device's rnic_dev (outlives this record)
+ * @kd_charge_work: hands the totals to rnic_dev_kulp_charge()
  * @kd_mrs: restrack id of each counted MR -> xa_mk_value(entries << 4 | slot)
  * @kd_unrecorded: MRs not counted: no memory for their record
  * @kd_slots: the ULPs
  */
 struct rnic_kulp_dev {
+	struct rnic_dev *kd_rd;
+	struct work_struct kd_charge_work;
 	struct xarray kd_mrs;
 	u64 kd_unrecorded;
 	struct rnic_kulp kd_slots[RNIC_KULP_SLOTS];
@@ -149,6 +155,8 @@ static void rnic_kulp_count(const struct ib_mr *mr, u64 entries)
 	k->peak_mrs = max(k->peak_mrs, k->mrs);
 	k->peak_entries = max(k->peak_entries, k->entries);
 	trace_rnic_kulp_mr(dev_name(&mr->device->dev), k->name, true, entries, k->entries);
+	if (rnic_kulp_mode == RNIC_KULP_CHARGE)
+		schedule_work(&kd->kd_charge_work);
 out:
 	spin_unlock_irqrestore(&rnic_kulp_lock, flags);
 }
@@ -188,17 +196,36 @@ static void rnic_kulp_dereg(void *data, const struct ib_mr *mr)
 	k->mrs--;
 	k->entries -= entries;
 	trace_rnic_kulp_mr(dev_name(&mr->device->dev), k->name, false, entries, k->entries);
+	if (rnic_kulp_mode == RNIC_KULP_CHARGE)
+		schedule_work(&kd->kd_charge_work);
 out:
 	spin_unlock_irqrestore(&rnic_kulp_lock, flags);
 }
 
+/* The charge work: the device's totals, to the arbiter (kernel_ulps=2). */
+static void rnic_kulp_charge_work(struct work_struct *work)
+{
+	struct rnic_kulp_dev *kd = container_of(work, struct rnic_kulp_dev, kd_charge_work);
+	u64 entries = 0, mrs = 0;
+	unsigned long flags;
+	unsigned int i;
+
+	spin_lock_irqsave(&rnic_kulp_lock, flags);
+	for (i = 0; i < RNIC_KULP_SLOTS; i++) {
+		entries += kd->kd_slots[i].entries;
+		mrs += kd->kd_slots[i].mrs;
+	}
+	spin_unlock_irqrestore(&rnic_kulp_lock, flags);
+	rnic_dev_kulp_charge(kd->kd_rd, entries, mrs);
+}
+
 /**
  * rnic_kulp_add_dev - start counting kernel ULPs' MRs on a device
- * @ibdev: the device rnic_mgr adds
+ * @rd: the device rnic_mgr adds
  *
  * Context: process. Without memory the device is simply not counted.
  */
-void rnic_kulp_add_dev(struct ib_device *ibdev)
+void rnic_kulp_add_dev(struct rnic_dev *rd)
 {
 	struct rnic_kulp_dev *kd;
 	unsigned long flags;
@@ -208,9 +235,11 @@ void rnic_kulp_add_dev(struct ib_device *ibdev)
 	kd = kzalloc(sizeof(*kd), GFP_KERNEL);
 	if (!kd)
 		return;
+	kd->kd_rd = rd;
+	INIT_WORK(&kd->kd_charge_work, rnic_kulp_charge_work);
 	xa_init(&kd->kd_mrs);
 	spin_lock_irqsave(&rnic_kulp_lock, flags);
-	if (xa_is_err(xa_store(&rnic_kulp_devs, ibdev->index, kd, GFP_ATOMIC))) {
+	if (xa_is_err(xa_store(&rnic_kulp_devs, rd->rd_index, kd, GFP_ATOMIC))) {
 		spin_unlock_irqrestore(&rnic_kulp_lock, flags);
 		kfree(kd);
 		return;
@@ -222,23 +251,24 @@ static void rnic_kulp_free(struct rnic_kulp_dev *kd)
 {
 	if (!kd)
 		return;
+	cancel_work_sync(&kd->kd_charge_work);	/* K3 */
 	xa_destroy(&kd->kd_mrs);
 	kfree(kd);
 }
 
 /**
  * rnic_kulp_remove_dev - stop counting on a device that goes
- * @ibdev: the device rnic_mgr removes
+ * @rd: the device rnic_mgr removes
  *
  * Context: process.
  */
-void rnic_kulp_remove_dev(struct ib_device *ibdev)
+void rnic_kulp_remove_dev(struct rnic_dev *rd)
 {
 	struct rnic_kulp_dev *kd;
 	unsigned long flags;
 
 	spin_lock_irqsave(&rnic_kulp_lock, flags);
-	kd = xa_erase(&rnic_kulp_devs, ibdev->index);
+	kd = xa_erase(&rnic_kulp_devs, rd->rd_index);
 	spin_unlock_irqrestore(&rnic_kulp_lock, flags);
 	rnic_kulp_free(kd);	/* K3: no probe holds it now */
 }
@@ -327,7 +357,7 @@ void rnic_kulp_init(void)
 {
 	int err;
 
-	if (!rnic_kulp_enable)
+	if (rnic_kulp_mode == RNIC_KULP_OFF)
 		return;
 	/* called at once for every loaded module: ib_core is one of ours */
 	err = register_tracepoint_module_notifier(&rnic_kulp_nb);

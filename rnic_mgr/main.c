@@ -49,12 +49,14 @@ static const struct kernel_param_ops rnic_uint_param_ops = {
 	.get = rnic_uint_param_get,
 };
 
-#define RNIC_UINT_PARAM(_name, _var, _min, _max, _desc)			\
+#define RNIC_UINT_PARAM_PERM(_name, _var, _min, _max, _perm, _desc)	\
 	static struct rnic_uint_param _var##_param = {			\
 		.val = &(_var), .min = (_min), .max = (_max),		\
 	};								\
-	module_param_cb(_name, &rnic_uint_param_ops, &_var##_param, 0644); \
+	module_param_cb(_name, &rnic_uint_param_ops, &_var##_param, _perm); \
 	MODULE_PARM_DESC(_name, _desc " (" #_min ".." #_max ")")
+#define RNIC_UINT_PARAM(_name, _var, _min, _max, _desc)			\
+	RNIC_UINT_PARAM_PERM(_name, _var, _min, _max, 0644, _desc)
 
 /*
  * rxe and most NICs report no useful limit on translation entries, so
@@ -107,6 +109,14 @@ RNIC_UINT_PARAM(user_grace_ms, rnic_user_grace_ms, 1, 3600000,
 unsigned int rnic_user_enforce;
 RNIC_UINT_PARAM(user_enforce, rnic_user_enforce, 0, 1,
 		"past T: 0 counts and traces a late process, 1 kills it");
+
+/*
+ * Other kernel ULPs' MRs (kulp.c): ignored, counted, or also charged off
+ * the budget. Set at load: a change would have to undo a charge.
+ */
+unsigned int rnic_kulp_mode = RNIC_KULP_COUNT;
+RNIC_UINT_PARAM_PERM(kernel_ulps, rnic_kulp_mode, 0, 2, 0444,
+		     "other kernel ULPs' MRs: 0 ignored, 1 counted (kernel_ulps in sysfs), 2 also charged off the budget");
 
 static int __init rnic_mgr_init(void)
 {

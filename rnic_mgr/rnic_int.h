@@ -37,6 +37,11 @@
  * @rd_ibdev: the device; valid from ib_client add until remove returns
  * @rd_name: device name when it was added
  * @rd_index: the device's index in ib_core (kulp.c keys its counts by it)
+ * @rd_conf_budget: the budgets the administrator set (sysfs, the devices
+ *	parameter, the default); the pool's are these less @rd_kulp_charge
+ *	(under @rd_cons_mutex)
+ * @rd_kulp_charge: entries and keys of other kernel ULPs' MRs, charged
+ *	off the budgets when kernel_ulps=2 (kulp.c; under @rd_cons_mutex)
  * @rd_max_mr: MRs the device says it supports
  * @rd_max_frpl: pages one fast-registration MR can map on this device
  * @rd_cons_kset: the consumers/ directory
@@ -119,6 +124,8 @@ struct rnic_dev {
 	atomic64_t rd_umon_entries;
 	atomic64_t rd_umon_peak;
 	struct work_struct rd_conf_work;
+	u64 rd_conf_budget[RNP_NR_RES];
+	u64 rd_kulp_charge[RNP_NR_RES];
 };
 
 /**
@@ -218,6 +225,7 @@ void rnic_dev_init_pool(struct rnic_dev *rd);
 void rnic_dev_start(struct rnic_dev *rd);
 void rnic_dev_removed(struct rnic_dev *rd);
 int rnic_dev_set_budget(struct rnic_dev *rd, enum rnp_res r, u64 budget);
+void rnic_dev_kulp_charge(struct rnic_dev *rd, u64 entries, u64 keys);
 int rnic_dev_set_policy(struct rnic_dev *rd, u32 policy);
 int rnic_set_weight(struct rnic_consumer *c, u32 weight);
 int rnic_group_set_weight(struct rnic_dev *rd, struct rnp_group *grp,
@@ -242,11 +250,13 @@ void rnic_user_init_dev(struct rnic_dev *rd);
 int rnic_user_set_mode(struct rnic_dev *rd, u32 mode, const char *why);
 void rnic_user_remove_dev(struct rnic_dev *rd);
 
-/* kulp.c: kernel ULPs' MRs, counted */
+/* kulp.c: kernel ULPs' MRs, counted (kernel_ulps=1) or charged (2) */
+enum { RNIC_KULP_OFF, RNIC_KULP_COUNT, RNIC_KULP_CHARGE };
+extern unsigned int rnic_kulp_mode;
 void rnic_kulp_init(void);
 void rnic_kulp_exit(void);
-void rnic_kulp_add_dev(struct ib_device *ibdev);
-void rnic_kulp_remove_dev(struct ib_device *ibdev);
+void rnic_kulp_add_dev(struct rnic_dev *rd);
+void rnic_kulp_remove_dev(struct rnic_dev *rd);
 ssize_t rnic_kulp_show(u32 index, char *buf);
 ssize_t rnic_tenants_show(struct rnic_dev *rd, char *buf);
 ssize_t rnic_tenant_by_show(struct rnic_dev *rd, char *buf);

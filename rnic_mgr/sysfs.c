@@ -71,6 +71,7 @@ static struct kobj_attribute max_frpl_attr = __ATTR_RO(max_frpl);
 enum rnic_dev_field {
 	RD_BUDGET, RD_KEY_BUDGET, RD_FREE, RD_KEY_FREE, RD_RESERVE,
 	RD_GRANTED, RD_CONSUMERS, RD_WAITING, RD_REBALANCES,
+	RD_SHARED, RD_KEY_SHARED, RD_KULP_ENTRIES, RD_KULP_KEYS,
 };
 
 static u64 rnic_dev_field(struct rnic_dev *rd, enum rnic_dev_field f)
@@ -78,8 +79,13 @@ static u64 rnic_dev_field(struct rnic_dev *rd, enum rnic_dev_field f)
 	struct rnp_pool *p = &rd->rd_pool;
 
 	switch (f) {
-	case RD_BUDGET: return p->r[RNP_ENTRIES].budget;
-	case RD_KEY_BUDGET: return p->r[RNP_KEYS].budget;
+	/* what the administrator set; shared: what is left for consumers */
+	case RD_BUDGET: return rd->rd_conf_budget[RNP_ENTRIES];
+	case RD_KEY_BUDGET: return rd->rd_conf_budget[RNP_KEYS];
+	case RD_SHARED: return p->r[RNP_ENTRIES].budget;
+	case RD_KEY_SHARED: return p->r[RNP_KEYS].budget;
+	case RD_KULP_ENTRIES: return rd->rd_kulp_charge[RNP_ENTRIES];
+	case RD_KULP_KEYS: return rd->rd_kulp_charge[RNP_KEYS];
 	case RD_FREE: return rnp_free(p, RNP_ENTRIES);
 	case RD_KEY_FREE: return rnp_free(p, RNP_KEYS);
 	case RD_RESERVE: return p->r[RNP_ENTRIES].reserve;
@@ -138,6 +144,10 @@ static ssize_t rnic_dev_budget_store(struct kobject *kobj, struct kobj_attribute
 RNIC_DEV_RW(budget, RD_BUDGET);
 RNIC_DEV_RW(key_budget, RD_KEY_BUDGET);
 RNIC_DEV_RO(free, RD_FREE);
+RNIC_DEV_RO(shared_budget, RD_SHARED);
+RNIC_DEV_RO(shared_key_budget, RD_KEY_SHARED);
+RNIC_DEV_RO(kernel_charged, RD_KULP_ENTRIES);
+RNIC_DEV_RO(kernel_charged_keys, RD_KULP_KEYS);
 RNIC_DEV_RO(key_free, RD_KEY_FREE);
 RNIC_DEV_RO(reserve, RD_RESERVE);
 RNIC_DEV_RO(granted, RD_GRANTED);
@@ -321,6 +331,10 @@ static struct attribute *rnic_dev_attrs[] = {
 	&user_entries_attr.attr,
 	&user_peak_attr.attr,
 	&kernel_ulps_attr.attr,
+	&shared_budget_attr.attr.attr,
+	&shared_key_budget_attr.attr.attr,
+	&kernel_charged_attr.attr.attr,
+	&kernel_charged_keys_attr.attr.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(rnic_dev);

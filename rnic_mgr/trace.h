@@ -253,6 +253,26 @@ TRACE_EVENT(rnic_user_mode,
 		  __get_str(why))
 );
 
+/* Other kernel ULPs' MRs charged off a device's budgets (kulp.c). */
+TRACE_EVENT(rnic_kulp_charge,
+	TP_PROTO(const struct rnic_dev *rd, u64 entries, u64 keys, u64 budget),
+	TP_ARGS(rd, entries, keys, budget),
+	TP_STRUCT__entry(
+		__string(dev, rd->rd_name)
+		__field(u64, entries)
+		__field(u64, keys)
+		__field(u64, budget)
+	),
+	TP_fast_assign(
+		__assign_str(dev, rd->rd_name);
+		__entry->entries = entries;
+		__entry->keys = keys;
+		__entry->budget = budget;
+	),
+	TP_printk("dev=%s kernel_entries=%llu kernel_keys=%llu budget=%llu", __get_str(dev),
+		  __entry->entries, __entry->keys, __entry->budget)
+);
+
 /* A kernel ULP's MR counted or uncounted (kulp.c). */
 TRACE_EVENT(rnic_kulp_mr,
 	TP_PROTO(const char *dev, const char *ulp, bool alloc, u64 entries, u64 held),

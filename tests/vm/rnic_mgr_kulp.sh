@@ -8,7 +8,8 @@
 # and go back to zero on disconnect; rdmastor's own transport is not
 # listed (it is the arbiter's consumer); rnic_mgr unloads with the stock
 # MRs allocated and nothing breaks; MRs allocated before it loaded are
-# not counted.
+# not counted. With kernel_ulps=2 they are charged off the budget, and a
+# consumer of rdmastor shrinks to make room and grows back after.
 . tests/lib/guest/lib.sh
 . tests/lib/guest/nvme.sh
 IP=192.0.2.1
@@ -78,6 +79,32 @@ check "a new controller is counted" nvme_connect $IP nr_io_queues=1
 expect_gt "nvme_rdma's MRs" "$(ulp nvme_rdma mrs)" 0
 check "disconnect" nvme_disconnect
 check "zero again" wait_for 20 mrs_zero
+check "rnic_mgr unloads" modprobe -r rnic_mgr
+
+# kernel_ulps=2: the stock MRs are charged off the budget; a consumer
+# of rdmastor holding the whole budget shrinks to what is left, and
+# grows back when the MRs go.
+CTL=/sys/kernel/debug/rnic_test/ctl
+sat_held() { cat "$(ls -d $D/consumers/sat.* | head -n1)/held"; }
+sat_within() { [ "$(sat_held)" -le "$(cat $D/shared_budget)" ]; }
+sat_above() { [ "$(sat_held)" -gt "$1" ]; }
+check "rnic_mgr loads with kernel_ulps=2" modprobe rnic_mgr kernel_ulps=2
+check "budget 150000 entries, 65536 keys" sh -c "echo 150000 > $D/budget && echo 65536 > $D/key_budget"
+check "a saturating consumer of rdmastor" sh -c \
+	"insmod $(rdmastor_testmod rnic_test_consumer) && echo start sat rxe0 saturate 1 64 1024 2 0 0 0 0 0 > $CTL"
+check "it takes most of the budget" wait_for 30 sat_above 140000
+check "the stock host connects (2 I/O queues)" nvme_connect $IP nr_io_queues=2
+charged=$(ulp nvme_rdma entries)
+check "its entries are charged ($charged)" wait_for 10 sh -c "[ \$(cat $D/kernel_charged) = $charged ]"
+expect_eq "the budget rdmastor's consumers share is the rest" "$(cat $D/shared_budget)" $((150000 - charged))
+expect_eq "the administrator's budget is unchanged" "$(cat $D/budget)" 150000
+check "the saturating consumer shrinks within it ($(sat_held) held)" wait_for 30 sat_within
+check "I/O through nvme-rdma verifies meanwhile" verify charged
+check "disconnect" nvme_disconnect
+check "the charge goes" wait_for 20 sh -c "[ \$(cat $D/kernel_charged) = 0 ]"
+expect_eq "the whole budget is shared again" "$(cat $D/shared_budget)" 150000
+check "the consumer grows back" wait_for 30 sat_above $((150000 - charged))
+check "stop the consumer" sh -c "echo stopall > $CTL && rmmod rnic_test_consumer"
 check "clear the target" nvme_clear
 check "rnic_mgr unloads" modprobe -r rnic_mgr
 check "the NVMe modules unload" sh -c "modprobe -r nvme-rdma nvmet-rdma && rmmod brd"
