@@ -13,7 +13,9 @@
  *	of a pair to the other over two connected RC QPs of this process,
  *	each through the cache (held while the write is in flight, put
  *	after its completion), serving events between writes. Prints the
- *	writes done and failed and the library's counters.
+ *	writes done and failed and the library's counters. SIGTERM ends
+ *	the run early, as if SECONDS had passed (the test reads the
+ *	kernel's counters while the program is alive, then stops it).
  *   ucoop DEV hold N PAGES SECONDS
  *	an active tenant: N buffers of PAGES pages used round and round
  *	through the cache (sized by the entitlement), serving events
@@ -47,6 +49,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +66,27 @@
 
 #define ACCESS (IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | \
 		IBV_ACCESS_REMOTE_READ)
+
+/* the signal that asked a timed run to end early (SIGTERM), or 0 */
+static int stop_requested;
+
+static void request_stop(int sig)
+{
+	__atomic_store_n(&stop_requested, sig, __ATOMIC_RELAXED);
+}
+
+static int stop_asked(void)
+{
+	return __atomic_load_n(&stop_requested, __ATOMIC_RELAXED);
+}
+
+/* events served for up to @ms; SIGTERM's interruption is not an error */
+static int serve_events(struct rnic_binding *b, int ms)
+{
+	int r = rnic_bind_process(b, ms);
+
+	return r == -EINTR ? 0 : r;
+}
 
 static double now_s(void)
 {
@@ -95,8 +119,8 @@ static int run_coop(struct rnic_cache *c, struct rnic_binding *b, int n,
 	}
 	printf("coop cached %llu pages\n", (unsigned long long)rnic_cache_cached_pages(c));
 	end = now_s() + seconds;
-	while (now_s() < end) {
-		int r = rnic_bind_process(b, 100);
+	while (now_s() < end && !stop_asked()) {
+		int r = serve_events(b, 100);
 
 		if (r < 0) {
 			printf("coop events: %s\n", strerror(-r));
@@ -137,7 +161,7 @@ static int run_hold(struct rnic_cache *c, struct rnic_binding *b, int n,
 	}
 	printf("hold started\n");
 	end = now_s() + seconds;
-	while (now_s() < end) {
+	while (now_s() < end && !stop_asked()) {
 		for (i = 0; i < n; i++) {
 			struct rnic_cache_seg seg;
 
@@ -147,7 +171,7 @@ static int run_hold(struct rnic_cache *c, struct rnic_binding *b, int n,
 			}
 			rnic_cache_put(c, &seg, 1);
 		}
-		if (rnic_bind_process(b, 50) < 0)
+		if (serve_events(b, 50) < 0)
 			return 1;
 	}
 	printf("hold cached %llu refused %lu\n",
@@ -180,7 +204,7 @@ static int run_inflight(struct rnic_cache *c, struct rnic_binding *b,
 	}
 	printf("inflight cached %llu pages\n", (unsigned long long)rnic_cache_cached_pages(c));
 	end = now_s() + seconds;
-	for (i = 0; now_s() < end; i = (i + 1) % n) {
+	for (i = 0; now_s() < end && !stop_asked(); i = (i + 1) % n) {
 		struct rnic_cache_seg src, dst;
 		struct ibv_send_wr *bad, wr = { .opcode = IBV_WR_RDMA_WRITE,
 						.send_flags = IBV_SEND_SIGNALED,
@@ -211,7 +235,7 @@ static int run_inflight(struct rnic_cache *c, struct rnic_binding *b,
 		if (ibv_post_send(qp[i % 2], &wr, &bad))
 			return 1;
 		/* events are served while the write is in flight */
-		if (rnic_bind_process(b, 0) < 0)
+		if (serve_events(b, 0) < 0)
 			return 1;
 		do {
 			got = ibv_poll_cq(cq, 1, &wc);
@@ -382,7 +406,7 @@ static int run_reserve(struct rnic_cache *c, struct rnic_binding **bp, struct ib
 	t2 = r.ticket;
 	end = now_s() + 10;
 	while (!e2 && rnic_bind_stats(b)->grants < 2 && now_s() < end)
-		if (rnic_bind_process(b, 100) < 0)
+		if (serve_events(b, 100) < 0)
 			break;
 	h3 = shared_held(b);
 	printf("reserve held=%llu after5=%llu after6=%llu nowait_big=%s ",
@@ -422,7 +446,7 @@ static int run_stale(struct rnic_cache *c, struct rnic_binding *b, int at_once)
 	/* at once: no waiting for the event, the lookup must see it (M8) */
 	end = now_s() + 5;
 	while (!at_once && !rnic_bind_stats(b)->stale && now_s() < end)
-		if (rnic_bind_process(b, 100) < 0)
+		if (serve_events(b, 100) < 0)
 			return 1;
 	if (rnic_cache_get(c, (uintptr_t)buf, len, &seg, 1) != 1)
 		return 1;
@@ -469,6 +493,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	signal(SIGTERM, request_stop);
 	pd = open_pd(argv[1]);
 	if (!pd) {
 		fprintf(stderr, "ucoop: cannot open %s\n", argv[1]);
