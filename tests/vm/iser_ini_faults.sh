@@ -138,8 +138,10 @@ check "logged in again" wait_for 60 logged_in
 # whatever the initiator)
 fio_restart() {
 	local pid
-	iser_fio restart "$D0" --rw=randrw --bs=16k --iodepth=16 --size=32M --io_size=96M & pid=$!
-	sleep 4
+	# at most 2 MiB/s each way: at least 8 s of I/O, the restart lands 3 s in
+	iser_fio restart "$D0" --rw=randrw --bs=16k --iodepth=16 --size=32M --io_size=32M \
+		--rate=2m,2m & pid=$!
+	sleep 3
 	iser_target_restart 3
 	wait $pid
 }

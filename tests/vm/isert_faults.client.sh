@@ -29,14 +29,15 @@ wait_for 20 iser_disk 1 1 || bail "no LUNs"
 D0=$(iser_disk 1 0) D1=$(iser_disk 1 1)
 diag "LUNs $D0 $D1"
 
-# fio_fault WHAT: a verifying fio run on LUN 0 with WHAT happening 4 s in
-# (96 MiB: about 25 s of I/O here; the run must still be going once the
-# fault has begun, or the check fails)
+# fio_fault WHAT: a verifying fio run on LUN 0 with WHAT happening 3 s in
+# (32 MiB at no more than 2 MiB/s each way: at least 8 s of I/O on any
+# machine, so the run is still going once the fault has begun, or the
+# check fails; a slower machine only takes longer)
 fio_fault() {
 	local pid rc
-	iser_fio "fault-$1" "$D0" --rw=randrw --bs=16k --iodepth=16 --size=64M \
-		--io_size=96M & pid=$!
-	sleep 4
+	iser_fio "fault-$1" "$D0" --rw=randrw --bs=16k --iodepth=16 --size=32M \
+		--io_size=32M --rate=2m,2m & pid=$!
+	sleep 3
 	case "$1" in
 	link-down)
 		tc qdisc add dev eth0 root netem loss 100% && sleep 1 ;;

@@ -52,10 +52,10 @@ exec 3<&-
 
 # ---- faults during verifying fio runs ----
 fio_fault() {	# fio_fault HOOK MIN: a verifying run with HOOK fired 2 s in, MIN reconnects
-	# (48 MiB: about 15 s of I/O here; 16 MiB had ended before the
-	# server's link went down once the guests' wire lost its 40 ms)
-	timeout 400 fio --name=fault --directory=$MNT --size=48m --bs=64k --rw=randwrite \
-		--direct=1 --ioengine=libaio --iodepth=8 --verify=crc32c \
+	# (16 MiB at no more than 2 MiB/s: at least 8 s of I/O on any
+	# machine, so the fault lands mid-run; a slower one only takes longer)
+	timeout 400 fio --name=fault --directory=$MNT --size=16m --bs=64k --rw=randwrite \
+		--rate=2m --direct=1 --ioengine=libaio --iodepth=8 --verify=crc32c \
 		--do_verify=1 --output-format=terse > /tmp/fio.out 2>&1 &
 	local pid=$! r0 dog
 	r0=$(xstat reconnects)

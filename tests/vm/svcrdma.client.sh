@@ -137,8 +137,9 @@ fi
 
 # ---- rdmastor's client: a large file, and faults during verifying runs ----
 fio_bg() {	# a verifying run in the background ($fio_pid)
-	timeout 400 fio --name=fault --directory=$MNT --size=48m --bs=64k --rw=randwrite \
-		--direct=1 --ioengine=libaio --iodepth=8 --verify=crc32c \
+	# at most 2 MiB/s: at least 8 s of I/O, so a fault 2 s in lands mid-run
+	timeout 400 fio --name=fault --directory=$MNT --size=16m --bs=64k --rw=randwrite \
+		--rate=2m --direct=1 --ioengine=libaio --iodepth=8 --verify=crc32c \
 		--do_verify=1 --output-format=terse > /tmp/fio.out 2>&1 &
 	fio_pid=$!
 }
