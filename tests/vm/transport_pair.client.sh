@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# Client half of the two-guest transport test: rtp over a real (virtual)
-# link between two guests, data verified, both invalidation modes, then
-# a stale key that must be dead.
+# Client half of the two-guest transport test: first the link with stock
+# tools only (rping: RDMA READ and WRITE of a verified pattern, and
+# ib_send_bw), then rtp over that real (virtual) link between two
+# guests, data verified, both invalidation modes, then a stale key that
+# must be dead.
 . tests/lib/guest/lib.sh
 SERVER=192.0.2.1
 R=tests/lib/rtp
@@ -11,6 +13,31 @@ field() { awk -v k="$1" '$1 == k { print $2 }' /tmp/out; }
 
 check "soft-RoCE on the virtio NIC" tests/lib/guest/rxe-setup pair 2
 check "server reachable" wait_for 60 ping -c1 -W1 $SERVER
+
+# the stock tools first; the server may not be listening yet: retry
+rping_client() {
+	local _
+	for _ in $(seq 30); do
+		timeout 120 rping -c -a $SERVER -C 10 -S 4096 -v > /tmp/rping.out 2>&1 && return 0
+		sleep 1
+	done
+	cat /tmp/rping.out
+	return 1
+}
+check "stock link: rping client, 10 verified ping-pongs over RDMA" rping_client
+expect_eq "stock link: rping saw 10 data exchanges" "$(grep -c 'ping data' /tmp/rping.out)" 10
+send_bw() {
+	local _
+	for _ in $(seq 30); do
+		timeout 120 ib_send_bw -d rxe0 -s 65536 -n 200 -F $SERVER > /tmp/bw.out 2>&1 && return 0
+		sleep 1
+	done
+	cat /tmp/bw.out
+	return 1
+}
+check "stock link: ib_send_bw client to the server guest" send_bw
+diag "$(grep -A1 'BW average' /tmp/bw.out | tail -n1)"
+
 check "rdmastor installed" rdmastor_install
 check "load the transport" modprobe rdmastor_transport
 check "load rtp" insmod "$(rdmastor_testmod rtp)"

@@ -1,14 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# Server half of the two-guest transport test: the rtp server on the
-# virtio NIC's rxe0; serves until the client's last check (a stale key)
-# has come and gone, then checks what it saw.
+# Server half of the two-guest transport test. First the link itself,
+# stock tools only (one rping session and one ib_send_bw run served):
+# if those fail, the fault is the guests' soft-RoCE, not rdmastor. Then
+# the rtp server on the virtio NIC's rxe0; serves until the client's
+# last check (a stale key) has come and gone, then checks what it saw.
 . tests/lib/guest/lib.sh
 S=/sys/kernel/debug/rtp/server_stats
 sval() { awk -v k="$1" '$1 == k { print $2 }' $S; }
 
 check "soft-RoCE on the virtio NIC" tests/lib/guest/rxe-setup pair 1
+check "client reachable" wait_for 60 ping -c1 -W1 192.0.2.2
+check "stock link: rping server, one session" timeout 120 rping -s -a 192.0.2.1 -C 10 -S 4096 -v -q
+check "stock link: ib_send_bw server" timeout 120 ib_send_bw -d rxe0 -s 65536 -n 200 -F
 check "rdmastor installed" rdmastor_install
 check "load the transport" modprobe rdmastor_transport
 check "load rtp" insmod "$(rdmastor_testmod rtp)"
