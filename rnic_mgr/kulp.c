@@ -14,6 +14,9 @@
  * allocated before rnic_mgr loaded, or before the device was added, is
  * not counted, and its deregistration is ignored.
  *
+ * An administrator may cap a ULP's entries on a device (kernel_ulp_caps;
+ * kulp_cap.c): its allocations beyond the cap wait, bounded, then fail.
+ *
  * kernel_ulps=1 (the default) counts; 2 also charges: a work item of the
  * device hands the totals to rnic_dev_kulp_charge(), which lowers the
  * budget rdmastor's consumers share by them, so those consumers shrink
@@ -39,6 +42,8 @@
  *      (tracepoint_synchronize_unregister()), none runs. The record's
  *      charge work is cancelled after it is unpublished and before it
  *      is freed, while its rnic_dev still lives.
+ *
+ * Caps (kulp_cap.c) add C1-C3 there.
  */
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -48,62 +53,43 @@
 #include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
 
+#include "kulp.h"
 #include "rnic_int.h"
 #include "trace.h"
 
-/* kernel ULPs told apart per device; more share the last slot, "other" */
-#define RNIC_KULP_SLOTS		16
-#define RNIC_KULP_SLOT_BITS	4
-
-/**
- * struct rnic_kulp - one kernel ULP's MRs on one device
- * @name: its protection domain's owner (KBUILD_MODNAME), "" if unused
- * @mrs: MRs it holds
- * @entries: their translation entries (pages they can map)
- * @peak_mrs: the most @mrs has been
- * @peak_entries: the most @entries has been
- * @allocs: MRs it allocated in all
- */
-struct rnic_kulp {
-	char name[32];
-	u64 mrs;
-	u64 entries;
-	u64 peak_mrs;
-	u64 peak_entries;
-	u64 allocs;
-};
-
-/**
- * struct rnic_kulp_dev - the kernel ULPs of one device
- * @kd_rd: the device's rnic_dev (outlives this record)
- * @kd_charge_work: hands the totals to rnic_dev_kulp_charge()
- * @kd_mrs: restrack id of each counted MR -> xa_mk_value(entries << 4 | slot)
- * @kd_unrecorded: MRs not counted: no memory for their record
- * @kd_slots: the ULPs
- */
-struct rnic_kulp_dev {
-	struct rnic_dev *kd_rd;
-	struct work_struct kd_charge_work;
-	struct xarray kd_mrs;
-	u64 kd_unrecorded;
-	struct rnic_kulp kd_slots[RNIC_KULP_SLOTS];
-};
-
-static DEFINE_SPINLOCK(rnic_kulp_lock);
+DEFINE_SPINLOCK(rnic_kulp_lock);
 /* ib_device index -> struct rnic_kulp_dev (K3) */
-static DEFINE_XARRAY(rnic_kulp_devs);
+DEFINE_XARRAY(rnic_kulp_devs);
 static struct tracepoint *rnic_tp_alloc, *rnic_tp_integ_alloc, *rnic_tp_dereg;
-static bool rnic_kulp_registered;
+bool rnic_kulp_registered;
 
-/* K2: rdmastor's modules are the arbiter's consumers */
-static bool rnic_kulp_ours(const char *name)
+/**
+ * rnic_kulp_ours - is this protection domain owner one of rdmastor's?
+ * @name: the owner's name (KBUILD_MODNAME)
+ *
+ * K2: rdmastor's modules are the arbiter's consumers, charged there.
+ *
+ * Return: true for rdmastor_* and rnic_mgr.
+ */
+bool rnic_kulp_ours(const char *name)
 {
 	return !strncmp(name, "rdmastor_", 9) || !strcmp(name, "rnic_mgr");
 }
 
-/* the slot of @name on @kd, taking a free one; the last is shared */
-static struct rnic_kulp *rnic_kulp_slot(struct rnic_kulp_dev *kd, const char *name,
-					unsigned int *idx)
+/**
+ * rnic_kulp_slot - the slot of a kernel ULP on a device
+ * @kd: the device's record
+ * @name: the ULP's name
+ * @idx: set to the slot's index
+ *
+ * Takes a free slot for a name not seen yet; once all but the last are
+ * taken, the last is shared by the rest, as "other".
+ * Context: rnic_kulp_lock held.
+ *
+ * Return: the slot.
+ */
+struct rnic_kulp *rnic_kulp_slot(struct rnic_kulp_dev *kd, const char *name,
+				 unsigned int *idx)
 {
 	unsigned int i;
 
@@ -141,6 +127,8 @@ static void rnic_kulp_count(const struct ib_mr *mr, u64 entries)
 	if (!kd)
 		goto out;
 	k = rnic_kulp_slot(kd, name, &slot);
+	/* C1: what the cap admitted is counted from now on, not reserved */
+	k->reserved -= min(k->reserved, entries);
 	old = xa_store(&kd->kd_mrs, mr->res.id,
 		       xa_mk_value(entries << RNIC_KULP_SLOT_BITS | slot), GFP_ATOMIC);
 	if (xa_is_err(old)) {
@@ -196,6 +184,9 @@ static void rnic_kulp_dereg(void *data, const struct ib_mr *mr)
 	k->mrs--;
 	k->entries -= entries;
 	trace_rnic_kulp_mr(dev_name(&mr->device->dev), k->name, false, entries, k->entries);
+	/* room under a cap: a waiting allocation of this ULP may fit now */
+	if (k->cap)
+		wake_up_all(&kd->kd_room);
 	if (rnic_kulp_mode == RNIC_KULP_CHARGE)
 		schedule_work(&kd->kd_charge_work);
 out:
@@ -238,6 +229,7 @@ void rnic_kulp_add_dev(struct rnic_dev *rd)
 	kd->kd_rd = rd;
 	INIT_WORK(&kd->kd_charge_work, rnic_kulp_charge_work);
 	xa_init(&kd->kd_mrs);
+	init_waitqueue_head(&kd->kd_room);
 	spin_lock_irqsave(&rnic_kulp_lock, flags);
 	if (xa_is_err(xa_store(&rnic_kulp_devs, rd->rd_index, kd, GFP_ATOMIC))) {
 		spin_unlock_irqrestore(&rnic_kulp_lock, flags);
@@ -267,9 +259,17 @@ void rnic_kulp_remove_dev(struct rnic_dev *rd)
 	struct rnic_kulp_dev *kd;
 	unsigned long flags;
 
+	mutex_lock(&rnic_kulp_wrap_mutex);
+	spin_lock_irqsave(&rnic_kulp_lock, flags);
+	kd = xa_load(&rnic_kulp_devs, rd->rd_index);
+	spin_unlock_irqrestore(&rnic_kulp_lock, flags);
+	/* C2: the driver's alloc_mr back, and no allocation in ours, first */
+	if (kd)
+		rnic_kulp_cap_unwrap(kd);
 	spin_lock_irqsave(&rnic_kulp_lock, flags);
 	kd = xa_erase(&rnic_kulp_devs, rd->rd_index);
 	spin_unlock_irqrestore(&rnic_kulp_lock, flags);
+	mutex_unlock(&rnic_kulp_wrap_mutex);
 	rnic_kulp_free(kd);	/* K3: no probe holds it now */
 }
 

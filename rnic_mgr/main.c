@@ -118,6 +118,11 @@ unsigned int rnic_kulp_mode = RNIC_KULP_COUNT;
 RNIC_UINT_PARAM_PERM(kernel_ulps, rnic_kulp_mode, 0, 2, 0444,
 		     "other kernel ULPs' MRs: 0 ignored, 1 counted (kernel_ulps in sysfs), 2 also charged off the budget");
 
+/* how long an allocation beyond a kernel ULP's cap waits for room (kulp_cap.c) */
+unsigned int rnic_kulp_wait_ms = 1000;
+RNIC_UINT_PARAM(kernel_ulp_wait_ms, rnic_kulp_wait_ms, 0, 60000,
+		"ms a kernel ULP's MR allocation beyond its cap waits for room before it fails");
+
 static int __init rnic_mgr_init(void)
 {
 	int err;

@@ -253,11 +253,15 @@ void rnic_user_remove_dev(struct rnic_dev *rd);
 /* kulp.c: kernel ULPs' MRs, counted (kernel_ulps=1) or charged (2) */
 enum { RNIC_KULP_OFF, RNIC_KULP_COUNT, RNIC_KULP_CHARGE };
 extern unsigned int rnic_kulp_mode;
+extern unsigned int rnic_kulp_wait_ms;
 void rnic_kulp_init(void);
 void rnic_kulp_exit(void);
 void rnic_kulp_add_dev(struct rnic_dev *rd);
 void rnic_kulp_remove_dev(struct rnic_dev *rd);
 ssize_t rnic_kulp_show(u32 index, char *buf);
+/* kulp_cap.c: caps on kernel ULPs' entries (sysfs kernel_ulp_caps) */
+int rnic_kulp_cap_store(struct rnic_dev *rd, const char *buf);
+ssize_t rnic_kulp_caps_show(struct rnic_dev *rd, char *buf);
 ssize_t rnic_tenants_show(struct rnic_dev *rd, char *buf);
 ssize_t rnic_tenant_by_show(struct rnic_dev *rd, char *buf);
 int rnic_tenant_by_store(struct rnic_dev *rd, const char *buf);

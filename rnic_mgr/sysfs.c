@@ -305,6 +305,23 @@ static ssize_t kernel_ulps_show(struct kobject *kobj, struct kobj_attribute *att
 }
 
 static struct kobj_attribute kernel_ulps_attr = __ATTR_RO(kernel_ulps);
+
+/* caps on kernel ULPs' entries (kulp_cap.c): "NAME ENTRIES", 0 lifts */
+static ssize_t kernel_ulp_caps_show(struct kobject *kobj, struct kobj_attribute *attr,
+				    char *buf)
+{
+	return rnic_kulp_caps_show(to_rnic_dev(kobj), buf);
+}
+
+static ssize_t kernel_ulp_caps_store(struct kobject *kobj, struct kobj_attribute *attr,
+				     const char *buf, size_t count)
+{
+	int err = rnic_kulp_cap_store(to_rnic_dev(kobj), buf);
+
+	return err ? err : count;
+}
+
+static struct kobj_attribute kernel_ulp_caps_attr = __ATTR_RW(kernel_ulp_caps);
 static struct kobj_attribute user_mrs_attr = __ATTR_RO(user_mrs);
 static struct kobj_attribute user_entries_attr = __ATTR_RO(user_entries);
 static struct kobj_attribute user_peak_attr = __ATTR_RO(user_peak);
@@ -331,6 +348,7 @@ static struct attribute *rnic_dev_attrs[] = {
 	&user_entries_attr.attr,
 	&user_peak_attr.attr,
 	&kernel_ulps_attr.attr,
+	&kernel_ulp_caps_attr.attr,
 	&shared_budget_attr.attr.attr,
 	&shared_key_budget_attr.attr.attr,
 	&kernel_charged_attr.attr.attr,

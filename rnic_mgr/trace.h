@@ -296,6 +296,36 @@ TRACE_EVENT(rnic_kulp_mr,
 		  __entry->held)
 );
 
+/*
+ * A kernel ULP's cap decided (kulp_cap.c): "cap set", "waits", "granted
+ * after waiting" or "refused", with the allocation's entries and what
+ * the ULP held and reserved then.
+ */
+TRACE_EVENT(rnic_kulp_cap,
+	TP_PROTO(const char *dev, const char *ulp, u64 entries, u64 held, u64 cap,
+		 const char *verdict),
+	TP_ARGS(dev, ulp, entries, held, cap, verdict),
+	TP_STRUCT__entry(
+		__string(dev, dev)
+		__string(ulp, ulp)
+		__field(u64, entries)
+		__field(u64, held)
+		__field(u64, cap)
+		__string(verdict, verdict)
+	),
+	TP_fast_assign(
+		__assign_str(dev, dev);
+		__assign_str(ulp, ulp);
+		__entry->entries = entries;
+		__entry->held = held;
+		__entry->cap = cap;
+		__assign_str(verdict, verdict);
+	),
+	TP_printk("dev=%s ulp=kernel:%s entries=%llu held=%llu cap=%llu %s", __get_str(dev),
+		  __get_str(ulp), __entry->entries, __entry->held, __entry->cap,
+		  __get_str(verdict))
+);
+
 /* A consumer's weight changed (a process bound asking for less). */
 TRACE_EVENT(rnic_weight,
 	TP_PROTO(const struct rnic_consumer *c, u32 weight),

@@ -8,7 +8,9 @@
 # and go back to zero on disconnect; rdmastor's own transport is not
 # listed (it is the arbiter's consumer); rnic_mgr unloads with the stock
 # MRs allocated and nothing breaks; MRs allocated before it loaded are
-# not counted. With kernel_ulps=2 they are charged off the budget, and a
+# not counted. An administrator's cap on a stock ULP's entries bounds it:
+# beyond it, its allocations wait, then fail (nvme-rdma's connect fails).
+# With kernel_ulps=2 they are charged off the budget, and a
 # consumer of rdmastor shrinks to make room and grows back after.
 . tests/lib/guest/lib.sh
 . tests/lib/guest/nvme.sh
@@ -65,6 +67,50 @@ check "rtp and the transport unload" sh -c "tests/lib/rtp server-stop; rmmod rtp
 check "disconnect" nvme_disconnect
 check "nvme_rdma's MRs go back to zero" wait_for 20 mrs_zero
 expect_eq "its peak stays" "$(ulp nvme_rdma peak_mrs)" "$mrs"
+
+# caps (rnic_mgr/kulp_cap.c): a stock ULP cannot be asked to shrink, so
+# the administrator caps it. At half of what one controller takes, the
+# connect's allocations beyond the cap wait (kernel_ulp_wait_ms) and
+# fail with ENOMEM, so the connect fails: it never holds more than the
+# cap, and leaves nothing. With the cap lifted it connects.
+P=/sys/module/rnic_mgr/parameters
+TR=/sys/kernel/tracing
+cap_field() {
+	awk -v k="$1" '$1 == "nvme_rdma" { for (i = 2; i < NF; i++) if ($i == k) print $(i + 1) }' \
+		$D/kernel_ulp_caps
+}
+peak=$(ulp nvme_rdma peak_entries)
+cap=$((peak / 2))
+echo 200 > $P/kernel_ulp_wait_ms
+echo 1 > $TR/events/rnic_mgr/rnic_kulp_mr/enable
+echo 1 > $TR/events/rnic_mgr/rnic_kulp_cap/enable
+echo > $TR/trace
+check_not "rdmastor's own modules cannot be capped here" sh -c "echo 'rdmastor_transport 10' > $D/kernel_ulp_caps"
+check "cap nvme_rdma at $cap entries (half of one controller's $peak)" \
+	sh -c "echo 'nvme_rdma $cap' > $D/kernel_ulp_caps"
+expect_match "kernel_ulp_caps shows it" "$(cat $D/kernel_ulp_caps)" "^nvme_rdma cap $cap entries 0 "
+t0=$(date +%s%N)
+check_not "the stock host cannot connect beyond its cap" nvme_connect $IP nr_io_queues=2
+diag "the failed connect took $(( ($(date +%s%N) - t0) / 1000000 )) ms; caps: $(cat $D/kernel_ulp_caps)"
+diag "$(dmesg | grep -i nvme | tail -3 | paste -sd'|')"
+cap_refused() { [ "$(cap_field waits)" -ge 1 ] && [ "$(cap_field refused)" -ge 1 ]; }
+check "its allocation beyond the cap waited, then was refused" cap_refused
+maxheld=$(grep "rnic_kulp_mr:.*ulp=kernel:nvme_rdma alloc" $TR/trace | sed 's/.*held=//' | sort -n | tail -n1)
+check "it never held more than the cap (most: ${maxheld:-none})" [ "${maxheld:-0}" -le "$cap" ]
+expect_match "the refusal is traced" "$(grep rnic_kulp_cap: $TR/trace | tail -n1)" \
+	"ulp=kernel:nvme_rdma entries=[0-9]+ held=[0-9]+ cap=$cap refused"
+check "the failed connect left no MR" wait_for 20 mrs_zero
+expect_eq "and nothing reserved" "$(cap_field reserved)" 0
+check "the cap lifted" sh -c "echo 'nvme_rdma 0' > $D/kernel_ulp_caps"
+check "the stock host connects" nvme_connect $IP nr_io_queues=2
+check "I/O through it verifies" verify uncapped
+echo 0 > $TR/events/rnic_mgr/rnic_kulp_mr/enable
+echo 0 > $TR/events/rnic_mgr/rnic_kulp_cap/enable
+check "rnic_mgr unloads with the device's alloc_mr wrapped, MRs allocated" modprobe -r rnic_mgr
+check "I/O still verifies: the driver's own alloc_mr is back" verify unwrapped
+check "disconnect" nvme_disconnect
+check "the controller is gone" wait_for 20 nvme_gone
+check "rnic_mgr loads again" modprobe rnic_mgr
 
 # unload with stock MRs allocated: the device is untouched
 check "connect again" nvme_connect $IP nr_io_queues=2

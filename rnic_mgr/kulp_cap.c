@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Caps on kernel ULPs' MRs. A stock kernel ULP (nvme-rdma, nvmet-rdma,
+ * the stock xprtrdma or ib_iser...) cannot be asked to shrink, so an
+ * administrator may give it a cap of translation entries on a device:
+ *
+ *   echo "nvme_rdma 65536" > /sys/kernel/rnic_mgr/devices/DEV/kernel_ulp_caps
+ *
+ * (0 lifts it). From the first cap on, the device's alloc_mr and
+ * alloc_mr_integrity are ours: an allocation that would take the ULP
+ * beyond its cap waits for room, up to kernel_ulp_wait_ms and only
+ * where it may sleep, and then fails with -ENOMEM, as the device fails
+ * an allocation it has no room for. What each ULP then does is its own
+ * (Documentation/rnic_mgr.rst, "Kernel ULPs": nvme-rdma's connect
+ * fails). rdmastor's own modules are never capped here (K2), nor are
+ * ULPs without a cap. The device gets its ops back when it is removed,
+ * and so when rnic_mgr unloads.
+ *
+ * The counting stays kulp.c's, from ib_core's tracepoints, which fire
+ * after the driver's alloc_mr returns: an admitted allocation reserves
+ * its entries until its MR is counted.
+ *
+ * Invariants:
+ *  C1. A slot's entries + reserved stay within its cap for every
+ *      allocation admitted while the cap is set; reserved is the sum of
+ *      the admitted allocations whose MR is neither counted nor failed.
+ *      Asserted: rnic_kulp_settle() warns if reserved would go below
+ *      zero; the count takes over an MR's entries (rnic_kulp_count()).
+ *  C2. Once rnic_kulp_cap_unwrap() returns, no task runs in
+ *      rnic_kulp_alloc_mr() or rnic_kulp_alloc_mr_integrity(), and the
+ *      device's ops are the driver's again. Enforced: the ops are
+ *      restored, then an RCU Tasks grace period (a task between reading
+ *      the pointer and counting itself in), then rnic_kulp_inflight is
+ *      awaited (a waiter is woken by kd_closing), then a second grace
+ *      period for the wrapper's last instructions.
+ *  C3. A wrapper never sleeps unless preemptible(), and never longer
+ *      than kernel_ulp_wait_ms. Enforced: rnic_kulp_admit().
+ */
+#include <linux/ctype.h>
+#include <linux/jiffies.h>
+#include <linux/mutex.h>
+#include <linux/preempt.h>
+#include <linux/rcupdate_wait.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
+#include <rdma/ib_verbs.h>
+
+#include "kulp.h"
+#include "rnic_int.h"
+#include "trace.h"
+
+/* serializes wrapping, unwrapping and cap changes with device removal */
+DEFINE_MUTEX(rnic_kulp_wrap_mutex);
+/* tasks in a wrapper, on any device (C2) */
+static atomic_t rnic_kulp_inflight = ATOMIC_INIT(0);
+
+/* may @k take @n more entries now? */
+static bool rnic_kulp_fits(const struct rnic_kulp *k, u64 n)
+{
+	return !k->cap || k->entries + k->reserved + n <= k->cap;
+}
+
+/* the wait's condition: a hint, rnic_kulp_admit() decides under the lock */
+static bool rnic_kulp_room(struct rnic_kulp_dev *kd, unsigned int slot, u64 n)
+{
+	const struct rnic_kulp *k = &kd->kd_slots[slot];
+
+	return READ_ONCE(kd->kd_closing) || !READ_ONCE(k->cap) ||
+	       READ_ONCE(k->entries) + READ_ONCE(k->reserved) + n <= READ_ONCE(k->cap);
+}
+
+/*
+ * Admit an allocation of @n entries by @pd's owner: reserve them in its
+ * slot (*slot set) or, beyond its cap, wait for room (C3), or refuse.
+ * Return: 0, or -ENOMEM.
+ */
+static int rnic_kulp_admit(struct rnic_kulp_dev *kd, const struct ib_pd *pd, u64 n,
+			   int *slot)
+{
+	unsigned long deadline = jiffies + msecs_to_jiffies(READ_ONCE(rnic_kulp_wait_ms));
+	const char *name = pd->res.kern_name;
+	const char *dev = dev_name(&pd->device->dev);
+	bool waited = false, fits;
+	struct rnic_kulp *k;
+	unsigned long flags;
+	unsigned int i;
+	u64 held, cap;
+
+	*slot = -1;
+	if (pd->uobject || !name || rnic_kulp_ours(name))
+		return 0;
+	for (;;) {
+		spin_lock_irqsave(&rnic_kulp_lock, flags);
+		k = rnic_kulp_slot(kd, name, &i);
+		fits = kd->kd_closing || rnic_kulp_fits(k, n);
+		if (fits) {
+			k->reserved += n;
+			*slot = i;
+		} else if (!waited) {
+			k->waits++;
+		}
+		held = k->entries + k->reserved;
+		cap = k->cap;
+		spin_unlock_irqrestore(&rnic_kulp_lock, flags);
+		if (fits) {
+			if (waited)
+				trace_rnic_kulp_cap(dev, name, n, held, cap,
+						    "granted after waiting");
+			return 0;
+		}
+		if (!preemptible() || time_after_eq(jiffies, deadline))
+			break;
+		if (!waited)
+			trace_rnic_kulp_cap(dev, name, n, held, cap, "waits");
+		waited = true;
+		wait_event_timeout(kd->kd_room, rnic_kulp_room(kd, i, n),
+				   max_t(long, deadline - jiffies, 1));
+	}
+	spin_lock_irqsave(&rnic_kulp_lock, flags);
+	kd->kd_slots[i].refused++;
+	spin_unlock_irqrestore(&rnic_kulp_lock, flags);
+	trace_rnic_kulp_cap(dev, name, n, held, cap, "refused");
+	return -ENOMEM;
+}
+
+/* after the driver: a failed allocation gives its reservation back (C1) */
+static void rnic_kulp_settle(struct rnic_kulp_dev *kd, int slot, u64 n, struct ib_mr *mr)
+{
+	struct rnic_kulp *k;
+	unsigned long flags;
+
+	if (slot < 0 || !IS_ERR_OR_NULL(mr))
+		return;
+	spin_lock_irqsave(&rnic_kulp_lock, flags);
+	k = &kd->kd_slots[slot];
+	WARN_ON_ONCE(k->reserved < n);	/* C1 */
+	k->reserved -= min(k->reserved, n);
+	spin_unlock_irqrestore(&rnic_kulp_lock, flags);
+	wake_up_all(&kd->kd_room);
+}
+
+/* the device's record, which outlives every wrapper running on it (C2) */
+static struct rnic_kulp_dev *rnic_kulp_dev_of(u32 index)
+{
+	struct rnic_kulp_dev *kd;
+	unsigned long flags;
+
+	spin_lock_irqsave(&rnic_kulp_lock, flags);
+	kd = xa_load(&rnic_kulp_devs, index);
+	spin_unlock_irqrestore(&rnic_kulp_lock, flags);
+	return kd;
+}
+
+static struct ib_mr *rnic_kulp_alloc_mr(struct ib_pd *pd, enum ib_mr_type type,
+					u32 max_num_sg)
+{
+	struct rnic_kulp_dev *kd;
+	struct ib_mr *mr;
+	int slot, err;
+
+	atomic_inc(&rnic_kulp_inflight);
+	kd = rnic_kulp_dev_of(pd->device->index);
+	if (WARN_ON_ONCE(!kd)) {	/* C2: unpublished only once unwrapped */
+		mr = ERR_PTR(-ENODEV);
+		goto out;
+	}
+	err = rnic_kulp_admit(kd, pd, max_num_sg, &slot);
+	if (err) {
+		mr = ERR_PTR(err);
+		goto out;
+	}
+	mr = kd->kd_alloc_mr(pd, type, max_num_sg);
+	rnic_kulp_settle(kd, slot, max_num_sg, mr);
+out:
+	if (atomic_dec_and_test(&rnic_kulp_inflight))
+		wake_up_var(&rnic_kulp_inflight);
+	return mr;
+}
+
+static struct ib_mr *rnic_kulp_alloc_mr_integrity(struct ib_pd *pd, u32 max_num_data_sg,
+						  u32 max_num_meta_sg)
+{
+	u64 n = (u64)max_num_data_sg + max_num_meta_sg;
+	struct rnic_kulp_dev *kd;
+	struct ib_mr *mr;
+	int slot, err;
+
+	atomic_inc(&rnic_kulp_inflight);
+	kd = rnic_kulp_dev_of(pd->device->index);
+	if (WARN_ON_ONCE(!kd)) {
+		mr = ERR_PTR(-ENODEV);
+		goto out;
+	}
+	err = rnic_kulp_admit(kd, pd, n, &slot);
+	if (err) {
+		mr = ERR_PTR(err);
+		goto out;
+	}
+	mr = kd->kd_alloc_mr_integrity(pd, max_num_data_sg, max_num_meta_sg);
+	rnic_kulp_settle(kd, slot, n, mr);
+out:
+	if (atomic_dec_and_test(&rnic_kulp_inflight))
+		wake_up_var(&rnic_kulp_inflight);
+	return mr;
+}
+
+/* the device's MR allocations through the wrappers; rnic_kulp_wrap_mutex held */
+static int rnic_kulp_wrap(struct rnic_kulp_dev *kd)
+{
+	struct ib_device *ibdev = kd->kd_rd->rd_ibdev;
+
+	if (kd->kd_wrapped)
+		return 0;
+	if (!ibdev || !ibdev->ops.alloc_mr)
+		return -EOPNOTSUPP;
+	kd->kd_alloc_mr = ibdev->ops.alloc_mr;
+	kd->kd_alloc_mr_integrity = ibdev->ops.alloc_mr_integrity;
+	WRITE_ONCE(kd->kd_closing, false);
+	if (kd->kd_alloc_mr_integrity)
+		WRITE_ONCE(ibdev->ops.alloc_mr_integrity, rnic_kulp_alloc_mr_integrity);
+	WRITE_ONCE(ibdev->ops.alloc_mr, rnic_kulp_alloc_mr);
+	kd->kd_wrapped = true;
+	return 0;
+}
+
+/**
+ * rnic_kulp_cap_unwrap - give a device its own MR allocation back
+ * @kd: the device's record, still published
+ *
+ * Restores the driver's alloc_mr and alloc_mr_integrity and returns once
+ * no task runs in the wrappers (C2): a waiting allocation stops waiting
+ * and goes to the driver uncapped.
+ * Context: process, may sleep; rnic_kulp_wrap_mutex held.
+ */
+void rnic_kulp_cap_unwrap(struct rnic_kulp_dev *kd)
+{
+	struct ib_device *ibdev = kd->kd_rd->rd_ibdev;
+
+	if (!kd->kd_wrapped)
+		return;
+	WRITE_ONCE(kd->kd_closing, true);
+	if (kd->kd_alloc_mr_integrity)
+		WRITE_ONCE(ibdev->ops.alloc_mr_integrity, kd->kd_alloc_mr_integrity);
+	WRITE_ONCE(ibdev->ops.alloc_mr, kd->kd_alloc_mr);
+	wake_up_all(&kd->kd_room);
+	synchronize_rcu_tasks();
+	wait_var_event(&rnic_kulp_inflight, !atomic_read(&rnic_kulp_inflight));
+	synchronize_rcu_tasks();
+	kd->kd_wrapped = false;
+}
+
+/* a ULP's name as ib_core keeps it: a module name */
+static bool rnic_kulp_name_ok(const char *name)
+{
+	size_t i, len = strlen(name);
+
+	if (!len || len >= sizeof(((struct rnic_kulp *)0)->name))
+		return false;
+	for (i = 0; i < len; i++)
+		if (!isalnum(name[i]) && name[i] != '_' && name[i] != '-')
+			return false;
+	return true;
+}
+
+/**
+ * rnic_kulp_cap_store - set or lift a kernel ULP's cap on a device
+ * @rd: the device
+ * @buf: "NAME ENTRIES" (ENTRIES 0 lifts the cap)
+ *
+ * The first cap wraps the device's MR allocation. A cap below what the
+ * ULP holds takes nothing back: its next allocations wait or fail until
+ * it is under. rdmastor's own modules cannot be capped here.
+ * Context: process (sysfs write).
+ *
+ * Return: 0, -EINVAL for a malformed line or one of rdmastor's names,
+ * -ENOSPC when every slot is taken by another name, -EOPNOTSUPP when
+ * nothing is counted (kernel_ulps=0, no tracepoints) or the device has
+ * no alloc_mr, -ENODEV when the device is going.
+ */
+int rnic_kulp_cap_store(struct rnic_dev *rd, const char *buf)
+{
+	char name[32];
+	struct rnic_kulp_dev *kd;
+	struct rnic_kulp *k;
+	unsigned long flags;
+	unsigned int i;
+	u64 cap, held;
+	int err = 0;
+
+	if (sscanf(buf, "%31s %llu", name, &cap) != 2 || !rnic_kulp_name_ok(name) ||
+	    rnic_kulp_ours(name))
+		return -EINVAL;
+	if (!rnic_kulp_registered)
+		return -EOPNOTSUPP;
+	mutex_lock(&rnic_kulp_wrap_mutex);
+	kd = rnic_kulp_dev_of(rd->rd_index);
+	if (!kd) {
+		err = -ENODEV;
+		goto out;
+	}
+	if (cap) {
+		err = rnic_kulp_wrap(kd);
+		if (err)
+			goto out;
+	}
+	spin_lock_irqsave(&rnic_kulp_lock, flags);
+	k = rnic_kulp_slot(kd, name, &i);
+	if (strcmp(k->name, name) && cap)
+		err = -ENOSPC;	/* the shared "other" slot: no cap of one name there */
+	else
+		k->cap = cap;
+	held = k->entries + k->reserved;
+	spin_unlock_irqrestore(&rnic_kulp_lock, flags);
+	if (!err)
+		trace_rnic_kulp_cap(rd->rd_name, name, 0, held, cap, "cap set");
+	wake_up_all(&kd->kd_room);
+out:
+	mutex_unlock(&rnic_kulp_wrap_mutex);
+	return err;
+}
+
+/**
+ * rnic_kulp_caps_show - the caps of a device's kernel ULPs, for sysfs
+ * @rd: the device
+ * @buf: a sysfs page
+ *
+ * One line per ULP with a cap or a refusal: NAME cap C entries E
+ * reserved R waits W refused F.
+ *
+ * Return: bytes written.
+ */
+ssize_t rnic_kulp_caps_show(struct rnic_dev *rd, char *buf)
+{
+	struct rnic_kulp_dev *kd;
+	unsigned long flags;
+	ssize_t n = 0;
+	unsigned int i;
+
+	spin_lock_irqsave(&rnic_kulp_lock, flags);
+	kd = xa_load(&rnic_kulp_devs, rd->rd_index);
+	for (i = 0; kd && i < RNIC_KULP_SLOTS; i++) {
+		const struct rnic_kulp *k = &kd->kd_slots[i];
+
+		if (!k->cap && !k->refused && !k->waits)
+			continue;
+		n += sysfs_emit_at(buf, n,
+				   "%s cap %llu entries %llu reserved %llu waits %llu refused %llu\n",
+				   k->name, k->cap, k->entries, k->reserved, k->waits, k->refused);
+	}
+	spin_unlock_irqrestore(&rnic_kulp_lock, flags);
+	return n;
+}
