@@ -153,9 +153,17 @@ static struct rnic_kulp_dev *rnic_kulp_dev_of(u32 index)
 	return kd;
 }
 
-static struct ib_mr *rnic_kulp_alloc_mr(struct ib_pd *pd, enum ib_mr_type type,
-					u32 max_num_sg)
+/* one allocation through a wrapper: a plain or an integrity MR */
+struct rnic_kulp_req {
+	bool integrity;
+	enum ib_mr_type type;
+	u32 max_num_sg;
+	u32 max_num_meta_sg;
+};
+
+static struct ib_mr *rnic_kulp_alloc(struct ib_pd *pd, const struct rnic_kulp_req *req)
 {
+	u64 n = (u64)req->max_num_sg + req->max_num_meta_sg;
 	struct rnic_kulp_dev *kd;
 	struct ib_mr *mr;
 	int slot, err;
@@ -166,44 +174,37 @@ static struct ib_mr *rnic_kulp_alloc_mr(struct ib_pd *pd, enum ib_mr_type type,
 		mr = ERR_PTR(-ENODEV);
 		goto out;
 	}
-	err = rnic_kulp_admit(kd, pd, max_num_sg, &slot);
+	err = rnic_kulp_admit(kd, pd, n, &slot);
 	if (err) {
 		mr = ERR_PTR(err);
 		goto out;
 	}
-	mr = kd->kd_alloc_mr(pd, type, max_num_sg);
-	rnic_kulp_settle(kd, slot, max_num_sg, mr);
+	if (req->integrity)
+		mr = kd->kd_alloc_mr_integrity(pd, req->max_num_sg, req->max_num_meta_sg);
+	else
+		mr = kd->kd_alloc_mr(pd, req->type, req->max_num_sg);
+	rnic_kulp_settle(kd, slot, n, mr);
 out:
 	if (atomic_dec_and_test(&rnic_kulp_inflight))
 		wake_up_var(&rnic_kulp_inflight);
 	return mr;
 }
 
+static struct ib_mr *rnic_kulp_alloc_mr(struct ib_pd *pd, enum ib_mr_type type,
+					u32 max_num_sg)
+{
+	struct rnic_kulp_req req = { .type = type, .max_num_sg = max_num_sg };
+
+	return rnic_kulp_alloc(pd, &req);
+}
+
 static struct ib_mr *rnic_kulp_alloc_mr_integrity(struct ib_pd *pd, u32 max_num_data_sg,
 						  u32 max_num_meta_sg)
 {
-	u64 n = (u64)max_num_data_sg + max_num_meta_sg;
-	struct rnic_kulp_dev *kd;
-	struct ib_mr *mr;
-	int slot, err;
+	struct rnic_kulp_req req = { .integrity = true, .max_num_sg = max_num_data_sg,
+				     .max_num_meta_sg = max_num_meta_sg };
 
-	atomic_inc(&rnic_kulp_inflight);
-	kd = rnic_kulp_dev_of(pd->device->index);
-	if (WARN_ON_ONCE(!kd)) {
-		mr = ERR_PTR(-ENODEV);
-		goto out;
-	}
-	err = rnic_kulp_admit(kd, pd, n, &slot);
-	if (err) {
-		mr = ERR_PTR(err);
-		goto out;
-	}
-	mr = kd->kd_alloc_mr_integrity(pd, max_num_data_sg, max_num_meta_sg);
-	rnic_kulp_settle(kd, slot, n, mr);
-out:
-	if (atomic_dec_and_test(&rnic_kulp_inflight))
-		wake_up_var(&rnic_kulp_inflight);
-	return mr;
+	return rnic_kulp_alloc(pd, &req);
 }
 
 /* the device's MR allocations through the wrappers; rnic_kulp_wrap_mutex held */
