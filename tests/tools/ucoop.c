@@ -40,6 +40,10 @@
  *	bound, but deaf: register a PAGES-page buffer with ibv_reg_mr (not
  *	through the cache), print "deaf ok", then sleep SECONDS without
  *	reading a single event: a process that was told and ignored it.
+ *   ucoop DEV churn PAGES SECONDS
+ *	a churner: registers and deregisters one PAGES-page buffer with
+ *	ibv_reg_mr as fast as it can for SECONDS (or until SIGTERM), and
+ *	prints the cycles done and the registrations refused.
  *
  * With UCOOP_GREEDY set in the environment the cache starts unbounded
  * instead of at the entitlement, and coop keeps what it got when a
@@ -480,6 +484,32 @@ static int run_deaf(struct ibv_pd *pd, size_t pages, double seconds)
 	return 0;
 }
 
+static int run_churn(struct rnic_binding *b, struct ibv_pd *pd, size_t pages, double seconds)
+{
+	size_t len = pages * (size_t)sysconf(_SC_PAGESIZE);
+	unsigned long cycles = 0, refused = 0;
+	double end = now_s() + seconds;
+	void *buf;
+
+	buf = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (buf == MAP_FAILED)
+		return 1;
+	while (now_s() < end && !stop_asked()) {
+		struct ibv_mr *mr = ibv_reg_mr(pd, buf, len, ACCESS);
+
+		if (mr)
+			ibv_dereg_mr(mr);
+		else
+			refused++;
+		/* events now and then: it holds nothing to give back anyway */
+		if (!(++cycles % 64) && serve_events(b, 0) < 0)
+			return 1;
+	}
+	printf("churn cycles=%lu refused=%lu\n", cycles, refused);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct rnic_binding *b;
@@ -539,6 +569,8 @@ int main(int argc, char **argv)
 		ret = run_stale(c, b, 1);
 	else if (!strcmp(argv[2], "deaf") && argc == 5)
 		ret = run_deaf(pd, strtoul(argv[3], NULL, 0), atof(argv[4]));
+	else if (!strcmp(argv[2], "churn") && argc == 5)
+		ret = run_churn(b, pd, strtoul(argv[3], NULL, 0), atof(argv[4]));
 	else
 		ret = 1;
 	rnic_bind_close(b);

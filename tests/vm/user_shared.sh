@@ -8,7 +8,9 @@
 # through rdmastor (v4.2 over IPv4, v3 over IPv6: two transports), an iSER LUN
 # through rdmastor's initiator and target, a librnic program writing over
 # RDMA, and a greedy librnic program that arrives first and caches all
-# it may; the budget is below their combined appetite. Every tenant
+# it may, with a churner (registers and deregisters as fast as it can:
+# the short version of make bench B=isolation); the budget is below
+# their combined appetite. Every tenant
 # progresses, none fails, the greedy one is revoked and answers within
 # T, one table lists them all, the grants stay within the budget; then
 # a plain verbs program is served beside them, and everything leaves.
@@ -32,7 +34,7 @@ check "the mounts' and the session's consumers are registered" \
 echo 60000 > $TN_P/user_wait_ms
 echo > $TR/trace
 echo 1 > $TR/events/rnic_mgr/rnic_shrink_done/enable
-tenants_run arbiter 4000 6
+TN_CHURN=1 tenants_run arbiter 4000 6
 while read -r l; do diag "$l"; done < $TN_OUT/arbiter.csv
 progressed() { awk -F, -v t="$1" '$2 == t && $3 > 0 && $5 == 0 { ok = 1 } END { exit !ok }' $TN_OUT/arbiter.csv; }
 for t in nfs4 nfs6 iser verbs; do
@@ -40,6 +42,9 @@ for t in nfs4 nfs6 iser verbs; do
 done
 diag "verbs: $(tail -n2 $TN_OUT/verbs.out | tr '\n' ' ')"
 check "arbiter: the greedy tenant ran to its end" grep -q "coop revokes=" $TN_OUT/greedy.out
+diag "churner: $(tail -n1 $TN_OUT/churn.out)"
+check "arbiter: the churner ran to its end, registering over and over" \
+	grep -Eq "churn cycles=[1-9][0-9]+ " $TN_OUT/churn.out
 diag "greedy: $(tail -n1 $TN_OUT/greedy.out)"
 check "arbiter: the greedy tenant was revoked to make room" grep -Eq "coop revokes=[1-9]" $TN_OUT/greedy.out
 gpid=$(awk '$2 == "greedy" { split($1, a, ":"); sub(/\.$/, "", a[3]); print a[3] }' $TN_OUT/arbiter.map)

@@ -15,6 +15,9 @@
 #   iser     fio on a LUN through rdmastor's iSER initiator and target
 #   verbs    a librnic program writing over RDMA between its own QPs
 #            (ucoop inflight), revocable like the greedy one
+#   churn    with TN_CHURN=1: a program that registers and deregisters
+#            a 64-page buffer as fast as it can (ucoop churn), arriving
+#            with the greedy one (make bench B=isolation)
 #
 # Source after lib.sh, nfs-server.sh, nfs-client.sh and iser.sh.
 # tenants_setup once, then tenants_run for each policy. Results in
@@ -85,10 +88,11 @@ tenants_fio() {
 		--output-format=json > $TN_OUT/$name.json 2> $TN_OUT/$name.err
 }
 
-# tenants_run POLICY BUDGET SECS: the greedy tenant first, the others 2 s
-# later, all until SECS
+# tenants_run POLICY BUDGET SECS: the greedy tenant (and the churner)
+# first, the others 2 s later, all until SECS; with TN_ATTACKERS=0 the
+# others alone (neither the greedy tenant nor the churner)
 tenants_run() {
-	local pol=$1 budget=$2 secs=$3 gpid vpid pids=() spid
+	local pol=$1 budget=$2 secs=$3 gpid= vpid cpid= pids=() spid
 	# everyone starts from nothing held, so the greedy tenant is first
 	wait_for 60 tenants_idle || diag "tenants: not idle: $(tr '\n' '|' < $TN_SYS/table)"
 	echo "$pol" > $TN_SYS/policy
@@ -99,9 +103,16 @@ tenants_run() {
 	tenants_sample $TN_OUT/$pol.held &
 	spid=$!
 	# each user-level tenant in a cgroup of its own: a tenant to rnic_mgr
-	UCOOP_GREEDY=1 in_cgroup greedy build/tools/ucoop $TN_DEV coop 48 50 $((secs + 2)) \
-		> $TN_OUT/greedy.out 2>&1 &
-	gpid=$!
+	if [ "${TN_ATTACKERS:-1}" = 1 ]; then
+		UCOOP_GREEDY=1 in_cgroup greedy build/tools/ucoop $TN_DEV coop 48 50 \
+			$((secs + 2)) > $TN_OUT/greedy.out 2>&1 &
+		gpid=$!
+	fi
+	if [ "${TN_CHURN:-0}" = 1 ] && [ "${TN_ATTACKERS:-1}" = 1 ]; then
+		in_cgroup churn build/tools/ucoop $TN_DEV churn 64 $((secs + 2)) \
+			> $TN_OUT/churn.out 2>&1 &
+		cpid=$!
+	fi
 	sleep 2
 	tenants_fio $TN_F4 nfs4 "$secs" & pids+=($!)
 	tenants_fio $TN_F6 nfs6 "$secs" & pids+=($!)
@@ -111,18 +122,51 @@ tenants_run() {
 	# which consumer is which tenant (prefixes of consumer names)
 	printf '%s\n' "user:ucoop:$gpid. greedy" "user:ucoop:$vpid. verbs" \
 		"nfs-192.0.2.1. nfs4" "nfs-2001:db8::1. nfs6" "iser-ini- iser" > $TN_OUT/$pol.map
+	[ -n "$cpid" ] && echo "user:ucoop:$cpid. churn" >> $TN_OUT/$pol.map
 	wait "${pids[@]}"
 	wait $vpid
-	wait $gpid
+	[ -n "$gpid" ] && wait $gpid
+	[ -n "$cpid" ] && wait $cpid
 	rm -f $TN_OUT/sampling
 	wait $spid
 	tenants_summary "$pol" "$secs" > $TN_OUT/$pol.csv
 }
 
-# one CSV line per tenant: policy,tenant,MBps,p99_us,errors
+# tenants_solo TENANT SECS: TENANT's workload alone, the whole budget
+# (262144) under the arbiter: what it does and holds when nothing
+# limits it ($TN_OUT/solo.TENANT.{csv,held,map}; the csv has its line)
+tenants_solo() {
+	local t=$1 secs=$2 spid pid
+	wait_for 60 tenants_idle || diag "tenants: not idle: $(tr '\n' '|' < $TN_SYS/table)"
+	echo arbiter > $TN_SYS/policy
+	echo 262144 > $TN_SYS/budget
+	rm -f $TN_OUT/solo.$t.* $TN_OUT/*.json $TN_OUT/*.err $TN_OUT/*.out
+	touch $TN_OUT/sampling
+	tenants_sample $TN_OUT/solo.$t.held &
+	spid=$!
+	printf '%s\n' "nfs-192.0.2.1. nfs4" "nfs-2001:db8::1. nfs6" "iser-ini- iser" \
+		> $TN_OUT/solo.$t.map
+	case $t in
+	nfs4) tenants_fio $TN_F4 nfs4 "$secs" ;;
+	nfs6) tenants_fio $TN_F6 nfs6 "$secs" ;;
+	iser) tenants_fio "$TN_LUN" iser "$secs" ;;
+	verbs)
+		in_cgroup verbs build/tools/ucoop $TN_DEV inflight 40 16 "$secs" \
+			> $TN_OUT/verbs.out 2>&1 &
+		pid=$!
+		echo "user:ucoop:$pid. verbs" >> $TN_OUT/solo.$t.map
+		wait $pid ;;
+	esac
+	rm -f $TN_OUT/sampling
+	wait $spid
+	tenants_summary solo "$secs" | grep -E "^policy|^solo,$t," > $TN_OUT/solo.$t.csv
+}
+
+# one CSV line per tenant: policy,tenant,MBps,p99_us,errors (the
+# churner's MBps is its registration cycles a second)
 tenants_summary() {
 	python3 - "$1" "$2" "$TN_OUT" <<'EOF'
-import json, re, sys
+import json, os, re, sys
 pol, secs, out = sys.argv[1], float(sys.argv[2]), sys.argv[3]
 print("policy,tenant,MBps,p99_us,errors")
 for t in ("nfs4", "nfs6", "iser"):
@@ -134,7 +178,8 @@ for t in ("nfs4", "nfs6", "iser"):
         print("%s,%s,%.1f,%.0f,%d" % (pol, t, mbps, p99, j["error"]))
     except (OSError, ValueError, KeyError, IndexError):
         print("%s,%s,0,0,1" % (pol, t))
-for t, pat in (("verbs", r"inflight writes=(\d+) failed=(\d+)"), ("greedy", r"coop revokes=(\d+)")):
+for t, pat in (("verbs", r"inflight writes=(\d+) failed=(\d+)"), ("greedy", r"coop revokes=(\d+)"),
+               ("churn", r"churn cycles=(\d+) refused=(\d+)")):
     m = None
     try:
         m = re.search(pat, open("%s/%s.out" % (out, t)).read())
@@ -144,6 +189,9 @@ for t, pat in (("verbs", r"inflight writes=(\d+) failed=(\d+)"), ("greedy", r"co
         # each write is one 16-page buffer
         print("%s,verbs,%.1f,0,%d" % (pol, int(m.group(1)) * 16 * 4096 / secs / 1e6 if m else 0,
                                       int(m.group(2)) if m else 1))
+    elif t == "churn":
+        if os.path.exists("%s/churn.out" % out):
+            print("%s,churn,%.0f,0,%d" % (pol, int(m.group(1)) / secs if m else 0, 0 if m else 1))
     else:
         print("%s,greedy,0,0,%d" % (pol, 0 if m else 1))
 EOF
