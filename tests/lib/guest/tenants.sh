@@ -92,7 +92,7 @@ tenants_fio() {
 # first, the others 2 s later, all until SECS; with TN_ATTACKERS=0 the
 # others alone (neither the greedy tenant nor the churner)
 tenants_run() {
-	local pol=$1 budget=$2 secs=$3 gpid= vpid cpid= pids=() spid
+	local pol=$1 budget=$2 secs=$3 gpid="" vpid cpid="" pids=() spid
 	# everyone starts from nothing held, so the greedy tenant is first
 	wait_for 60 tenants_idle || diag "tenants: not idle: $(tr '\n' '|' < $TN_SYS/table)"
 	echo "$pol" > $TN_SYS/policy
