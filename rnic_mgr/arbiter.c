@@ -33,6 +33,17 @@
  *      before it counts it late; tested by test_policy's "follows
  *      share" and user_tenants' sybil (the target clears once the
  *      sybil is gone).
+ *  I6. A waiter that reads shrink requests (RNIC_SHRINK_FIRST: a bound
+ *      process's REGISTER-WAIT) never waits on its own shrink: once
+ *      the shrink request was delivered, a request that would take the
+ *      consumer past its target is refused (-EBUSY), queued or new.
+ *      Why: the process is blocked in that registration and cannot
+ *      answer the REVOKE; it would hold what others are owed until
+ *      user_wait_ms ran out (the isolation bench's greedy tenant, 10 s).
+ *      Asserted: rnic_refuse_over_target() and rnic_acquire_slow() test
+ *      rnp_over_target(), and a refused waiter leaves RNIC_WAITING under
+ *      rd_lock (I2); tested by user_mrs ("the newcomer gets 1800 within
+ *      T + 1 s").
  */
 #include <linux/module.h>
 #include <linux/sched/signal.h>
@@ -51,6 +62,7 @@ struct rnic_waiter {
 	u64 w_n[RNP_NR_RES];
 	u64 w_since_ms;
 	int w_status;
+	bool w_bounded;
 };
 
 /**
@@ -93,6 +105,44 @@ static void rnic_waiter_dequeued(struct rnic_dev *rd)
 {
 	lockdep_assert_held(&rd->rd_lock);
 	WARN_ON_ONCE(atomic_dec_return(&rd->rd_nr_waiting) < 0);
+}
+
+/* Take @w off its consumer's queue with @status and wake it (I2). */
+static void rnic_waiter_finish(struct rnic_dev *rd, struct rnic_consumer *c,
+			       struct rnic_waiter *w, int status)
+{
+	struct rnic_waiter *first;
+	int r;
+
+	lockdep_assert_held(&rd->rd_lock);
+	for (r = 0; r < RNP_NR_RES; r++)
+		c->rc_pol.r[r].want -= w->w_n[r];
+	list_del(&w->w_node);
+	WRITE_ONCE(w->w_status, status);
+	rnic_waiter_dequeued(rd);
+	first = list_first_entry_or_null(&c->rc_waiters, struct rnic_waiter, w_node);
+	if (first)
+		c->rc_pol.wait_since_ms = first->w_since_ms;
+}
+
+/*
+ * I6: after @c was told to shrink, refuse its bounded waiters that its
+ * target leaves no room for. Returns true if one was woken.
+ */
+static bool rnic_refuse_over_target(struct rnic_dev *rd, struct rnic_consumer *c)
+{
+	struct rnic_waiter *w, *tmp;
+	bool woke = false;
+
+	lockdep_assert_held(&rd->rd_lock);
+	list_for_each_entry_safe(w, tmp, &c->rc_waiters, w_node) {
+		if (!w->w_bounded || !rnp_over_target(&c->rc_pol, w->w_n))
+			continue;
+		trace_rnic_refuse(c, w->w_n, -EBUSY);
+		rnic_waiter_finish(rd, c, w, -EBUSY);
+		woke = true;
+	}
+	return woke;
 }
 
 /* Trim every other consumer's unused grant back to what it holds. */
@@ -261,7 +311,6 @@ static void rnic_serve_waiters(struct rnic_dev *rd)
 		struct rnic_consumer *c = rnic_of(pc);
 		struct rnic_waiter *w;
 		bool ok;
-		int r;
 
 		w = list_first_entry(&c->rc_waiters, struct rnic_waiter, w_node);
 		spin_lock(&c->rc_lock);
@@ -275,14 +324,7 @@ static void rnic_serve_waiters(struct rnic_dev *rd)
 		}
 		if (!ok)
 			break;
-		for (r = 0; r < RNP_NR_RES; r++)
-			pc->r[r].want -= w->w_n[r];
-		list_del(&w->w_node);
-		WRITE_ONCE(w->w_status, 0);
-		rnic_waiter_dequeued(rd);
-		w = list_first_entry_or_null(&c->rc_waiters, struct rnic_waiter, w_node);
-		if (w)
-			pc->wait_since_ms = w->w_since_ms;
+		rnic_waiter_finish(rd, c, w, 0);
 		woke = true;
 	}
 	rnic_update_short(rd);
@@ -344,6 +386,19 @@ static int rnic_acquire_slow(struct rnic_consumer *c, u64 *n, unsigned int flags
 	if (flags & RNIC_NOWAIT) {
 		c->rc_eagain++;
 		err = -EAGAIN;
+		trace_rnic_refuse(c, n, err);
+		goto out_unlock;
+	}
+
+	/*
+	 * I6: a process told to shrink must answer before it grows; if
+	 * the request is not delivered yet, rnic_notify_work() refuses the
+	 * waiter once it is.
+	 */
+	w.w_bounded = flags & RNIC_SHRINK_FIRST;
+	if (w.w_bounded && !(c->rc_notify & RNP_NOTIFY_SHRINK) &&
+	    rnp_over_target(&c->rc_pol, n)) {
+		err = -EBUSY;
 		trace_rnic_refuse(c, n, err);
 		goto out_unlock;
 	}
@@ -436,18 +491,26 @@ EXPORT_SYMBOL_GPL(rnic_acquire);
  * @c: the consumer
  * @entries: translation entries
  * @keys: MR keys
- * @timeout_ms: the longest wait
  *
  * For user registrations (REGISTER-WAIT, user.c): the program waits
  * while others shrink, but not forever.
  *
- * Return: as rnic_acquire(), or -ETIMEDOUT when @timeout_ms passed.
+ * @flags: RNIC_SHRINK_FIRST for a caller that reads shrink requests
+ * @timeout_ms: the longest wait
+ *
+ * With RNIC_SHRINK_FIRST, a request that would take the consumer past a
+ * shrink target it was told of fails at once, and so does one waiting
+ * when it is told (I6).
+ *
+ * Return: as rnic_acquire(); -ETIMEDOUT when @timeout_ms passed; -EBUSY
+ * (RNIC_SHRINK_FIRST) when the consumer must shrink first.
  * Context: process; may sleep.
  */
 int rnic_acquire_timeout(struct rnic_consumer *c, u32 entries, u32 keys,
-			 unsigned int timeout_ms)
+			 unsigned int flags, unsigned int timeout_ms)
 {
-	return rnic_acquire_within(c, entries, keys, 0, msecs_to_jiffies(timeout_ms));
+	return rnic_acquire_within(c, entries, keys, flags & RNIC_SHRINK_FIRST,
+				   msecs_to_jiffies(timeout_ms));
 }
 
 /**
@@ -576,6 +639,13 @@ static void rnic_notify_work(struct work_struct *work)
 		if (flags & RNP_NOTIFY_SHRINK && c->rc_ops->shrink)
 			c->rc_ops->shrink(c, te == RNP_NO_TARGET ? se : te,
 					  tk == RNP_NO_TARGET ? sk : tk, c->rc_priv);
+		/* told: its waiters past the target go back to it (I6) */
+		if (flags & RNP_NOTIFY_SHRINK) {
+			spin_lock(&rd->rd_lock);
+			if (rnic_refuse_over_target(rd, c))
+				wake_up_all(&rd->rd_wq);
+			spin_unlock(&rd->rd_lock);
+		}
 		if (flags & RNP_NOTIFY_GREW && c->rc_ops->grow)
 			c->rc_ops->grow(c, se, sk, c->rc_priv);
 		if (flags & RNIC_NOTIFY_LATE && c->rc_ops->late)

@@ -450,6 +450,31 @@ bool rnp_below_share(const struct rnp_cons *c, const u64 *n)
 }
 
 /**
+ * rnp_over_target - would this request take the consumer past its target?
+ * @c: the consumer
+ * @n: amount per resource
+ *
+ * Such a request cannot be served before the consumer shrinks
+ * (rnp_try_acquire_starving() refuses it). A waiter that may fail is
+ * refused rather than left waiting: a process blocked in a registration
+ * cannot answer the REVOKE that would let it through (arbiter.c, I6).
+ *
+ * Return: true if some resource with a target would exceed it.
+ */
+bool rnp_over_target(const struct rnp_cons *c, const u64 *n)
+{
+	int r;
+
+	for (r = 0; r < RNP_NR_RES; r++) {
+		const struct rnp_res_state *s = &c->r[r];
+
+		if (n[r] && s->target != RNP_NO_TARGET && s->held + n[r] > s->target)
+			return true;
+	}
+	return false;
+}
+
+/**
  * rnp_note_demand - a refused request tells us the consumer wants more
  * @p: the pool (for the half-life)
  * @c: the consumer

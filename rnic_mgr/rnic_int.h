@@ -234,8 +234,14 @@ struct rnic_consumer *rnic_register_in(struct ib_device *ibdev,
 				       const struct rnic_consumer_desc *desc,
 				       struct rnp_group *grp, const char *tenant);
 void rnic_may_hold(struct rnic_consumer *c, u64 *entries, u64 *keys);
+/*
+ * rnic_acquire_timeout() flag: the caller reads shrink requests (a
+ * process bound to /dev/rnic_mgr) and may not wait past its target (I6).
+ */
+#define RNIC_SHRINK_FIRST	0x100
+
 int rnic_acquire_timeout(struct rnic_consumer *c, u32 entries, u32 keys,
-			 unsigned int timeout_ms);
+			 unsigned int flags, unsigned int timeout_ms);
 void rnic_consumer_release_kobj(struct rnic_consumer *c);
 
 int rnic_client_init(void);

@@ -257,6 +257,7 @@ bool rnp_try_acquire_starving(struct rnp_pool *p, struct rnp_cons *c,
 u64 rnp_may_hold(const struct rnp_pool *p, const struct rnp_cons *c,
 		 enum rnp_res r);
 bool rnp_below_share(const struct rnp_cons *c, const u64 *n);
+bool rnp_over_target(const struct rnp_cons *c, const u64 *n);
 void rnp_note_demand(struct rnp_pool *p, struct rnp_cons *c, const u64 *n,
 		     u64 now_ms);
 bool rnp_release_fast(struct rnp_cons *c, const u64 *n);

@@ -330,6 +330,16 @@ static bool rnic_uproc_draw_reserved(struct rnic_uproc *up, u64 entries)
 	return drawn;
 }
 
+/*
+ * A bound process reads REVOKE events: its registrations may not wait
+ * for its own shrink (arbiter.c, I6), for it cannot answer while blocked
+ * in one. An unbound program never hears of a shrink: it waits as before.
+ */
+static unsigned int rnic_uproc_shrink_first(const struct rnic_uproc *up)
+{
+	return READ_ONCE(up->up_nfiles) ? RNIC_SHRINK_FIRST : 0;
+}
+
 /**
  * rnic_uproc_reserve - charge entries and keys ahead of registrations
  * @up: the process (a reference held by the caller)
@@ -343,7 +353,8 @@ static bool rnic_uproc_draw_reserved(struct rnic_uproc *up, u64 entries)
  * closes, and when it leaves.
  *
  * Return: 0; -EAGAIN (@nowait, nothing free); -ENOMEM (user_wait_ms
- * passed, or more than the budget); -EINTR; -ENODEV.
+ * passed, more than the budget, or asked to shrink first and it would
+ * take the process past its target); -EINTR; -ENODEV.
  * Context: process, may sleep unless @nowait.
  */
 int rnic_uproc_reserve(struct rnic_uproc *up, u64 entries, u32 keys, bool nowait)
@@ -356,10 +367,11 @@ int rnic_uproc_reserve(struct rnic_uproc *up, u64 entries, u32 keys, bool nowait
 		err = rnic_acquire(up->up_cons, entries, keys, RNIC_NOWAIT);
 	else
 		err = rnic_acquire_timeout(up->up_cons, entries, keys,
+					   rnic_uproc_shrink_first(up),
 					   READ_ONCE(rnic_user_wait_ms));
 	trace_rnic_user_reg(up->up_cons, entries, err);
 	if (err)
-		return err == -ETIMEDOUT || err == -EINVAL ? -ENOMEM : err;
+		return err == -ETIMEDOUT || err == -EINVAL || err == -EBUSY ? -ENOMEM : err;
 	spin_lock(&up->up_lock);
 	WRITE_ONCE(up->up_resv_entries, up->up_resv_entries + entries);
 	up->up_resv_keys += keys;
@@ -432,6 +444,7 @@ static void rnic_user_log_refusal(struct rnic_uproc *up, u64 entries, int err)
 			    rd->rd_name, c->rc_name, entries,
 			    err == -ETIMEDOUT ? "no entries within user_wait_ms" :
 			    err == -EINVAL ? "more than the budget" :
+			    err == -EBUSY ? "asked to shrink first: its REVOKE is unanswered" :
 			    "more than the policy grants it now",
 			    held, budget);
 }
@@ -451,7 +464,8 @@ static int rnic_user_acquire_waiting(struct rnic_uproc *up, u64 entries)
 	unsigned int ms;
 	int err;
 
-	err = rnic_acquire_timeout(c, entries, 1, READ_ONCE(rnic_user_wait_ms));
+	err = rnic_acquire_timeout(c, entries, 1, rnic_uproc_shrink_first(up),
+				   READ_ONCE(rnic_user_wait_ms));
 	ms = jiffies_to_msecs(jiffies - t0);
 	if (!err && ms >= RNIC_USER_DELAY_LOG_MS)
 		pr_info_ratelimited("%s: %s: a registration of %llu pages waited %u ms for entries (REGISTER-WAIT), the device's budget is %llu entries\n",

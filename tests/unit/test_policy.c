@@ -174,8 +174,26 @@ static void test_arrive_leave_budget(void)
 	upool_enforce_all(&u);
 	tap_ok(cons[0].r[E].target != RNP_NO_TARGET, "budget: holder asked to shrink to %llu",
 	       (unsigned long long)cons[0].r[E].target);
+	{
+		u64 one[RNP_NR_RES] = { 1, 0 }, keys_only[RNP_NR_RES] = { 0, 1 };
+
+		tap_ok(rnp_over_target(&cons[0], one),
+		       "over target: growing by 1 while holding %llu of target %llu cannot be served first",
+		       (unsigned long long)cons[0].r[E].held,
+		       (unsigned long long)cons[0].r[E].target);
+		tap_ok(!rnp_over_target(&cons[0], keys_only),
+		       "over target: a request of keys only, which have no target, is not");
+		tap_ok(!rnp_over_target(&cons[1], one),
+		       "over target: a consumer with no target never is");
+	}
 	flags = upool_release(&u, &cons[0], cons[0].r[E].held - cons[0].r[E].target, 0, true);
 	tap_ok(flags & RNP_REL_SHRUNK, "budget: reaching the target completes the shrink");
+	{
+		u64 one[RNP_NR_RES] = { 1, 0 };
+
+		tap_ok(!rnp_over_target(&cons[0], one),
+		       "over target: once shrunk (target cleared), growing is not over it");
+	}
 	tap_ok(u.p.r[E].granted <= u.p.r[E].budget, "budget: granted within the new budget");
 	tap_ok(rnp_below_share(&cons[1], n), "zero free: a newcomer below its share is owed entries");
 	upool_del(&u, &cons[0]);

@@ -180,6 +180,27 @@ wait $cpid
 diag "$(tail -n1 /tmp/coop.out)"
 check "it was sent a REVOKE and freed all it was asked, from its cache" \
 	grep -Eq "coop revokes=[1-9][0-9]* .* short=0 lost=0" /tmp/coop.out
+# A greedy bound program is asked to shrink while one of its
+# registrations waits (REGISTER-WAIT): that wait ends at once, so that
+# it can answer the REVOKE, rather than at user_wait_ms (10 s) with the
+# newcomer it was asked for waiting behind it (what the isolation
+# bench's arbiter rounds showed, Documentation/evaluation.rst).
+UCOOP_GREEDY=1 $COOP $DEV coop 90 50 6 > /tmp/greedy.out 2>&1 &
+gpid=$!
+check "a greedy program caches until a registration of its waits" \
+	wait_for 20 sh -c "[ \"\$(cat $SYS/consumers/user:ucoop:$gpid.*/waits 2>/dev/null)\" -ge 1 ]"
+diag "the greedy program holds $(ufield $gpid held) of 4000"
+t0=$(date +%s%N)
+out=$($UMR $DEV reg:1800)
+rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+diag "newcomer: $out (${ms} ms)"
+check "the newcomer gets 1800 within T + 1 s, not after the greedy wait (${ms} ms)" \
+	sh -c "[ $rc = 0 ] && [ $ms -le 2000 ]"
+wait $gpid
+diag "$(tr '\n' ' ' < /tmp/greedy.out)"
+check "the greedy program answered the REVOKE, short of nothing" \
+	grep -Eq "coop revokes=[1-9][0-9]* .* short=0 lost=0" /tmp/greedy.out
 # RDMA in flight while revoked, T swept: writes hold their regions
 # until they complete, so the library gives back idle ones, within T
 # every time (the worst of several revocations, from rnic_shrink_done),
