@@ -306,8 +306,39 @@ struct rnic_cache_gap {
  * be needed, -EINVAL for a zero length or a range that wraps, -ENOMEM,
  * or the registrar's error. Nothing is held on error.
  */
+static int rnic_cache_get_once(struct rnic_cache *c, uintptr_t addr, size_t len,
+				struct rnic_cache_seg *segs, int max_segs);
+
 int rnic_cache_get(struct rnic_cache *c, uintptr_t addr, size_t len,
 	   struct rnic_cache_seg *segs, int max_segs)
+{
+	uint64_t capacity;
+	int n;
+
+	/* the binding's events first: a hit must not outlive a STALE */
+	if (c->sync)
+		c->sync(c->sync_arg);
+	capacity = c->capacity;
+	n = rnic_cache_get_once(c, addr, len, segs, max_segs);
+	/*
+	 * A bound process asked to shrink may not grow past its target
+	 * before it answers (the kernel refuses such a registration rather
+	 * than keep the process blocked in it, deaf to the REVOKE): answer
+	 * now, which lowers the capacity and evicts idle regions, and try
+	 * once more, within the target.
+	 */
+	if (n == -ENOMEM && c->sync) {
+		c->sync(c->sync_arg);
+		if (c->capacity < capacity) {
+			c->stats.retries++;
+			n = rnic_cache_get_once(c, addr, len, segs, max_segs);
+		}
+	}
+	return n;
+}
+
+static int rnic_cache_get_once(struct rnic_cache *c, uintptr_t addr, size_t len,
+			       struct rnic_cache_seg *segs, int max_segs)
 {
 	uintptr_t s, e, cur, last = addr + len;
 	size_t i, first, nold = 0, ngap = 0, k;
@@ -318,9 +349,6 @@ int rnic_cache_get(struct rnic_cache *c, uintptr_t addr, size_t len,
 
 	if (!len || last < addr || last > UINTPTR_MAX - c->page)
 		return -EINVAL;
-	/* the binding's events first: a hit must not outlive a STALE */
-	if (c->sync)
-		c->sync(c->sync_arg);
 	s = addr & ~(c->page - 1);
 	e = (last + c->page - 1) & ~(c->page - 1);
 

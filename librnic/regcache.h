@@ -77,11 +77,15 @@ struct rnic_cache_seg {
  * @stale: regions dropped by rnic_cache_invalidate()
  * @over: requests that took the cache over its capacity (held regions
  *	left nothing to evict)
+ * @retries: requests tried again after a refused registration, once a
+ *	REVOKE that came meanwhile was answered (appended: the struct is
+ *	only ever read through rnic_cache_get_stats()'s pointer)
  */
 struct rnic_cache_stats {
 	uint64_t hits, partial, misses;
 	uint64_t regs, reg_pages, deregs, batches;
 	uint64_t evictions, stale, over;
+	uint64_t retries;
 };
 
 struct rnic_cache;

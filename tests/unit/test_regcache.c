@@ -37,6 +37,7 @@ static struct mreg regs[MAXREG];
 static int nregs, live, reg_calls, dereg_calls, dereg_batches;
 static unsigned int page_gen[NPAGES];
 static int fail_pct;			/* make this share of reg() fail */
+static int fail_next;			/* make the next this many reg() fail */
 static int violations;
 static char why[256];
 
@@ -54,6 +55,10 @@ static int mock_reg(void *ctx, uintptr_t addr, size_t len, void **handle)
 	int i, p;
 
 	(void)ctx;
+	if (fail_next) {
+		fail_next--;
+		return -ENOMEM;
+	}
 	if (fail_pct && rand() % 100 < fail_pct)
 		return -ENOMEM;
 	if (nregs == MAXREG) {
@@ -109,6 +114,7 @@ static void mock_reset(void)
 	violations = 0;
 	why[0] = 0;
 	fail_pct = 0;
+	fail_next = 0;
 	memset(page_gen, 0, sizeof(page_gen));
 }
 
@@ -395,12 +401,66 @@ static void sync_case(void)
 	rnic_cache_destroy(sync_cache);
 }
 
+/*
+ * A REVOKE that comes while a registration is refused: the kernel
+ * refuses a bound process's registration past a target it has not
+ * answered; the sync after the refusal answers it (the capacity drops)
+ * and the request is tried once more. A refusal with no REVOKE behind
+ * it is not tried again (the process would wait user_wait_ms twice).
+ */
+static int revoke_at_sync, revoke_to;
+
+static void sync_revoke(void *arg)
+{
+	(void)arg;
+	if (revoke_at_sync && !--revoke_at_sync)
+		rnic_cache_set_capacity(sync_cache, revoke_to);
+}
+
+static void retry_case(void)
+{
+	struct rnic_cache_seg s[8];
+	uint64_t regs0;
+	int i, n;
+
+	mock_reset();
+	sync_cache = rnic_cache_create(&ops, NULL, PG, 64);
+	for (i = 0; i < 8; i++) {
+		n = get(sync_cache, P(4 * i), 4 * PG, s);
+		put_segs(sync_cache, s, n);
+	}
+	rnic_cache_set_sync(sync_cache, sync_revoke, NULL);
+	/* the REVOKE is read at the second sync: after the refusal */
+	revoke_at_sync = 2;
+	revoke_to = 16;
+	fail_next = 1;
+	n = get(sync_cache, P(100), 4 * PG, s);
+	tap_ok(n == 1 && rnic_cache_get_stats(sync_cache)->retries == 1 &&
+	       rnic_cache_cached_pages(sync_cache) <= 16 && !violations,
+	       "refused, then a REVOKE answered: tried again within the new capacity (got %d, retries %llu, cached %llu of 16)",
+	       n, (unsigned long long)rnic_cache_get_stats(sync_cache)->retries,
+	       (unsigned long long)rnic_cache_cached_pages(sync_cache));
+	if (n > 0)
+		put_segs(sync_cache, s, n);
+	regs0 = rnic_cache_get_stats(sync_cache)->regs;
+	fail_next = 1;
+	n = get(sync_cache, P(120), 4 * PG, s);
+	tap_ok(n == -ENOMEM && rnic_cache_get_stats(sync_cache)->retries == 1 &&
+	       rnic_cache_get_stats(sync_cache)->regs == regs0,
+	       "refused with no REVOKE behind it: not tried again (got %d, retries %llu)",
+	       n, (unsigned long long)rnic_cache_get_stats(sync_cache)->retries);
+	rnic_cache_set_sync(sync_cache, NULL, NULL);
+	rnic_cache_destroy(sync_cache);
+	tap_ok(live == 0, "retry: nothing left registered after destroy (%d)", live);
+}
+
 int main(void)
 {
 	unsigned int seed;
 
 	fixed_cases();
 	sync_case();
+	retry_case();
 	for (seed = 1; seed <= 6; seed++)
 		random_run(seed, 4000);
 	return tap_done();
