@@ -153,8 +153,11 @@ check "the mount loaded rdmastor_rpcrdma, not the stock rpcrdma" \
 	sh -c "grep -q '^rdmastor_rpcrdma ' /proc/modules && ! grep -q '^rpcrdma ' /proc/modules"
 head -c 3000000 /dev/urandom > /tmp/keep && cp /tmp/keep /mnt/nfs/keep
 
-# rdmastor status: the protocol's line (serving, module, next)
-proto_is() { rdmastor status | awk -v p="$1" '$1 == p { print $2, $3, $4 }'; }
+# rdmastor status, read once per phase (a python start and a scan of
+# modules.dep and the DKMS trees: seconds under TCG, each time)
+status_now() { rdmastor status > /tmp/status.txt && sed 's/^/# /' /tmp/status.txt; }
+# the protocol's line in it (serving, module, next)
+proto_is() { awk -v p="$1" '$1 == p { print $2, $3, $4 }' /tmp/status.txt; }
 
 # iSER through the stock tools: targetcli and iscsiadm, nothing loaded by hand
 iser_io() {	# iser_io WHO: a target, a login, verified fio, logout
@@ -170,7 +173,7 @@ iser_io() {	# iser_io WHO: a target, a login, verified fio, logout
 		iser_fio "deb-$1" "$dev" --rw=randrw --bs=4k --iodepth=16 --size=16M --io_size=16M
 }
 iser_io rdmastor
-rdmastor status | sed 's/^/# /'
+status_now
 for p in "nfs-client rdmastor_rpcrdma" "nfs-server rdmastor_svcrdma" \
 	"iser-target rdmastor_isert" "iser-initiator rdmastor_iser"; do
 	set -- $p
@@ -211,11 +214,11 @@ dmesg > /tmp/fallback.log
 grep "rdmastor:" /tmp/fallback.log | head -n2 | while read -r l; do diag "$l"; done
 check "fallback: enable_iser loaded the stock ib_isert" loaded ib_isert
 check "fallback: iscsid loaded the stock ib_iser" loaded ib_iser
-rdmastor status | sed 's/^/# /'
+status_now
 expect_eq "fallback: rdmastor status says the stock target serves, and will" \
 	"$(proto_is iser-target)" "stock ib_isert stock"
 check "and why: no rdmastor_isert for this kernel" \
-	sh -c "rdmastor status | grep -q '^iser-target .*no rdmastor_isert for kernel $kver: the routing falls back'"
+	grep -q "^iser-target .*no rdmastor_isert for kernel $kver: the routing falls back" /tmp/status.txt
 check "fallback: a kernel log line says why the stock target serves" \
 	grep -q "rdmastor: rdmastor_isert did not load (.*rdmastor_isert.*): the stock ib_isert serves" /tmp/fallback.log
 check "fallback: and one why the stock initiator serves" \
