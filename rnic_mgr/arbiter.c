@@ -12,8 +12,9 @@
  *      changes the pool (rnic_trim_others, rnic_enforce_all,
  *      rnic_rebalance, rnic_serve_waiters, rnic_leave_pool).
  *  I2. Waiters are queued FIFO per consumer and served only by
- *      rnic_serve_waiters() under rd_lock; a waiter's status leaves
- *      RNIC_WAITING exactly once, under rd_lock.
+ *      rnic_serve_waiters() (or refused by rnic_refuse_over_target(),
+ *      I6) under rd_lock; a waiter's status leaves RNIC_WAITING exactly
+ *      once, under rd_lock, in rnic_waiter_finish().
  *      Asserted: rnic_acquire() re-checks w_status under rd_lock before
  *      it unqueues an interrupted waiter itself.
  *  I3. rd_nr_waiting equals the number of queued waiters on the device.
@@ -34,15 +35,20 @@
  *      share" and user_tenants' sybil (the target clears once the
  *      sybil is gone).
  *  I6. A waiter that reads shrink requests (RNIC_SHRINK_FIRST: a bound
- *      process's REGISTER-WAIT) never waits on its own shrink: once
- *      the shrink request was delivered, a request that would take the
- *      consumer past its target is refused (-EBUSY), queued or new.
+ *      process's REGISTER-WAIT) never waits on an unread shrink
+ *      request: from the delivery of a REVOKE until the process reads
+ *      it (rc_shrink_told, cleared by rnic_shrink_read()), a request
+ *      that would take the consumer past its target is refused
+ *      (-EBUSY), queued or new. Queued before the delivery, it is
+ *      refused right after it, so the REVOKE is there to be read when
+ *      the registration returns. Once read, the process has done what
+ *      it can (its library evicted idle registrations) and may wait for
+ *      its I/O in flight to end, as before.
  *      Why: the process is blocked in that registration and cannot
  *      answer the REVOKE; it would hold what others are owed until
  *      user_wait_ms ran out (the isolation bench's greedy tenant, 10 s).
- *      Asserted: rnic_refuse_over_target() and rnic_acquire_slow() test
- *      rnp_over_target(), and a refused waiter leaves RNIC_WAITING under
- *      rd_lock (I2); tested by user_mrs ("the newcomer gets 1800 within
+ *      Asserted: rnic_refuse_over_target() warns if it runs before the
+ *      delivery; tested by user_mrs ("the newcomer gets 1800 within
  *      T + 1 s").
  */
 #include <linux/module.h>
@@ -135,6 +141,8 @@ static bool rnic_refuse_over_target(struct rnic_dev *rd, struct rnic_consumer *c
 	bool woke = false;
 
 	lockdep_assert_held(&rd->rd_lock);
+	if (WARN_ON_ONCE(!c->rc_shrink_told))
+		return false;
 	list_for_each_entry_safe(w, tmp, &c->rc_waiters, w_node) {
 		if (!w->w_bounded || !rnp_over_target(&c->rc_pol, w->w_n))
 			continue;
@@ -186,6 +194,7 @@ static bool rnic_enforce_one(struct rnic_dev *rd, struct rnic_consumer *c, u64 n
 		return false;
 	if (flags & RNP_NOTIFY_SHRINK) {
 		c->rc_revocations++;
+		c->rc_shrink_told = false;	/* until this one is delivered */
 		if (!c->rc_shrink_ms) {
 			c->rc_shrink_ms = now ? now : 1;
 			c->rc_late_counted = false;
@@ -396,8 +405,7 @@ static int rnic_acquire_slow(struct rnic_consumer *c, u64 *n, unsigned int flags
 	 * waiter once it is.
 	 */
 	w.w_bounded = flags & RNIC_SHRINK_FIRST;
-	if (w.w_bounded && !(c->rc_notify & RNP_NOTIFY_SHRINK) &&
-	    rnp_over_target(&c->rc_pol, n)) {
+	if (w.w_bounded && c->rc_shrink_told && rnp_over_target(&c->rc_pol, n)) {
 		err = -EBUSY;
 		trace_rnic_refuse(c, n, err);
 		goto out_unlock;
@@ -485,6 +493,25 @@ int rnic_acquire(struct rnic_consumer *c, u32 entries, u32 keys,
 	return rnic_acquire_within(c, entries, keys, flags, MAX_SCHEDULE_TIMEOUT);
 }
 EXPORT_SYMBOL_GPL(rnic_acquire);
+
+/**
+ * rnic_shrink_read - the consumer's process read its shrink request
+ * @c: the consumer
+ *
+ * It has done what it can to answer (its library evicts as it reads a
+ * REVOKE): from now on its registrations past the target may wait again,
+ * for the I/O it has in flight to end (I6).
+ *
+ * Context: process; takes rd_lock.
+ */
+void rnic_shrink_read(struct rnic_consumer *c)
+{
+	struct rnic_dev *rd = c->rc_dev;
+
+	spin_lock(&rd->rd_lock);
+	c->rc_shrink_told = false;
+	spin_unlock(&rd->rd_lock);
+}
 
 /**
  * rnic_acquire_timeout - rnic_acquire() whose wait is bounded
@@ -639,11 +666,18 @@ static void rnic_notify_work(struct work_struct *work)
 		if (flags & RNP_NOTIFY_SHRINK && c->rc_ops->shrink)
 			c->rc_ops->shrink(c, te == RNP_NO_TARGET ? se : te,
 					  tk == RNP_NO_TARGET ? sk : tk, c->rc_priv);
-		/* told: its waiters past the target go back to it (I6) */
+		/*
+		 * Told: its waiters past the target go back to it (I6). Not
+		 * if a newer shrink was raised meanwhile: that one is not
+		 * delivered yet, and the next pass here handles it.
+		 */
 		if (flags & RNP_NOTIFY_SHRINK) {
 			spin_lock(&rd->rd_lock);
-			if (rnic_refuse_over_target(rd, c))
-				wake_up_all(&rd->rd_wq);
+			if (!(c->rc_notify & RNP_NOTIFY_SHRINK)) {
+				c->rc_shrink_told = true;
+				if (rnic_refuse_over_target(rd, c))
+					wake_up_all(&rd->rd_wq);
+			}
 			spin_unlock(&rd->rd_lock);
 		}
 		if (flags & RNP_NOTIFY_GREW && c->rc_ops->grow)

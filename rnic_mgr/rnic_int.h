@@ -146,6 +146,9 @@ struct rnic_dev {
  * @rc_published: its sysfs directory exists (the add succeeded)
  * @rc_shrink_ms: when the pending shrink was asked, or 0 (rd_lock)
  * @rc_late_counted: the pending shrink was already counted late
+ * @rc_shrink_told: its latest shrink request was delivered and its
+ *	process has not read it yet (rd_lock): a RNIC_SHRINK_FIRST request
+ *	past the target fails meanwhile (I6)
  * @rc_waits: acquires that had to wait
  * @rc_eagain: acquires refused with -EAGAIN
  * @rc_wait_ns: total time spent waiting
@@ -179,6 +182,7 @@ struct rnic_consumer {
 	bool rc_published;
 	u64 rc_shrink_ms;
 	bool rc_late_counted;
+	bool rc_shrink_told;
 
 	u64 rc_waits;
 	u64 rc_eagain;
@@ -242,6 +246,7 @@ void rnic_may_hold(struct rnic_consumer *c, u64 *entries, u64 *keys);
 
 int rnic_acquire_timeout(struct rnic_consumer *c, u32 entries, u32 keys,
 			 unsigned int flags, unsigned int timeout_ms);
+void rnic_shrink_read(struct rnic_consumer *c);
 void rnic_consumer_release_kobj(struct rnic_consumer *c);
 
 int rnic_client_init(void);

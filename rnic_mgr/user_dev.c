@@ -953,6 +953,7 @@ static ssize_t rnic_ufile_read(struct file *file, char __user *ubuf,
 	struct rnic_ufile *f = file->private_data;
 	size_t room = min_t(size_t, count, RNIC_UFILE_QUEUE);
 	struct rnic_event h;
+	bool revoke_read = false;
 	size_t got = 0;
 	u8 *buf;
 	int err;
@@ -983,6 +984,7 @@ static ssize_t rnic_ufile_read(struct file *file, char __user *ubuf,
 	spin_lock(&f->lock);
 	while (kfifo_out_peek(&f->queue, (u8 *)&h, sizeof(h)) == sizeof(h) &&
 	       got + h.len <= room) {
+		revoke_read |= h.type == RNIC_EV_REVOKE;
 		got += kfifo_out(&f->queue, buf + got, h.len);
 	}
 	spin_unlock(&f->lock);
@@ -993,6 +995,13 @@ static ssize_t rnic_ufile_read(struct file *file, char __user *ubuf,
 	if (got && copy_to_user(ubuf, buf, got))
 		got = -EFAULT;
 	kfree(buf);
+	/* answered, as far as the kernel can tell: it may wait again (I6) */
+	if (revoke_read) {
+		mutex_lock(&rnic_user_mutex);
+		if (f->up)
+			rnic_shrink_read(f->up->up_cons);
+		mutex_unlock(&rnic_user_mutex);
+	}
 	return got;
 }
 
