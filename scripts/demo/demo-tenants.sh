@@ -9,9 +9,6 @@
 # what it claims: every tenant progresses after the cut, without errors;
 # it says so only if its own table shows it, and exits non-zero if not.
 . tests/lib/guest/lib.sh
-. tests/lib/guest/nfs-server.sh
-. tests/lib/guest/nfs-client.sh
-. tests/lib/guest/iser.sh
 . tests/lib/guest/tenants.sh
 SECS=12
 

@@ -17,9 +17,6 @@
 # charged by rnic_mgr as the captured programs were, for the cost model
 # eval/drivers/eval-report fits.
 . tests/lib/guest/lib.sh
-. tests/lib/guest/nfs-server.sh
-. tests/lib/guest/nfs-client.sh
-. tests/lib/guest/iser.sh
 . tests/lib/guest/tenants.sh
 O=$RDMASTOR_OUT
 SECS=${SECS:-3}

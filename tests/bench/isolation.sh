@@ -17,9 +17,6 @@
 # rotated by one from the round before. Results (ROUND.CASE.{csv,held,
 # map}, budget) in the results share for eval/drivers/bench-isolation.
 . tests/lib/guest/lib.sh
-. tests/lib/guest/nfs-server.sh
-. tests/lib/guest/nfs-client.sh
-. tests/lib/guest/iser.sh
 . tests/lib/guest/tenants.sh
 ROUNDS=${1:-7}
 SECS=${2:-10}

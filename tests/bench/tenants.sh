@@ -8,9 +8,6 @@
 # (ROUND.POLICY.{csv,held,map}) in the results share for
 # eval/drivers/bench-tenants.
 . tests/lib/guest/lib.sh
-. tests/lib/guest/nfs-server.sh
-. tests/lib/guest/nfs-client.sh
-. tests/lib/guest/iser.sh
 . tests/lib/guest/tenants.sh
 ROUNDS=${ROUNDS:-3}
 SECS=${SECS:-20}

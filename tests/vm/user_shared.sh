@@ -15,9 +15,6 @@
 # T, one table lists them all, the grants stay within the budget; then
 # a plain verbs program is served beside them, and everything leaves.
 . tests/lib/guest/lib.sh
-. tests/lib/guest/nfs-server.sh
-. tests/lib/guest/nfs-client.sh
-. tests/lib/guest/iser.sh
 . tests/lib/guest/tenants.sh
 TR=/sys/kernel/tracing
 SYS=$TN_SYS

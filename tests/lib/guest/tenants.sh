@@ -19,11 +19,15 @@
 #            a 64-page buffer as fast as it can (ucoop churn), arriving
 #            with the greedy one (make bench B=isolation)
 #
-# Source after lib.sh, nfs-server.sh, nfs-client.sh and iser.sh.
+# Source after lib.sh; it sources what it builds on (nfs-server.sh,
+# nfs-client.sh, iser.sh).
 # tenants_setup once, then tenants_run for each policy. Results in
 # $TN_OUT/POLICY.{csv,held,map}: per tenant MB/s, p99 completion
 # latency and errors; every consumer's held entries every 0.5 s; which
 # consumer is which tenant.
+. tests/lib/guest/nfs-server.sh
+. tests/lib/guest/nfs-client.sh
+. tests/lib/guest/iser.sh
 TN_DEV=rxe0
 TN_SYS=/sys/kernel/rnic_mgr/devices/$TN_DEV
 TN_P=/sys/module/rnic_mgr/parameters
