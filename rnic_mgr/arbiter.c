@@ -50,6 +50,22 @@
  *      Asserted: rnic_refuse_over_target() warns if it runs before the
  *      delivery; tested by user_mrs ("the newcomer gets 1800 within
  *      T + 1 s").
+ *  I7. Relief is announced at once: when a consumer leaves or the
+ *      budget grows, standing targets follow the shares up and every
+ *      consumer whose share grew beyond hysteresis, or that was asked
+ *      to shrink and not told of growth since (rc_cut), is told
+ *      (->grow, with what it may now hold, borrowing included), before
+ *      rnic_unregister() or the budget's store returns. A consumer
+ *      without a target is neither trimmed nor asked to shrink by it.
+ *      Why: a consumer that shrank sizes itself from what it was told
+ *      (the iSER target's window, a bound process's cache) and does not
+ *      ask for more until told; the reaper re-derives shares only under
+ *      contention, and a share follows decayed demand, so it might never
+ *      have been told.
+ *      Enforced: rnic_relieve(), which only announces and follows
+ *      (rnp_announce() never trims); tested by rnic_mgr_arbiter ("a
+ *      consumer that shrank grows back when the newcomer leaves") and
+ *      test_policy's announce checks.
  */
 #include <linux/module.h>
 #include <linux/sched/signal.h>
@@ -195,6 +211,7 @@ static bool rnic_enforce_one(struct rnic_dev *rd, struct rnic_consumer *c, u64 n
 	if (flags & RNP_NOTIFY_SHRINK) {
 		c->rc_revocations++;
 		c->rc_shrink_told = false;	/* until this one is delivered */
+		c->rc_cut = true;		/* until told it may grow (I7) */
 		if (!c->rc_shrink_ms) {
 			c->rc_shrink_ms = now ? now : 1;
 			c->rc_late_counted = false;
@@ -590,6 +607,24 @@ void rnic_release(struct rnic_consumer *c, u32 entries, u32 keys)
 }
 EXPORT_SYMBOL_GPL(rnic_release);
 
+/* rnic_entitlement()'s figures, under rd_lock, into @v. */
+static void rnic_entitled(struct rnic_dev *rd, struct rnic_consumer *c, u64 *v)
+{
+	int r;
+
+	lockdep_assert_held(&rd->rd_lock);
+	for (r = 0; r < RNP_NR_RES; r++) {
+		const struct rnp_res_state *s = &c->rc_pol.r[r];
+
+		v[r] = max(s->share, s->min);
+		if (s->target != RNP_NO_TARGET)
+			v[r] = min(v[r], s->target);
+		/* Free entries may be borrowed beyond the share. */
+		if (s->target == RNP_NO_TARGET)
+			v[r] = max(v[r], s->held + rnp_free(&rd->rd_pool, r));
+	}
+}
+
 /**
  * rnic_entitlement - what the consumer may hold now
  * @c: the consumer
@@ -602,19 +637,9 @@ void rnic_entitlement(struct rnic_consumer *c, u64 *entries, u64 *keys)
 {
 	struct rnic_dev *rd = c->rc_dev;
 	u64 v[RNP_NR_RES];
-	int r;
 
 	spin_lock(&rd->rd_lock);
-	for (r = 0; r < RNP_NR_RES; r++) {
-		const struct rnp_res_state *s = &c->rc_pol.r[r];
-
-		v[r] = max(s->share, s->min);
-		if (s->target != RNP_NO_TARGET)
-			v[r] = min(v[r], s->target);
-		/* Free entries may be borrowed beyond the share. */
-		if (s->target == RNP_NO_TARGET)
-			v[r] = max(v[r], s->held + rnp_free(&rd->rd_pool, r));
-	}
+	rnic_entitled(rd, c, v);
 	spin_unlock(&rd->rd_lock);
 	*entries = v[RNP_ENTRIES];
 	*keys = v[RNP_KEYS];
@@ -650,7 +675,7 @@ static void rnic_notify_work(struct work_struct *work)
 	mutex_lock(&rd->rd_cons_mutex);
 	list_for_each_entry(c, &rd->rd_consumers, rc_node) {
 		unsigned int flags;
-		u64 te, tk, se, sk, reclaim;
+		u64 te, tk, se, sk, reclaim, may[RNP_NR_RES];
 
 		spin_lock(&rd->rd_lock);
 		flags = c->rc_in_pool ? c->rc_notify : 0;
@@ -661,6 +686,8 @@ static void rnic_notify_work(struct work_struct *work)
 		tk = c->rc_pol.r[RNP_KEYS].target;
 		se = max(c->rc_pol.r[RNP_ENTRIES].share, c->rc_pol.r[RNP_ENTRIES].min);
 		sk = max(c->rc_pol.r[RNP_KEYS].share, c->rc_pol.r[RNP_KEYS].min);
+		/* growth is told as what it may use now, borrowing included */
+		rnic_entitled(rd, c, may);
 		spin_unlock(&rd->rd_lock);
 
 		if (flags & RNP_NOTIFY_SHRINK && c->rc_ops->shrink)
@@ -681,7 +708,7 @@ static void rnic_notify_work(struct work_struct *work)
 			spin_unlock(&rd->rd_lock);
 		}
 		if (flags & RNP_NOTIFY_GREW && c->rc_ops->grow)
-			c->rc_ops->grow(c, se, sk, c->rc_priv);
+			c->rc_ops->grow(c, may[RNP_ENTRIES], may[RNP_KEYS], c->rc_priv);
 		if (flags & RNIC_NOTIFY_LATE && c->rc_ops->late)
 			c->rc_ops->late(c, c->rc_priv);
 		if (flags & RNIC_NOTIFY_RECLAIM && c->rc_ops->reclaim && reclaim)
@@ -958,6 +985,56 @@ static void rnic_leave_pool(struct rnic_dev *rd, struct rnic_consumer *c, int st
 	wake_up_all(&rd->rd_wq);
 }
 
+/*
+ * A consumer left, or the budget grew: what was taken goes back to the
+ * others now (I7). Standing targets follow the shares up, and those
+ * told to shrink or whose share grew are told they may grow (->grow),
+ * so that a consumer that shrank for the one that left grows back at
+ * once, not when it next runs short (issue 35: recovery within 100 ms
+ * of relief). A consumer without a target is neither trimmed nor asked
+ * to shrink here: without contention it may borrow beyond its share.
+ */
+static void rnic_relieve(struct rnic_dev *rd)
+{
+	struct rnp_pool *p = &rd->rd_pool;
+	u64 now = rnic_now_ms();
+	bool notify = false;
+	u32 i;
+
+	lockdep_assert_held(&rd->rd_lock);
+	if (!p->nr)
+		return;
+	rnic_rebalance(rd, now);
+	for (i = 0; i < p->nr; i++) {
+		struct rnic_consumer *o = rnic_of(p->cons[i]);
+		unsigned int flags;
+
+		/* a target follows the share up, or goes (I5) */
+		if (o->rc_shrink_ms)
+			notify |= rnic_enforce_one(rd, o, now);
+		if (o->rc_shrink_ms)
+			continue;
+		spin_lock(&o->rc_lock);
+		flags = rnp_announce(p, &o->rc_pol);
+		spin_unlock(&o->rc_lock);
+		/*
+		 * One that shrank is told even if its share, which follows
+		 * its decayed demand, hardly moved: what it may now borrow
+		 * did (->grow passes rnic_entitlement()'s figure).
+		 */
+		if (o->rc_cut && p->policy == RNP_POL_ARBITER)
+			flags |= RNP_NOTIFY_GREW;
+		if (flags) {
+			o->rc_cut = false;
+			trace_rnic_relieved(o);
+			o->rc_notify |= flags;
+			notify = true;
+		}
+	}
+	if (notify)
+		queue_work(system_wq, &rd->rd_notify_work);
+}
+
 /**
  * rnic_unregister - stop being a consumer
  * @c: the consumer; it should have released everything
@@ -980,6 +1057,7 @@ void rnic_unregister(struct rnic_consumer *c)
 			  rd->rd_name, c->rc_name, c->rc_pol.r[RNP_ENTRIES].held,
 			  c->rc_pol.r[RNP_KEYS].held);
 		rnic_leave_pool(rd, c, -ENODEV);
+		rnic_relieve(rd);
 		rnic_serve_waiters(rd);
 	}
 	list_del(&c->rc_node);
@@ -1003,6 +1081,7 @@ static int rnic_apply_budget(struct rnic_dev *rd, enum rnp_res r)
 {
 	u64 conf = rd->rd_conf_budget[r], charge = rd->rd_kulp_charge[r];
 	u64 budget = conf > charge ? conf - charge : 0;
+	u64 before = rd->rd_pool.r[r].budget;
 	int err;
 
 	lockdep_assert_held(&rd->rd_cons_mutex);
@@ -1015,6 +1094,9 @@ static int rnic_apply_budget(struct rnic_dev *rd, enum rnp_res r)
 		rnic_trim_others(rd, NULL);
 		rnic_rebalance(rd, now);
 		rnic_enforce_all(rd, now);
+		/* more to share: those that shrank hear of it now (I7) */
+		if (rd->rd_pool.r[r].budget > before)
+			rnic_relieve(rd);
 		rnic_serve_waiters(rd);
 	}
 	return err;

@@ -885,6 +885,36 @@ unsigned int rnp_enforce(struct rnp_pool *p, struct rnp_cons *c)
 			s->target = e;
 		}
 		has_target |= s->target != RNP_NO_TARGET;
+	}
+	if (had_target && !has_target)
+		flags |= RNP_NOTIFY_CLEARED;
+	return flags | rnp_announce(p, c);
+}
+
+/**
+ * rnp_announce - note a consumer's shares after a rebalance
+ * @p: the pool
+ * @c: the consumer
+ *
+ * A share that grew beyond hysteresis over the last one announced is to
+ * be announced (the consumer may size up again); one that fell is noted
+ * without a word (rnp_enforce() asks for a shrink where it matters).
+ * Alone, it never trims or sets a target, so it may run without
+ * contention: after a consumer left, those whose shares it had cut are
+ * told at once instead of when they next run short.
+ *
+ * Return: RNP_NOTIFY_GREW or 0.
+ */
+unsigned int rnp_announce(struct rnp_pool *p, struct rnp_cons *c)
+{
+	unsigned int flags = 0;
+	int r;
+
+	if (p->policy != RNP_POL_ARBITER)
+		return 0;
+	for (r = 0; r < RNP_NR_RES; r++) {
+		struct rnp_res_state *s = &c->r[r];
+
 		if (s->share > s->announced + (s->announced >> p->params.hyst_shift)) {
 			s->announced = s->share;
 			flags |= RNP_NOTIFY_GREW;
@@ -892,8 +922,6 @@ unsigned int rnp_enforce(struct rnp_pool *p, struct rnp_cons *c)
 			s->announced = s->share;
 		}
 	}
-	if (had_target && !has_target)
-		flags |= RNP_NOTIFY_CLEARED;
 	return flags;
 }
 

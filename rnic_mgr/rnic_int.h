@@ -149,6 +149,8 @@ struct rnic_dev {
  * @rc_shrink_told: its latest shrink request was delivered and its
  *	process has not read it yet (rd_lock): a RNIC_SHRINK_FIRST request
  *	past the target fails meanwhile (I6)
+ * @rc_cut: it was asked to shrink and not told of growth since (rd_lock):
+ *	the next departure tells it (I7)
  * @rc_waits: acquires that had to wait
  * @rc_eagain: acquires refused with -EAGAIN
  * @rc_wait_ns: total time spent waiting
@@ -183,6 +185,7 @@ struct rnic_consumer {
 	u64 rc_shrink_ms;
 	bool rc_late_counted;
 	bool rc_shrink_told;
+	bool rc_cut;
 
 	u64 rc_waits;
 	u64 rc_eagain;

@@ -268,6 +268,7 @@ void rnp_decay(struct rnp_pool *p, struct rnp_cons *c, u64 now_ms);
 void rnp_rebalance(struct rnp_pool *p, u64 now_ms);
 bool rnp_hungry(const struct rnp_res_state *s, u64 now_ms);
 unsigned int rnp_enforce(struct rnp_pool *p, struct rnp_cons *c);
+unsigned int rnp_announce(struct rnp_pool *p, struct rnp_cons *c);
 u64 rnp_trim(struct rnp_pool *p, struct rnp_cons *c, bool to_share);
 struct rnp_cons *rnp_pick_waiter(const struct rnp_pool *p, u64 now_ms);
 

@@ -56,6 +56,8 @@ DEFINE_RNIC_CONSUMER_EVENT(rnic_shrink_request);
 DEFINE_RNIC_CONSUMER_EVENT(rnic_shrink_late);
 /* its share grew back past what it holds: the target is gone, not late */
 DEFINE_RNIC_CONSUMER_EVENT(rnic_shrink_cleared);
+/* another consumer left and this one's share grew: it is told so (I7) */
+DEFINE_RNIC_CONSUMER_EVENT(rnic_relieved);
 
 /*
  * Another consumer waits: this one is asked to give back idle cached

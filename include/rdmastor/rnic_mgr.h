@@ -27,7 +27,9 @@ struct rnic_consumer;
  * @shrink: get down to at most @entries and @keys. Process context, may
  *	sleep; called from rnic_mgr's workqueue, never with its locks held,
  *	so it may call rnic_release() (but not rnic_unregister()).
- * @grow: optional: the share grew to @entries and @keys.
+ * @grow: optional: it may hold more, up to @entries and @keys (its share
+ *	and what it may borrow: rnic_entitlement()'s figures): its share
+ *	grew, or a consumer it shrank for left. Same context as @shrink.
  * @late: optional: the consumer is still above its shrink target past
  *	its revocation deadline. Same context as @shrink; called once per
  *	late revocation.

@@ -15,6 +15,11 @@
  *             reclaim, however slow the machine
  *   random    threads do ROUNDS random acquires and releases of 1..CHUNK
  *             entries and a key each, then release everything
+ *   hold      one thread takes AMOUNT in CHUNKs (never waiting) and keeps
+ *             them idle, as a ULP keeps its MRs: a shrink request gives
+ *             chunks back down to the target, and it takes more only
+ *             when told it may (->grow), up to AMOUNT and what it was
+ *             told; "grows" in stats counts those calls
  *   pairs     benchmark: threads each time ROUNDS acquire(AMOUNT entries,
  *             one key, RNIC_NOWAIT) + release pairs; stats report the
  *             mean cost of a pair (after one untimed warm-up pair, so
@@ -43,7 +48,7 @@
 #define TC_MAX_SAMPLES	4096
 #define TC_RANDOM_SLOTS	64
 
-enum tc_pattern { TC_SATURATE, TC_PROBE, TC_RANDOM, TC_PAIRS };
+enum tc_pattern { TC_SATURATE, TC_PROBE, TC_RANDOM, TC_PAIRS, TC_HOLD };
 
 struct tc {
 	struct list_head node;
@@ -55,11 +60,11 @@ struct tc {
 
 	spinlock_t lock;
 	u64 idle_chunks;	/* saturate: chunks held, all idle */
-	u64 target;		/* from the last shrink request */
+	u64 target;		/* from the last shrink request (or grow: hold) */
 	atomic64_t held;	/* entries held, all patterns */
 	struct delayed_work shrink_work;
 
-	atomic64_t grants, errors, eagain, ops;
+	atomic64_t grants, errors, eagain, ops, grows;
 	atomic64_t pair_ns;	/* pairs: time spent in timed pairs */
 	atomic_t done_threads;
 	bool removed;		/* ->removed was called */
@@ -102,13 +107,24 @@ static void tc_shrink(struct rnic_consumer *rc, u64 entries, u64 keys, void *pri
 	spin_lock(&t->lock);
 	t->target = entries;
 	spin_unlock(&t->lock);
-	if (t->pattern != TC_SATURATE)
+	if (t->pattern != TC_SATURATE && t->pattern != TC_HOLD)
 		return;		/* the threads see the target */
 	if (t->delay_ms)
 		mod_delayed_work(system_wq, &t->shrink_work,
 				 msecs_to_jiffies(t->delay_ms));
 	else
 		tc_trim(t);
+}
+
+/* hold: it may hold up to @entries again (the thread takes them) */
+static void tc_grow(struct rnic_consumer *rc, u64 entries, u64 keys, void *priv)
+{
+	struct tc *t = priv;
+
+	atomic64_inc(&t->grows);
+	spin_lock(&t->lock);
+	t->target = entries;
+	spin_unlock(&t->lock);
 }
 
 /* The device is going away: what we hold died with it. */
@@ -123,6 +139,7 @@ static void tc_removed(struct rnic_consumer *rc, void *priv)
 
 static const struct rnic_consumer_ops tc_ops = {
 	.shrink = tc_shrink,
+	.grow = tc_grow,
 	.removed = tc_removed,
 };
 
@@ -152,6 +169,36 @@ static int tc_saturate_thread(void *arg)
 		if (t->hold_ms)
 			msleep(t->hold_ms);
 		cond_resched();
+	}
+	atomic_inc(&t->done_threads);
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(HZ / 10);
+	return 0;
+}
+
+static int tc_hold_thread(void *arg)
+{
+	struct tc *t = arg;
+
+	allow_signal(SIGKILL);
+	while (!kthread_should_stop() && !fatal_signal_pending(current)) {
+		bool more;
+
+		spin_lock(&t->lock);
+		more = (t->idle_chunks + 1) * t->chunk <= min_t(u64, t->amount, t->target);
+		spin_unlock(&t->lock);
+		/* never queued: only ->grow may tell it to take more */
+		if (!more || rnic_acquire(t->rc, t->chunk, 0, RNIC_NOWAIT)) {
+			if (more)
+				atomic64_inc(&t->eagain);
+			schedule_timeout_killable(msecs_to_jiffies(10));
+			continue;
+		}
+		atomic64_inc(&t->grants);
+		atomic64_add(t->chunk, &t->held);
+		spin_lock(&t->lock);
+		t->idle_chunks++;
+		spin_unlock(&t->lock);
 	}
 	atomic_inc(&t->done_threads);
 	while (!kthread_should_stop())
@@ -325,7 +372,7 @@ static void tc_stop(struct tc *t)
 	spin_lock(&t->lock);
 	t->target = 0;
 	spin_unlock(&t->lock);
-	if (t->pattern == TC_SATURATE)
+	if (t->pattern == TC_SATURATE || t->pattern == TC_HOLD)
 		tc_trim(t);
 	WARN(atomic64_read(&t->held), "rnic_test: %s still holds %lld\n", t->name,
 	     (long long)atomic64_read(&t->held));
@@ -364,9 +411,11 @@ static int tc_start(char *args)
 		t->pattern = TC_RANDOM;
 	else if (!strcmp(pattern, "pairs"))
 		t->pattern = TC_PAIRS;
+	else if (!strcmp(pattern, "hold"))
+		t->pattern = TC_HOLD;
 	else
 		goto inval;
-	if (t->pattern == TC_PROBE)
+	if (t->pattern == TC_PROBE || t->pattern == TC_HOLD)
 		t->threads = 1;
 	strscpy(t->name, name, sizeof(t->name));
 	spin_lock_init(&t->lock);
@@ -398,6 +447,7 @@ static int tc_start(char *args)
 			[TC_PROBE] = tc_probe_thread,
 			[TC_RANDOM] = tc_random_thread,
 			[TC_PAIRS] = tc_pairs_thread,
+			[TC_HOLD] = tc_hold_thread,
 		};
 		int (*fn)(void *) = fns[t->pattern];
 		struct task_struct *task = kthread_run(fn, t, "rnic_tc/%s/%u", t->name, i);
@@ -463,7 +513,7 @@ static int tc_stats_show(struct seq_file *m, void *v)
 	struct tc *t;
 	static u32 tmp[TC_MAX_SAMPLES];
 
-	seq_puts(m, "name held grants errors eagain ops done samples p50_us p99_us max_us removed pair_ns\n");
+	seq_puts(m, "name held grants errors eagain ops done samples p50_us p99_us max_us removed pair_ns grows\n");
 	mutex_lock(&tc_mutex);
 	list_for_each_entry(t, &tc_list, node) {
 		u32 n, p50 = 0, p99 = 0, mx = 0;
@@ -479,7 +529,7 @@ static int tc_stats_show(struct seq_file *m, void *v)
 			p99 = tmp[(n - 1) * 99 / 100];
 			mx = tmp[n - 1];
 		}
-		seq_printf(m, "%s %lld %lld %lld %lld %lld %d %u %u %u %u %d %llu\n", t->name,
+		seq_printf(m, "%s %lld %lld %lld %lld %lld %d %u %u %u %u %d %llu %lld\n", t->name,
 			   (long long)atomic64_read(&t->held),
 			   (long long)atomic64_read(&t->grants),
 			   (long long)atomic64_read(&t->errors),
@@ -488,7 +538,8 @@ static int tc_stats_show(struct seq_file *m, void *v)
 			   atomic_read(&t->done_threads) == t->threads, n, p50, p99, mx,
 			   t->removed,
 			   t->pattern == TC_PAIRS && pairs ?
-			   div64_u64(atomic64_read(&t->pair_ns), pairs) : 0ULL);
+			   div64_u64(atomic64_read(&t->pair_ns), pairs) : 0ULL,
+			   (long long)atomic64_read(&t->grows));
 	}
 	mutex_unlock(&tc_mutex);
 	return 0;

@@ -632,6 +632,60 @@ static void test_target_follows_share(void)
 	upool_free(&u);
 }
 
+/*
+ * I7's policy half: after the consumers a holder shrank for have left,
+ * rnp_announce() tells it its share grew, once (hysteresis), and does
+ * nothing else: no trim, no target, no shrink. Under the comparison
+ * policies it never announces.
+ */
+static void test_announce_relief(void)
+{
+	struct upool u;
+	u64 grant, first, again;
+	int i;
+
+	upool_init(&u, 1000, 100, 32);
+	upool_add(&u, &cons[0], 1, 10, 0, 0);
+	fill(&u, &cons[0], 50, 0);
+	for (i = 1; i <= 3; i++) {
+		upool_add(&u, &cons[i], 1, 10, 0, 0);
+		upool_acquire(&u, &cons[i], 200, 0, 1);
+	}
+	rnp_rebalance(&u.p, 1);
+	upool_enforce_all(&u);
+	tap_ok(rnp_announce(&u.p, &cons[0]) == 0,
+	       "announce: a holder whose share was cut is told nothing (share %llu)",
+	       (unsigned long long)cons[0].r[E].share);
+	/* it shrinks to its target */
+	upool_release(&u, &cons[0], cons[0].r[E].held - cons[0].r[E].target, 0, true);
+	rnp_rebalance(&u.p, 2);
+	upool_enforce_all(&u);
+	for (i = 1; i <= 3; i++) {
+		upool_release(&u, &cons[i], cons[i].r[E].held, cons[i].r[K].held, false);
+		upool_del(&u, &cons[i]);
+	}
+	rnp_rebalance(&u.p, 3);
+	grant = cons[0].r[E].grant;
+	first = rnp_announce(&u.p, &cons[0]);
+	tap_ok(first == RNP_NOTIFY_GREW,
+	       "announce: the others gone, the holder is told its share grew (flags %llu, want %d; share %llu)",
+	       (unsigned long long)first, RNP_NOTIFY_GREW, (unsigned long long)cons[0].r[E].share);
+	again = rnp_announce(&u.p, &cons[0]);
+	tap_ok(again == 0, "announce: told once, not again (flags %llu)", (unsigned long long)again);
+	tap_ok(cons[0].r[E].grant == grant && cons[0].r[E].target == RNP_NO_TARGET,
+	       "announce: no trim, no target (grant %llu, want %llu; target %llu)",
+	       (unsigned long long)cons[0].r[E].grant, (unsigned long long)grant,
+	       (unsigned long long)cons[0].r[E].target);
+	u.p.policy = RNP_POL_FCFS;
+	cons[0].r[E].announced = 0;
+	tap_ok(rnp_announce(&u.p, &cons[0]) == 0, "announce: never under fcfs");
+	u.p.policy = RNP_POL_ARBITER;
+	tap_ok(!upool_check(&u), "announce: invariants hold");
+	upool_release(&u, &cons[0], cons[0].r[E].held, cons[0].r[K].held, false);
+	upool_del(&u, &cons[0]);
+	upool_free(&u);
+}
+
 /* Dumb model of one water fill: bisection on the (real) level. */
 static void model_fill(unsigned int n, const double *mn, const double *d,
 		       const double *w, double cap, double *out)
@@ -869,6 +923,7 @@ int main(void)
 	test_large_waiters();
 	test_may_hold();
 	test_target_follows_share();
+	test_announce_relief();
 	test_groups_model();
 	test_tenants();
 	return tap_done();

@@ -141,6 +141,26 @@ check "the greedy consumer was never late"  [ "$(field greedy late_revocations)"
 check "the greedy consumer was asked to shrink ($(field greedy revocations) times)"  [ "$(field greedy revocations)" -ge 20 ]
 tc stopall
 
+# ---- 4b. relief: a consumer that shrank grows back when the newcomer leaves ----
+# The keeper takes what it is told it may (like a ULP sizing its MRs)
+# and never waits; the reaper re-derives shares only under contention,
+# so without I7 nothing would tell it the newcomer's entries came back.
+AMOUNT=$(( BUDGET * 90 / 100 / 64 * 64 ))	# whole chunks
+start keeper hold 1 64 64 1 0 $AMOUNT 0 0 0
+check "the keeper takes $AMOUNT" held_settles keeper $AMOUNT
+start newcomer saturate 1 64 64 2 0 0 0 0 0
+check "the keeper shrinks for the newcomer" wait_for 10 bash -c \
+	"[ \$(cat $(cons_dir keeper)/held) -le $(( BUDGET * 60 / 100 )) ]"
+diag "with the newcomer: keeper holds $(field keeper held), newcomer $(field newcomer held), keeper told to grow $(stat_of keeper grows) times"
+GROWS=$(stat_of keeper grows)
+tc stop newcomer
+check "a consumer that shrank grows back when the newcomer leaves (held $AMOUNT within 5 s)" \
+	wait_for 5 bash -c "[ \$(cat $(cons_dir keeper)/held) -ge $AMOUNT ]"
+diag "after the newcomer left: keeper holds $(field keeper held), told to grow $(stat_of keeper grows) times"
+expect_gt "it was told (->grow) when the newcomer left" "$(stat_of keeper grows)" "$GROWS"
+expect_eq "its target is gone" "$(field keeper target)" -1
+tc stopall
+
 # ---- 5. a million random operations, 8 threads, under contention ----
 check "small budget for contention" sh -c "echo 1024 > $SYS/budget"
 for i in 1 2 3 4; do start rnd$i random $i 64 64 2 125000 0 0 0 0; done
