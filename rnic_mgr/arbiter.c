@@ -55,10 +55,11 @@
  *      consumer whose share grew beyond hysteresis, or that was asked
  *      to shrink and not told of growth since (rc_cut), is told
  *      (->grow, with what it may now hold, borrowing included), before
- *      rnic_unregister() or the budget's store returns. A consumer
+ *      rnic_unregister() or the budget's store returns. Not processes:
+ *      they hear of shares as before (see rnic_relieve()). A consumer
  *      without a target is neither trimmed nor asked to shrink by it.
  *      Why: a consumer that shrank sizes itself from what it was told
- *      (the iSER target's window, a bound process's cache) and does not
+ *      (the iSER target's window, a ULP's MRs) and does not
  *      ask for more until told; the reaper re-derives shares only under
  *      contention, and a share follows decayed demand, so it might never
  *      have been told.
@@ -707,7 +708,10 @@ static void rnic_notify_work(struct work_struct *work)
 			}
 			spin_unlock(&rd->rd_lock);
 		}
-		if (flags & RNP_NOTIFY_GREW && c->rc_ops->grow)
+		/* a process is told its share, as before I7 */
+		if (flags & RNP_NOTIFY_GREW && c->rc_ops->grow && rnic_consumer_is_user(c))
+			c->rc_ops->grow(c, se, sk, c->rc_priv);
+		else if (flags & RNP_NOTIFY_GREW && c->rc_ops->grow)
 			c->rc_ops->grow(c, may[RNP_ENTRIES], may[RNP_KEYS], c->rc_priv);
 		if (flags & RNIC_NOTIFY_LATE && c->rc_ops->late)
 			c->rc_ops->late(c, c->rc_priv);
@@ -1012,7 +1016,14 @@ static void rnic_relieve(struct rnic_dev *rd)
 		/* a target follows the share up, or goes (I5) */
 		if (o->rc_shrink_ms)
 			notify |= rnic_enforce_one(rd, o, now);
-		if (o->rc_shrink_ms)
+		/*
+		 * Not a process: a GROW with what it may borrow makes its
+		 * library regrow into entries that the next REVOKE takes
+		 * back, and its registrations meet I6's refusals in between
+		 * (user_shared's verbs tenant, refused). Its library re-reads
+		 * the entitlement the kernel writes on each registration.
+		 */
+		if (o->rc_shrink_ms || rnic_consumer_is_user(o))
 			continue;
 		spin_lock(&o->rc_lock);
 		flags = rnp_announce(p, &o->rc_pol);
