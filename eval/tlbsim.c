@@ -66,6 +66,43 @@ size_t tlbsim_lines_bytes(const struct tlbsim_cfg *cfg)
 	return (size_t)(cfg->entries / cfg->line) * sizeof(struct tlbsim_line);
 }
 
+/* bits to tell v things apart: log2, rounded up */
+static u32 tlbsim_bits_for(u64 v)
+{
+	u32 b = 0;
+
+	while (b < 63 && (1ULL << b) < v)
+		b++;
+	return b;
+}
+
+/**
+ * tlbsim_nic_bytes - NIC memory the cache itself occupies
+ * @cfg: a checked geometry
+ * @m: how entries and tags are stored
+ *
+ * The miNI paper's figures for NIC memory follow from the geometry, not
+ * from a trace: C entries of @m->entry_bytes, and per line a tag (the
+ * virtual page number's bits above the line offset and the set index),
+ * the context id, a valid bit and an LRU rank of log2(A) bits, rounded
+ * up to whole words. So the simulator can be checked against them
+ * without the paper's application traces.
+ *
+ * Return: bytes of NIC memory.
+ */
+u64 tlbsim_nic_bytes(const struct tlbsim_cfg *cfg, const struct tlbsim_nic_mem *m)
+{
+	u64 lines = cfg->entries / cfg->line;
+	u32 vpn_bits = m->va_bits - m->page_shift;
+	u32 low = tlbsim_bits_for(cfg->line) + tlbsim_bits_for(lines / cfg->assoc);
+	u32 tag = vpn_bits > low ? vpn_bits - low : 0;
+	u32 bits = tag + m->ctx_bits + 1 + tlbsim_bits_for(cfg->assoc);
+	u32 word_bits = 8 * m->word_bytes;
+
+	return (u64)cfg->entries * m->entry_bytes +
+	       lines * ((bits + word_bits - 1) / word_bits) * m->word_bytes;
+}
+
 /**
  * tlbsim_init - an empty cache
  * @s: the simulator

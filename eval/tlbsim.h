@@ -79,6 +79,24 @@ struct tlbsim_part {
 	u64 held;
 };
 
+/**
+ * struct tlbsim_nic_mem - how the NIC stores the cache (for its size)
+ * @va_bits: bits of a virtual address (32 on the miNI paper's hosts)
+ * @page_shift: bits of a page offset (12: 4 KiB pages)
+ * @ctx_bits: bits of the context id kept in each tag
+ * @entry_bytes: bytes of one translation entry (the paper: one 32-bit
+ *	word for the physical page address)
+ * @word_bytes: a line's tag, valid bit and LRU rank are stored in
+ *	whole words of this size
+ */
+struct tlbsim_nic_mem {
+	u32 va_bits;
+	u32 page_shift;
+	u32 ctx_bits;
+	u32 entry_bytes;
+	u32 word_bytes;
+};
+
 /* one cached line; valid when @stamp is non-zero */
 struct tlbsim_line {
 	u64 tag;
@@ -124,6 +142,7 @@ struct tlbsim {
 /* the functions: kernel-doc at their definitions in tlbsim.c */
 int tlbsim_check_cfg(const struct tlbsim_cfg *cfg);
 size_t tlbsim_lines_bytes(const struct tlbsim_cfg *cfg);
+u64 tlbsim_nic_bytes(const struct tlbsim_cfg *cfg, const struct tlbsim_nic_mem *m);
 void tlbsim_init(struct tlbsim *s, const struct tlbsim_cfg *cfg,
 		 struct tlbsim_line *lines, struct tlbsim_seen *seen, u64 seen_cap);
 u64 tlbsim_entry_addr(u32 key, u64 page);

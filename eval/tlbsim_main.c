@@ -4,6 +4,7 @@
  * through the translation cache simulator (tlbsim.c).
  *
  *   tlbsim [--csv FILE] [--t-access NS] [--sizes] TRACE...
+ *   tlbsim --nic-memory
  *
  * For each trace: the paper's sweep (C 8K/16K/32K entries, L 8/16/64/128,
  * A 2/4/8): miss rate, per side and kind (cold, non-cold), and the
@@ -14,6 +15,9 @@
  * the trace's registrations need.
  *
  * --csv appends one row per trace and geometry.
+ *
+ * --nic-memory needs no trace: the NIC memory of the paper's geometries
+ * and of its full tables, beside the figures the paper gives for them.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -162,6 +166,65 @@ static void size_sweep(const char *name, const struct trace_acc *a, size_t n)
 	       nc01 ? "" : "> ", nc01 ? nc01 : 262144);
 }
 
+/* The miNI paper's storage (section IV): 32-bit entries and addresses, 4 KiB pages. */
+static const struct tlbsim_nic_mem mini_mem = {
+	.va_bits = 32, .page_shift = 12, .ctx_bits = 16, .entry_bytes = 4, .word_bytes = 4,
+};
+
+static double kib(u64 bytes)
+{
+	return bytes / 1024.0;
+}
+
+/* one figure of the paper against the model; ratio model / paper */
+static void nic_row(const char *what, double paper_kib, const char *paper, double model_kib)
+{
+	double ratio = model_kib / paper_kib;
+
+	printf("  %-44s %12s %11.0f KiB %6.2fx  %s\n", what, paper, model_kib, ratio,
+	       ratio >= 0.8 && ratio <= 1.2 ? "within 20%" : "NOT within 20%");
+}
+
+static void nic_memory(void)
+{
+	static const u32 cs[] = { 8192, 16384, 32768 }, ls[] = { 8, 16, 64, 128 };
+	struct tlbsim_cfg best = { 16384, 64, 4 };
+	u64 node = 512ULL << 20, big = 64ULL << 30;
+	unsigned int i, j;
+
+	printf("NIC memory, the miNI paper's figures against the model (tlbsim_nic_bytes():\n"
+	       "32-bit entries, a tag of the page number's bits above line and set, a\n"
+	       "%u-bit context id, a valid bit and log2(A) LRU bits a line, in 32-bit words)\n",
+	       mini_mem.ctx_bits);
+	printf("  %-44s %12s %15s %7s\n", "figure", "paper", "model", "ratio");
+	/* section V-C: "(C16, L64, A4) ... uses about 75 KBytes of NIC memory" */
+	nic_row("cache C16 L64 A4 (the paper's choice)", 75, "about 75 KB",
+		kib(tlbsim_nic_bytes(&best, &mini_mem)));
+	/* section V-A: 64 GB of communication buffers "would require about 32 MBytes" */
+	nic_row("full VMH table for 64 GB of buffers", 32 * 1024, "about 32 MB",
+		kib((big >> mini_mem.page_shift) * mini_mem.entry_bytes));
+	/* section V-C: the full table "uses more than 256 KBytes" (a bound, node of Table II) */
+	printf("  %-44s %12s %11.0f KiB %7s  %s\n", "full VMH table, 512 MB node (Table II)",
+	       "> 256 KB", kib((node >> mini_mem.page_shift) * mini_mem.entry_bytes), "-",
+	       "a bound: consistent");
+	printf("  not modelled: total NIC memory 800 KB to 400 KB and lookup structures\n"
+	       "  520 KB to 130 KB (they include the CBH and PCH tables and the NIC's code);\n"
+	       "  miss rates and speedups of Fig. 5-7 (SPLASH-2 traces, not available)\n\n");
+	printf("The paper's sweep: NIC memory of each geometry at A 4 (KiB)\n  %6s", "C \\ L");
+	for (j = 0; j < ARRAY_SIZE(ls); j++)
+		printf(" %7u", ls[j]);
+	printf("\n");
+	for (i = 0; i < ARRAY_SIZE(cs); i++) {
+		printf("  %5uK", cs[i] / 1024);
+		for (j = 0; j < ARRAY_SIZE(ls); j++) {
+			struct tlbsim_cfg c = { cs[i], ls[j], 4 };
+
+			printf(" %7.1f", kib(tlbsim_nic_bytes(&c, &mini_mem)));
+		}
+		printf("\n");
+	}
+}
+
 /**
  * main - tlbsim: each trace through the paper's sweep, or by cache size
  * @argc: argument count
@@ -192,6 +255,11 @@ int main(int argc, char **argv)
 			sizes = 1;
 			continue;
 		}
+		if (!strcmp(argv[i], "--nic-memory")) {
+			nic_memory();
+			done++;
+			continue;
+		}
 		a = trace_load(argv[i], &n);
 		if (!a)
 			return 1;
@@ -204,7 +272,8 @@ int main(int argc, char **argv)
 		done++;
 	}
 	if (!done) {
-		fprintf(stderr, "usage: tlbsim [--csv FILE] [--t-access NS] [--sizes] TRACE...\n");
+		fprintf(stderr, "usage: tlbsim [--csv FILE] [--t-access NS] [--sizes] TRACE...\n"
+			"       tlbsim --nic-memory\n");
 		return 2;
 	}
 	if (csv)

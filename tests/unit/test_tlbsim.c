@@ -226,6 +226,24 @@ int main(void)
 	c = (struct tlbsim_cfg){ 16, 4, 2 };
 	tap_ok(!tlbsim_check_cfg(&c), "C=16 L=4 A=2 is a geometry");
 
+	{
+		struct tlbsim_nic_mem m = { 32, 12, 16, 4, 4 };
+		struct tlbsim_cfg best = { 16384, 64, 4 }, odd = { 96, 4, 3 };
+		u64 b1, b2, b3;
+
+		/* 256 lines, 64 sets: tag 20 - 6 - 6 = 8 bits, + 16 + 1 + 2 = one word */
+		b1 = tlbsim_nic_bytes(&best, &m);
+		/* 24 lines, 8 sets: tag 20 - 2 - 3 = 15, + 16 + 1 + 2 (3 ranks) = two words */
+		b2 = tlbsim_nic_bytes(&odd, &m);
+		m.ctx_bits = 32;	/* 8 + 32 + 1 + 2: two words a line */
+		b3 = tlbsim_nic_bytes(&best, &m);
+		tap_ok(b1 == 16384 * 4 + 256 * 4 && b2 == 96 * 4 + 24 * 8 &&
+		       b3 == 16384 * 4 + 256 * 8,
+		       "NIC memory of a geometry: got %llu %llu %llu, want %u %u %u",
+		       (unsigned long long)b1, (unsigned long long)b2, (unsigned long long)b3,
+		       16384 * 4 + 256 * 4, 96 * 4 + 24 * 8, 16384 * 4 + 256 * 8);
+	}
+
 	tap_ok(tlbsim_entry_addr(0x1234a5, 3) == tlbsim_entry_addr(0x123477, 3) &&
 	       tlbsim_entry_addr(0x1234a5, 3) != tlbsim_entry_addr(0x1235a5, 3),
 	       "an MR registered again under a rotated key uses the same entries");
