@@ -31,6 +31,9 @@
 
 #include "regcache.h"
 
+/* most retries of one request, each after an answered REVOKE */
+#define RC_MAX_RETRIES	8
+
 /* what share of the capacity the frequent section and one eviction take */
 #define RC_FREQUENT_PCT 50
 #define RC_EVICT_PCT 12
@@ -50,6 +53,7 @@ struct rnic_cache {
 	void *ctx;
 	uintptr_t page;
 	uint64_t capacity;
+	uint64_t cap_gen;		/* bumped by every rnic_cache_set_capacity() */
 	uint64_t cached;		/* pages registered, held or not */
 	struct rnic_cache_region **idx;		/* live regions by address */
 	uintptr_t *ends;		/* idx[i]->end: searched without chasing idx */
@@ -291,6 +295,9 @@ struct rnic_cache_gap {
 	size_t at;
 };
 
+static int rnic_cache_get_once(struct rnic_cache *c, uintptr_t addr, size_t len,
+				struct rnic_cache_seg *segs, int max_segs);
+
 /**
  * rnic_cache_get - registrations covering [@addr, @addr + @len)
  * @c: the cache
@@ -306,33 +313,35 @@ struct rnic_cache_gap {
  * be needed, -EINVAL for a zero length or a range that wraps, -ENOMEM,
  * or the registrar's error. Nothing is held on error.
  */
-static int rnic_cache_get_once(struct rnic_cache *c, uintptr_t addr, size_t len,
-				struct rnic_cache_seg *segs, int max_segs);
-
 int rnic_cache_get(struct rnic_cache *c, uintptr_t addr, size_t len,
 	   struct rnic_cache_seg *segs, int max_segs)
 {
-	uint64_t capacity;
-	int n;
+	uint64_t gen;
+	int n, tries;
 
 	/* the binding's events first: a hit must not outlive a STALE */
 	if (c->sync)
 		c->sync(c->sync_arg);
-	capacity = c->capacity;
 	n = rnic_cache_get_once(c, addr, len, segs, max_segs);
 	/*
 	 * A bound process asked to shrink may not grow past its target
 	 * before it answers (the kernel refuses such a registration rather
 	 * than keep the process blocked in it, deaf to the REVOKE): answer
-	 * now, which lowers the capacity and evicts idle regions, and try
-	 * once more, within the target.
+	 * now, which sets the capacity (and evicts idle regions), and try
+	 * again, within it. Under churn a second REVOKE may come while the
+	 * retry waits, so each answered one earns a retry, up to a bound;
+	 * a refusal with nothing answered behind it (the wait ran out) is
+	 * final: trying again would wait user_wait_ms twice. The capacity
+	 * need not drop: a REVOKE asks for what the kernel saw held past
+	 * the target, which may be nothing the cache can see.
 	 */
-	if (n == -ENOMEM && c->sync) {
+	for (tries = 0; n == -ENOMEM && c->sync && tries < RC_MAX_RETRIES; tries++) {
+		gen = c->cap_gen;
 		c->sync(c->sync_arg);
-		if (c->capacity < capacity) {
-			c->stats.retries++;
-			n = rnic_cache_get_once(c, addr, len, segs, max_segs);
-		}
+		if (c->cap_gen == gen)
+			break;
+		c->stats.retries++;
+		n = rnic_cache_get_once(c, addr, len, segs, max_segs);
 	}
 	return n;
 }
@@ -552,6 +561,7 @@ uint64_t rnic_cache_shrink(struct rnic_cache *c, uint64_t pages)
  */
 void rnic_cache_set_capacity(struct rnic_cache *c, uint64_t pages)
 {
+	c->cap_gen++;
 	c->capacity = pages;
 	if (c->cached > pages)
 		rnic_cache_evict(c, c->cached - pages, c->cached - pages);

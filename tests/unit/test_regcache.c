@@ -408,13 +408,18 @@ static void sync_case(void)
  * and the request is tried once more. A refusal with no REVOKE behind
  * it is not tried again (the process would wait user_wait_ms twice).
  */
-static int revoke_at_sync, revoke_to;
+static int revoke_at_sync, revoke_to, regrevokes, sync_in_get;
 
 static void sync_revoke(void *arg)
 {
 	(void)arg;
 	if (revoke_at_sync && !--revoke_at_sync)
 		rnic_cache_set_capacity(sync_cache, revoke_to);
+	/* from the second sync of a request on: one REVOKE read at each */
+	if (regrevokes && sync_in_get++) {
+		regrevokes--;
+		rnic_cache_set_capacity(sync_cache, revoke_to);
+	}
 }
 
 static void retry_case(void)
@@ -449,6 +454,20 @@ static void retry_case(void)
 	       rnic_cache_get_stats(sync_cache)->regs == regs0,
 	       "refused with no REVOKE behind it: not tried again (got %d, retries %llu)",
 	       n, (unsigned long long)rnic_cache_get_stats(sync_cache)->retries);
+	/*
+	 * Churn: the retry is refused too, after a second REVOKE, which
+	 * asks for nothing the cache can see (same capacity): each answered
+	 * REVOKE earns one more try (user_shared's verbs tenant gave up here).
+	 */
+	regrevokes = 2;
+	revoke_to = 16;
+	fail_next = 2;
+	n = get(sync_cache, P(140), 4 * PG, s);
+	tap_ok(n == 1 && rnic_cache_get_stats(sync_cache)->retries == 3,
+	       "refused twice, a REVOKE answered after each: served on the third try (got %d, retries %llu, want 3)",
+	       n, (unsigned long long)rnic_cache_get_stats(sync_cache)->retries);
+	if (n > 0)
+		put_segs(sync_cache, s, n);
 	rnic_cache_set_sync(sync_cache, NULL, NULL);
 	rnic_cache_destroy(sync_cache);
 	tap_ok(live == 0, "retry: nothing left registered after destroy (%d)", live);
