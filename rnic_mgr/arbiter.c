@@ -1017,11 +1017,12 @@ static void rnic_relieve(struct rnic_dev *rd)
 		if (o->rc_shrink_ms)
 			notify |= rnic_enforce_one(rd, o, now);
 		/*
-		 * Not a process: a GROW with what it may borrow makes its
-		 * library regrow into entries that the next REVOKE takes
-		 * back, and its registrations meet I6's refusals in between
-		 * (user_shared's verbs tenant, refused). Its library re-reads
-		 * the entitlement the kernel writes on each registration.
+		 * Not a process: its library re-reads the entitlement the
+		 * kernel writes on each registration, so it needs no GROW.
+		 * Processes were left out when user_shared's verbs tenant
+		 * was refused with them in; that refusal was later traced
+		 * to librnic's retry rule (fixed in librnic), so whether a
+		 * GROW would harm them is untested, not shown.
 		 */
 		if (o->rc_shrink_ms || rnic_consumer_is_user(o))
 			continue;
