@@ -14,14 +14,8 @@
 # consumer of rdmastor shrinks to make room and grows back after.
 . tests/lib/guest/lib.sh
 . tests/lib/guest/nvme.sh
+. tests/lib/guest/kulp.sh
 IP=192.0.2.1
-D=/sys/kernel/rnic_mgr/devices/rxe0
-
-# ulp NAME FIELD: a field of NAME's line in kernel_ulps (empty: no line)
-ulp() {
-	awk -v n="$1" -v k="$2" '$1 == n { for (i = 2; i < NF; i++) if ($i == k) print $(i + 1) }' \
-		$D/kernel_ulps
-}
 # the MRs the RDMA core tracks for nvme-rdma (kernel resources show
 # their module's name as the command)
 restrack_mrs() { rdma resource show mr 2>/dev/null | grep -c '\[nvme_rdma\]' || true; }
@@ -75,10 +69,6 @@ expect_eq "its peak stays" "$(ulp nvme_rdma peak_mrs)" "$mrs"
 # cap, and leaves nothing. With the cap lifted it connects.
 P=/sys/module/rnic_mgr/parameters
 TR=/sys/kernel/tracing
-cap_field() {
-	awk -v k="$1" '$1 == "nvme_rdma" { for (i = 2; i < NF; i++) if ($i == k) print $(i + 1) }' \
-		$D/kernel_ulp_caps
-}
 peak=$(ulp nvme_rdma peak_entries)
 cap=$((peak / 2))
 echo 200 > $P/kernel_ulp_wait_ms
@@ -93,14 +83,14 @@ t0=$(date +%s%N)
 check_not "the stock host cannot connect beyond its cap" nvme_connect $IP nr_io_queues=2
 diag "the failed connect took $(( ($(date +%s%N) - t0) / 1000000 )) ms; caps: $(cat $D/kernel_ulp_caps)"
 diag "$(dmesg | grep -i nvme | tail -3 | paste -sd'|')"
-cap_refused() { [ "$(cap_field waits)" -ge 1 ] && [ "$(cap_field refused)" -ge 1 ]; }
+cap_refused() { [ "$(cap_field nvme_rdma waits)" -ge 1 ] && [ "$(cap_field nvme_rdma refused)" -ge 1 ]; }
 check "its allocation beyond the cap waited, then was refused" cap_refused
 maxheld=$(grep "rnic_kulp_mr:.*ulp=kernel:nvme_rdma alloc" $TR/trace | sed 's/.*held=//' | sort -n | tail -n1)
 check "it never held more than the cap (most: ${maxheld:-none})" [ "${maxheld:-0}" -le "$cap" ]
 expect_match "the refusal is traced" "$(grep rnic_kulp_cap: $TR/trace | tail -n1)" \
 	"ulp=kernel:nvme_rdma entries=[0-9]+ held=[0-9]+ cap=$cap refused"
 check "the failed connect left no MR" wait_for 20 mrs_zero
-expect_eq "and nothing reserved" "$(cap_field reserved)" 0
+expect_eq "and nothing reserved" "$(cap_field nvme_rdma reserved)" 0
 check "the cap lifted" sh -c "echo 'nvme_rdma 0' > $D/kernel_ulp_caps"
 check "the stock host connects" nvme_connect $IP nr_io_queues=2
 check "I/O through it verifies" verify uncapped

@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# vm-group: rnic_mgr (one guest boot: tests/lib/check)
+#
+# What the stock NFS/RDMA client (xprtrdma, module rpcrdma) does when a
+# cap refuses its MRs (rnic_mgr/kulp_cap.c), over rxe loopback against
+# the stock server. xprtrdma allocates a pool of MRs when its transport
+# connects and more when a call finds none free; a refused allocation is
+# to it the device running out. So, under a cap that refuses every one:
+# the mount goes through (its calls fit inline), a 1 MiB O_DIRECT write,
+# whose data the server pulls through an MR, waits (its task sleeps and
+# a worker retries the allocation); nothing fails. Once the cap is
+# lifted the write completes and its data reads back intact, and the
+# MRs go when the mount does.
+. tests/lib/guest/lib.sh
+. tests/lib/guest/nfs-server.sh
+. tests/lib/guest/nfs-client.sh
+. tests/lib/guest/kulp.sh
+P=/sys/module/rnic_mgr/parameters
+mrs_zero() { [ "$(ulp rpcrdma mrs)" = 0 ]; }
+write_done() { ! kill -0 "$writer" 2>/dev/null; }
+refused_again() { [ "$(cap_field rpcrdma refused)" -ge "$1" ]; }
+
+check "soft-RoCE" tests/lib/guest/rxe-setup single
+check "RAM-backed export" sh -c "mkdir -p $EXPORT && mount -t tmpfs -o size=64m tmpfs $EXPORT && chmod 1777 $EXPORT"
+check "rdmastor installed" rdmastor_install
+check "load rnic_mgr" modprobe rnic_mgr
+check "nfsd" sh -c "modprobe nfsd && { mountpoint -q /proc/fs/nfsd || mount -t nfsd nfsd /proc/fs/nfsd; }"
+check "the stock server over RDMA on 20049" nfsd_start || bail "no server"
+check "the stock client mounts NFSv3 from this host" nfs_mount 3 nolock || bail "no mount"
+check "1 MiB writes, O_DIRECT, verified" \
+	fio_verify s1m --size=4m --bs=1m --rw=write --direct=1 --ioengine=psync
+mrs=$(ulp rpcrdma mrs)
+diag "kernel_ulps: $(paste -sd'|' $D/kernel_ulps)"
+expect_gt "the stock client's MRs are counted under rpcrdma" "${mrs:-0}" 0
+expect_eq "the stock server allocates none on RoCE: no other line" \
+	"$(awk '{ print $1 }' $D/kernel_ulps | paste -sd' ')" rpcrdma
+check "umount" umount $MNT
+check "its MRs go when the mount does" wait_for 30 mrs_zero
+
+# Every allocation refused: a cap of one entry, each refusal after 200 ms
+echo 200 > $P/kernel_ulp_wait_ms
+check "cap rpcrdma at 1 entry" sh -c "echo 'rpcrdma 1' > $D/kernel_ulp_caps"
+check "the stock client mounts under the cap" nfs_mount 3 nolock || bail "no mount under the cap"
+expect_eq "it holds no MR" "$(ulp rpcrdma mrs)" 0
+check "4 MiB of data to write" dd if=/dev/urandom of=/tmp/data bs=1M count=4 status=none
+dd if=/tmp/data of=$MNT/capped bs=1M oflag=direct status=none &
+writer=$!
+refused=$(cap_field rpcrdma refused)
+check "its allocations are refused again and again (from $refused)" \
+	wait_for 20 refused_again $((refused + 3))
+check "the write waits meanwhile: not failed, not done" kill -0 "$writer"
+expect_eq "and the client holds no MR" "$(ulp rpcrdma mrs)" 0
+diag "caps: $(cat $D/kernel_ulp_caps)"
+check "the cap lifted" sh -c "echo 'rpcrdma 0' > $D/kernel_ulp_caps"
+check "the write completes" wait_for 60 write_done
+check "and succeeded" wait "$writer"
+expect_gt "with MRs now" "$(ulp rpcrdma mrs)" 0
+check "its data reads back intact" cmp /tmp/data <(dd if=$MNT/capped bs=1M iflag=direct status=none)
+check "umount" umount $MNT
+check "its MRs go" wait_for 30 mrs_zero
+check "nfsd stops" rpc.nfsd 0
+check "rnic_mgr unloads" modprobe -r rnic_mgr
+tap_done
