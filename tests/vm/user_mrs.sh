@@ -97,13 +97,23 @@ check "and counted late after T" [ "$(ufield $UPID late_revocations)" -ge 1 ]
 check "the late revocation is logged with the consumer, its holdings and the budget" \
 	sh -c "dmesg | grep -q 'rxe0: user:umr:$UPID\.[0-9]* is late: [0-9]* ms after a shrink request it holds 1500 entries, its target is [0-9-]*, the device.s budget is 2000'"
 ustop
-# A lets go while B waits: B gets its entries.
+# A lets go while B waits: B gets its entries. A holds until B is seen
+# waiting and half a second more (a wait of 100 ms or more is logged):
+# A letting go after a fixed time instead, B started late under a busy
+# host waited 34 ms and logged nothing.
 echo 10000 > $P/user_wait_ms
-$UMR $DEV reg:1500 sleep:2000 dereg > /tmp/a.out 2>&1 &
+rm -f /tmp/a.go
+$UMR $DEV reg:1500 until:/tmp/a.go dereg > /tmp/a.out 2>&1 &
 A=$!
 check "A holds 1500 again" wait_for 20 grep -q "ok lkey" /tmp/a.out
-out=$($UMR $DEV reg:1000)
+$UMR $DEV reg:1000 > /tmp/b.out 2>&1 &
+B=$!
+check "B waits for entries" wait_for 20 sh -c "[ \$(cat $SYS/waiting) -ge 1 ]"
+sleep 0.5
+touch /tmp/a.go
+wait "$B"
 rc=$?
+out=$(cat /tmp/b.out)
 diag "B: $out"
 check "B is granted once A deregisters, within the wait" [ $rc = 0 ]
 check "the delay is logged: device, process, pages, wait, budget" \
