@@ -1,0 +1,82 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# vm-group: rnic_mgr (one guest boot: tests/lib/check)
+#
+# What the stock iSER initiator (ib_iser) does when a cap refuses its MRs
+# (rnic_mgr/kulp_cap.c), over rxe loopback against the stock target
+# (LIO's ib_isert). ib_iser allocates one fast-registration MR per
+# command slot of a connection, all at once, when the connection is
+# bound to its session; a refused allocation is to it the device running
+# out, so the bind, and with it the login, fails, and what it had taken
+# goes back. It does not wait: iscsiadm reports the failure, and logs in
+# once the cap allows the pool. The stock target allocates no MR on
+# RoCE (rdma_rw uses the local key).
+. tests/lib/guest/lib.sh
+. tests/lib/guest/iser.sh
+. tests/lib/guest/kulp.sh
+P=/sys/module/rnic_mgr/parameters
+TR=/sys/kernel/tracing
+IQN=$ISER_IQN:t1
+mrs_zero() { [ "$(ulp ib_iser mrs)" = 0 ]; }
+target() { lio_ready && iser_target_create 1 1 16M; }
+# one login attempt, not iscsid's default eight
+login_once() {
+	iscsiadm -m node -T "$IQN" -p "$ISER_IP:3260" -I iser -o update \
+		-n node.session.initial_login_retry_max -v 1 >/dev/null &&
+		timeout 60 iscsiadm -m node -T "$IQN" -p "$ISER_IP:3260" -I iser --login >/dev/null 2>&1
+}
+verify() {	# verify NAME: 4 MiB of verified random writes on the LUN
+	# (no udev in the guest: the disk shows once the scan finds it)
+	wait_for 20 iser_disk 1 0 &&
+		iser_fio "$1" "$(iser_disk 1 0)" --rw=randwrite --bs=16k --iodepth=8 --size=4M
+}
+
+check "soft-RoCE" tests/lib/guest/rxe-setup single
+check "rdmastor installed" rdmastor_install
+check "load rnic_mgr" modprobe rnic_mgr
+check "the stock iSER target: one 16 MiB RAM-disk LUN" target ||
+	bail "no target"
+check "iscsid runs" iscsid_start
+check "the stock initiator logs in" iser_login 1 || bail "no login"
+check "I/O through it verifies" verify counted
+mrs=$(ulp ib_iser mrs)
+diag "kernel_ulps: $(paste -sd'|' $D/kernel_ulps)"
+expect_gt "ib_iser's MRs are counted" "${mrs:-0}" 0
+expect_eq "the stock target allocates none on RoCE: no other line" \
+	"$(awk '{ print $1 }' $D/kernel_ulps | paste -sd' ')" ib_iser
+check "log out" iser_logout 1
+check "its MRs go with the session" wait_for 20 mrs_zero
+
+# Half of one session's entries: the pool cannot be had
+peak=$(ulp ib_iser peak_entries)
+cap=$((peak / 2))
+echo 200 > $P/kernel_ulp_wait_ms
+echo 1 > $TR/events/rnic_mgr/rnic_kulp_cap/enable
+echo > $TR/trace
+check "cap ib_iser at $cap entries (half of one session's $peak)" \
+	sh -c "echo 'ib_iser $cap' > $D/kernel_ulp_caps"
+t0=$(date +%s%N)
+check_not "the stock initiator cannot log in beyond its cap" login_once
+diag "the failed login took $(( ($(date +%s%N) - t0) / 1000000 )) ms"
+diag "$(dmesg | grep -iE 'iser|iscsi' | tail -4 | paste -sd'|')"
+check_not "and has no session" iscsiadm -m session
+expect_gt "its allocation was refused" "$(cap_field ib_iser refused)" 0
+expect_match "the refusal is traced" "$(grep rnic_kulp_cap: $TR/trace | tail -n1)" \
+	"ulp=kernel:ib_iser entries=[0-9]+ held=[0-9]+ cap=$cap refused"
+check "the failed login left no MR" wait_for 20 mrs_zero
+expect_eq "and nothing reserved" "$(cap_field ib_iser reserved)" 0
+echo 0 > $TR/events/rnic_mgr/rnic_kulp_cap/enable
+
+check "the cap raised to one session's entries" sh -c "echo 'ib_iser $peak' > $D/kernel_ulp_caps"
+check "the stock initiator logs in" login_once
+check "I/O through it verifies" verify capped
+check "it holds no more than the cap" [ "$(ulp ib_iser entries)" -le "$peak" ]
+check "log out" iser_logout 1
+check "its MRs go with the session" wait_for 20 mrs_zero
+check "the cap lifted" sh -c "echo 'ib_iser 0' > $D/kernel_ulp_caps"
+
+check "iscsid stops" pkill -x iscsid
+check "remove the target" iser_target_clear
+check "ib_iser unloads" wait_for 20 rmmod ib_iser
+check "rnic_mgr unloads" modprobe -r rnic_mgr
+tap_done
