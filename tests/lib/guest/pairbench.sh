@@ -254,11 +254,12 @@ pb_verify() {
 # nfs_sweep SUFFIX: the nfsd thread sweep of the NFS pairings (SWEEP:
 # counts, or none; SWEEP_ROUNDS rounds of 4 KiB random read and write at
 # depth 16, the stock pair at 16 KiB inline and rdmastor's); sets
-# STOCK_THREADS and RDMASTOR_THREADS to each server's best (8 without a
-# sweep) and records them in nfs-pairs$SUFFIX.threads
+# STOCK_THREADS and RDMASTOR_THREADS to each server's best and records
+# them in nfs-pairs$SUFFIX.threads. Without a sweep they are what the
+# environment says (a best count an earlier sweep found), or 8.
 nfs_sweep() {
 	local t best
-	STOCK_THREADS=8 RDMASTOR_THREADS=8
+	STOCK_THREADS=${STOCK_THREADS:-8} RDMASTOR_THREADS=${RDMASTOR_THREADS:-8}
 	if [ "${SWEEP:-8 16 32 64}" != none ]; then
 		PB_NAME=nfs-threads$1 PB_PAIRS="" PB_JOBS="rand4k-read:randread:4k:16 rand4k-write:randwrite:4k:16"
 		for t in ${SWEEP:-8 16 32 64}; do PB_PAIRS="$PB_PAIRS stock-inl@$t rdmastor@$t"; done
