@@ -44,5 +44,10 @@ awk -F, -v OFS=, '$3 == "stock-aa" && $4 == "rand4k-read" { $5 = $5 * 1.15 } { p
 out=$("$ps" table "$tmp/noisy.csv" --goal 'rand4k-*=1.0' 2>&1)
 expect_match "an A/A copy 15% off makes the run too noisy" "$out" 'A/A: TOO NOISY.*rand4k-read'
 expect_match "and a goal met is not claimed" "$out" 'met, but the run is too noisy'
+
+# a sweep's table has no A/A by design: it says so, and claims nothing
+out=$("$ps" table "$tmp/run.csv" --aa none --goal 'rand4k-*=1.0' 2>&1)
+expect_match "--aa none: the table says it has no A/A by design" "$out" 'A/A: none by design'
+expect_match "and a goal met is not claimed" "$out" 'met, but this table has no A/A'
 [ -n "${PS_KEEP:-}" ] && cp "$tmp"/*.csv "$PS_KEEP"
 tap_done
