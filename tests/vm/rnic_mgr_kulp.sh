@@ -19,7 +19,6 @@ IP=192.0.2.1
 # the MRs the RDMA core tracks for nvme-rdma (kernel resources show
 # their module's name as the command)
 restrack_mrs() { rdma resource show mr 2>/dev/null | grep -c '\[nvme_rdma\]' || true; }
-mrs_zero() { [ "$(ulp nvme_rdma mrs)" = 0 ]; }
 nvme_gone() { ! nvme_dev >/dev/null; }
 none_counted() { [ -z "$(cat $D/kernel_ulps)" ]; }
 verify() {	# verify NAME: 8 MiB of verified random writes on the namespace
@@ -59,7 +58,7 @@ expect_nomatch "rdmastor's own MRs are not listed" "$(cat $D/kernel_ulps)" '^(rd
 check "rtp and the transport unload" sh -c "tests/lib/rtp server-stop; rmmod rtp && rmmod rdmastor_transport"
 
 check "disconnect" nvme_disconnect
-check "nvme_rdma's MRs go back to zero" wait_for 20 mrs_zero
+check "nvme_rdma's MRs go back to zero" wait_for 20 ulp_zero nvme_rdma
 expect_eq "its peak stays" "$(ulp nvme_rdma peak_mrs)" "$mrs"
 
 # caps (rnic_mgr/kulp_cap.c): a stock ULP cannot be asked to shrink, so
@@ -89,7 +88,7 @@ maxheld=$(grep "rnic_kulp_mr:.*ulp=kernel:nvme_rdma alloc" $TR/trace | sed 's/.*
 check "it never held more than the cap (most: ${maxheld:-none})" [ "${maxheld:-0}" -le "$cap" ]
 expect_match "the refusal is traced" "$(grep rnic_kulp_cap: $TR/trace | tail -n1)" \
 	"ulp=kernel:nvme_rdma entries=[0-9]+ held=[0-9]+ cap=$cap refused"
-check "the failed connect left no MR" wait_for 20 mrs_zero
+check "the failed connect left no MR" wait_for 20 ulp_zero nvme_rdma
 expect_eq "and nothing reserved" "$(cap_field nvme_rdma reserved)" 0
 check "the cap lifted" sh -c "echo 'nvme_rdma 0' > $D/kernel_ulp_caps"
 check "the stock host connects" nvme_connect $IP nr_io_queues=2
@@ -114,7 +113,7 @@ expect_eq "and nothing is counted" "$(cat $D/kernel_ulps)" ""
 check "a new controller is counted" nvme_connect $IP nr_io_queues=1
 expect_gt "nvme_rdma's MRs" "$(ulp nvme_rdma mrs)" 0
 check "disconnect" nvme_disconnect
-check "zero again" wait_for 20 mrs_zero
+check "zero again" wait_for 20 ulp_zero nvme_rdma
 check "rnic_mgr unloads" modprobe -r rnic_mgr
 
 # kernel_ulps=2: the stock MRs are charged off the budget; a consumer

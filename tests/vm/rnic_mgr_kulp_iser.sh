@@ -20,7 +20,6 @@
 P=/sys/module/rnic_mgr/parameters
 TR=/sys/kernel/tracing
 IQN=$ISER_IQN:t1
-mrs_zero() { [ "$(ulp ib_iser mrs)" = 0 ]; }
 target() { lio_ready && iser_target_create 1 1 16M; }
 # one login attempt, not iscsid's default eight. (Not a shorter login
 # timeout: LIO's own login of the failed connection runs out only after
@@ -50,7 +49,7 @@ expect_gt "ib_iser's MRs are counted" "${mrs:-0}" 0
 expect_eq "the stock target allocates none on RoCE: no other line" \
 	"$(awk '{ print $1 }' $D/kernel_ulps | paste -sd' ')" ib_iser
 check "log out" iser_logout 1
-check "its MRs go with the session" wait_for 20 mrs_zero
+check "its MRs go with the session" wait_for 20 ulp_zero ib_iser
 
 # Half of one session's entries: the pool cannot be had
 peak=$(ulp ib_iser peak_entries)
@@ -68,7 +67,7 @@ check_not "and has no session" iscsiadm -m session
 expect_gt "its allocation was refused" "$(cap_field ib_iser refused)" 0
 expect_match "the refusal is traced" "$(grep rnic_kulp_cap: $TR/trace | tail -n1)" \
 	"ulp=kernel:ib_iser entries=[0-9]+ held=[0-9]+ cap=$cap refused"
-check "the failed login left no MR" wait_for 20 mrs_zero
+check "the failed login left no MR" wait_for 20 ulp_zero ib_iser
 expect_eq "and nothing reserved" "$(cap_field ib_iser reserved)" 0
 echo 0 > $TR/events/rnic_mgr/rnic_kulp_cap/enable
 
@@ -77,7 +76,7 @@ check "the stock initiator logs in" login_once
 check "I/O through it verifies" verify capped
 check "it holds no more than the cap" [ "$(ulp ib_iser entries)" -le "$peak" ]
 check "log out" iser_logout 1
-check "its MRs go with the session" wait_for 20 mrs_zero
+check "its MRs go with the session" wait_for 20 ulp_zero ib_iser
 check "the cap lifted" sh -c "echo 'ib_iser 0' > $D/kernel_ulp_caps"
 
 check "iscsid stops" pkill -x iscsid

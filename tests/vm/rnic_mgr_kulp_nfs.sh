@@ -20,7 +20,6 @@
 . tests/lib/guest/nfs-client.sh
 . tests/lib/guest/kulp.sh
 P=/sys/module/rnic_mgr/parameters
-mrs_zero() { [ "$(ulp rpcrdma mrs)" = 0 ]; }
 write_done() { ! kill -0 "$writer" 2>/dev/null; }
 refused_again() { [ "$(cap_field rpcrdma refused)" -ge "$1" ]; }
 
@@ -39,7 +38,7 @@ expect_gt "the stock client's MRs are counted under rpcrdma" "${mrs:-0}" 0
 expect_eq "the stock server allocates none on RoCE: no other line" \
 	"$(awk '{ print $1 }' $D/kernel_ulps | paste -sd' ')" rpcrdma
 check "umount" umount $MNT
-check "its MRs go when the mount does" wait_for 30 mrs_zero
+check "its MRs go when the mount does" wait_for 30 ulp_zero rpcrdma
 
 # One MR's worth: a cap of its entries, each refusal after 200 ms
 per_mr=$(( $(ulp rpcrdma peak_entries) / $(ulp rpcrdma peak_mrs) ))
@@ -65,7 +64,7 @@ check "and succeeded" wait "$writer"
 expect_gt "with more MRs now" "$(ulp rpcrdma mrs)" 1
 check "its data reads back intact" cmp /tmp/data <(dd if=$MNT/capped bs=1M iflag=direct status=none)
 check "umount" umount $MNT
-check "its MRs go" wait_for 30 mrs_zero
+check "its MRs go" wait_for 30 ulp_zero rpcrdma
 check "nfsd stops" rpc.nfsd 0
 check "rnic_mgr unloads" modprobe -r rnic_mgr
 tap_done
