@@ -667,6 +667,29 @@ void rnic_may_hold(struct rnic_consumer *c, u64 *entries, u64 *keys)
 	spin_unlock(&rd->rd_lock);
 }
 
+/**
+ * rnic_dev_newcomer_share - the entries a newcomer of @weight would get
+ * @rd: the device
+ * @weight: its weight at the top level, 1..RNP_MAX_WEIGHT
+ *
+ * rnp_newcomer_share() of the administrator's entry budget (before the
+ * kernel ULPs' charge and the reserve) among the consumers in the pool
+ * now: the cap kulp_cap.c gives a stock ULP from its share.
+ * Context: any but hard interrupt; takes rd_lock.
+ *
+ * Return: entries.
+ */
+u64 rnic_dev_newcomer_share(struct rnic_dev *rd, u32 weight)
+{
+	u64 share;
+
+	spin_lock(&rd->rd_lock);
+	share = rnp_newcomer_share(&rd->rd_pool, READ_ONCE(rd->rd_conf_budget[RNP_ENTRIES]),
+				   weight);
+	spin_unlock(&rd->rd_lock);
+	return share;
+}
+
 /* Deliver pending shrink and grow callbacks, outside every spinlock. */
 static void rnic_notify_work(struct work_struct *work)
 {

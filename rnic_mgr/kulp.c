@@ -43,7 +43,7 @@
  *      charge work is cancelled after it is unpublished and before it
  *      is freed, while its rnic_dev still lives.
  *
- * Caps (kulp_cap.c) add C1-C3 there.
+ * Caps (kulp_cap.c) add C1-C4 there.
  */
 #include <linux/module.h>
 #include <linux/slab.h>

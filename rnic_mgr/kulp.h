@@ -30,6 +30,9 @@
  *	not counted yet (the count takes them over, C1)
  * @waits: allocations that waited for room under the cap
  * @refused: allocations refused: no room under the cap in time
+ * @share: @cap is the ULP's share, set again at each allocation that
+ *	finds it holding nothing (kulp_cap.c)
+ * @share_weight: the weight that share was computed for
  */
 struct rnic_kulp {
 	char name[32];
@@ -42,6 +45,8 @@ struct rnic_kulp {
 	u64 reserved;
 	u64 waits;
 	u64 refused;
+	bool share;
+	u32 share_weight;
 };
 
 /**

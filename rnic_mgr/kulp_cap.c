@@ -6,7 +6,13 @@
  *
  *   echo "nvme_rdma 65536" > /sys/kernel/rnic_mgr/devices/DEV/kernel_ulp_caps
  *
- * (0 lifts it). From the first cap on, the device's alloc_mr and
+ * (0 lifts it), or its share: "nvme_rdma share" caps it, at each
+ * allocation that finds it holding nothing (a connect, a reconnect), at
+ * what a consumer of its weight joining the arbiter's pool then would be
+ * given of the device's budget (rnic_dev_newcomer_share(); its weight is
+ * consumer_weights' for "kernel:NAME", else 1). So a stock ULP is
+ * bounded by the share it had when it allocated, and rdmastor's
+ * consumers keep theirs. From the first cap on, the device's alloc_mr and
  * alloc_mr_integrity are ours: an allocation that would take the ULP
  * beyond its cap waits for room, up to kernel_ulp_wait_ms and only
  * where it may sleep, and then fails with -ENOMEM, as the device fails
@@ -35,6 +41,10 @@
  *      period for the wrapper's last instructions.
  *  C3. A wrapper never sleeps unless preemptible(), and never longer
  *      than kernel_ulp_wait_ms. Enforced: rnic_kulp_admit().
+ *  C4. A share cap is set only while its ULP holds and reserves
+ *      nothing: it bounds what the ULP takes from then on, and never
+ *      turns what it holds into a debt. Enforced: rnic_kulp_share_cap()
+ *      checks it under rnic_kulp_lock before it writes the cap.
  */
 #include <linux/ctype.h>
 #include <linux/jiffies.h>
@@ -72,6 +82,49 @@ static bool rnic_kulp_room(struct rnic_kulp_dev *kd, unsigned int slot, u64 n)
 }
 
 /*
+ * A ULP capped at its share (k->share) that holds nothing gets its cap
+ * anew, from the share a newcomer of its weight would have now (C4).
+ * The weight is looked up where that may sleep (consumer_weights'
+ * mutex); elsewhere the last one is kept.
+ */
+static void rnic_kulp_share_cap(struct rnic_kulp_dev *kd, const char *name, const char *dev)
+{
+	char cname[40];
+	struct rnic_kulp *k;
+	unsigned long flags;
+	bool set = false;
+	unsigned int i;
+	u64 cap;
+	u32 w;
+
+	spin_lock_irqsave(&rnic_kulp_lock, flags);
+	k = rnic_kulp_slot(kd, name, &i);
+	if (!k->share || k->entries || k->reserved) {
+		spin_unlock_irqrestore(&rnic_kulp_lock, flags);
+		return;
+	}
+	w = k->share_weight;
+	spin_unlock_irqrestore(&rnic_kulp_lock, flags);
+
+	if (preemptible()) {
+		snprintf(cname, sizeof(cname), "kernel:%s", name);
+		w = rnic_conf_weight(cname, 1);
+	}
+	cap = max_t(u64, rnic_dev_newcomer_share(kd->kd_rd, w), 1);
+
+	spin_lock_irqsave(&rnic_kulp_lock, flags);
+	k = &kd->kd_slots[i];
+	if (k->share && !k->entries && !k->reserved) {	/* C4 */
+		k->cap = cap;
+		k->share_weight = w;
+		set = true;
+	}
+	spin_unlock_irqrestore(&rnic_kulp_lock, flags);
+	if (set)
+		trace_rnic_kulp_cap(dev, name, 0, 0, cap, "cap from its share");
+}
+
+/*
  * Admit an allocation of @n entries by @pd's owner: reserve them in its
  * slot (*slot set) or, beyond its cap, wait for room (C3), or refuse.
  * Return: 0, or -ENOMEM.
@@ -91,6 +144,7 @@ static int rnic_kulp_admit(struct rnic_kulp_dev *kd, const struct ib_pd *pd, u64
 	*slot = -1;
 	if (pd->uobject || !name || rnic_kulp_ours(name))
 		return 0;
+	rnic_kulp_share_cap(kd, name, dev);
 	for (;;) {
 		spin_lock_irqsave(&rnic_kulp_lock, flags);
 		k = rnic_kulp_slot(kd, name, &i);
@@ -268,7 +322,9 @@ static bool rnic_kulp_name_ok(const char *name)
 /**
  * rnic_kulp_cap_store - set or lift a kernel ULP's cap on a device
  * @rd: the device
- * @buf: "NAME ENTRIES" (ENTRIES 0 lifts the cap)
+ * @buf: "NAME ENTRIES" (ENTRIES 0 lifts the cap), or "NAME share": its
+ *	share now, and again at each allocation that finds it holding
+ *	nothing (rnic_kulp_share_cap())
  *
  * The first cap wraps the device's MR allocation. A cap below what the
  * ULP holds takes nothing back: its next allocations wait or fail until
@@ -282,19 +338,29 @@ static bool rnic_kulp_name_ok(const char *name)
  */
 int rnic_kulp_cap_store(struct rnic_dev *rd, const char *buf)
 {
-	char name[32];
+	char name[32], val[24], cname[40];
 	struct rnic_kulp_dev *kd;
 	struct rnic_kulp *k;
 	unsigned long flags;
+	bool share;
 	unsigned int i;
 	u64 cap, held;
+	u32 w = 1;
 	int err = 0;
 
-	if (sscanf(buf, "%31s %llu", name, &cap) != 2 || !rnic_kulp_name_ok(name) ||
+	if (sscanf(buf, "%31s %23s", name, val) != 2 || !rnic_kulp_name_ok(name) ||
 	    rnic_kulp_ours(name))
+		return -EINVAL;
+	share = !strcmp(val, "share");
+	if (!share && kstrtou64(val, 10, &cap))
 		return -EINVAL;
 	if (!rnic_kulp_registered)
 		return -EOPNOTSUPP;
+	if (share) {
+		snprintf(cname, sizeof(cname), "kernel:%s", name);
+		w = rnic_conf_weight(cname, 1);
+		cap = max_t(u64, rnic_dev_newcomer_share(rd, w), 1);
+	}
 	mutex_lock(&rnic_kulp_wrap_mutex);
 	kd = rnic_kulp_dev_of(rd->rd_index);
 	if (!kd) {
@@ -308,14 +374,18 @@ int rnic_kulp_cap_store(struct rnic_dev *rd, const char *buf)
 	}
 	spin_lock_irqsave(&rnic_kulp_lock, flags);
 	k = rnic_kulp_slot(kd, name, &i);
-	if (strcmp(k->name, name) && cap)
+	if (strcmp(k->name, name) && cap) {
 		err = -ENOSPC;	/* the shared "other" slot: no cap of one name there */
-	else
+	} else {
 		k->cap = cap;
+		k->share = share;
+		k->share_weight = w;
+	}
 	held = k->entries + k->reserved;
 	spin_unlock_irqrestore(&rnic_kulp_lock, flags);
 	if (!err)
-		trace_rnic_kulp_cap(rd->rd_name, name, 0, held, cap, "cap set");
+		trace_rnic_kulp_cap(rd->rd_name, name, 0, held, cap,
+				    share ? "cap set to its share" : "cap set");
 	wake_up_all(&kd->kd_room);
 out:
 	mutex_unlock(&rnic_kulp_wrap_mutex);
@@ -328,7 +398,8 @@ out:
  * @buf: a sysfs page
  *
  * One line per ULP with a cap or a refusal: NAME cap C entries E
- * reserved R waits W refused F.
+ * reserved R waits W refused F, and "share WEIGHT" after a cap from
+ * the ULP's share.
  *
  * Return: bytes written.
  */
@@ -347,8 +418,11 @@ ssize_t rnic_kulp_caps_show(struct rnic_dev *rd, char *buf)
 		if (!k->cap && !k->refused && !k->waits)
 			continue;
 		n += sysfs_emit_at(buf, n,
-				   "%s cap %llu entries %llu reserved %llu waits %llu refused %llu\n",
+				   "%s cap %llu entries %llu reserved %llu waits %llu refused %llu",
 				   k->name, k->cap, k->entries, k->reserved, k->waits, k->refused);
+		if (k->share)
+			n += sysfs_emit_at(buf, n, " share %u", k->share_weight);
+		n += sysfs_emit_at(buf, n, "\n");
 	}
 	spin_unlock_irqrestore(&rnic_kulp_lock, flags);
 	return n;

@@ -146,6 +146,39 @@ u64 rnp_static_cap(const struct rnp_pool *p, const struct rnp_cons *c,
 }
 
 /**
+ * rnp_newcomer_share - the share a newcomer would be given now
+ * @p: the pool
+ * @budget: what is divided (the administrator's budget of a resource)
+ * @weight: the newcomer's weight, 1..RNP_MAX_WEIGHT, at the top level
+ *
+ * What a top-level consumer of @weight joining the pool now would get
+ * of @budget once everyone asks for more than their share: @budget
+ * times @weight over the top-level weights with its own added. A
+ * tenant counts once, at its weight, whatever its members (each adds
+ * its equal part, in 16-bit fixed point). For a kernel ULP that cannot
+ * shrink on request, this is the cap it is given from its share
+ * (kulp_cap.c).
+ *
+ * Return: the share, at most @budget.
+ */
+u64 rnp_newcomer_share(const struct rnp_pool *p, u64 budget, u32 weight)
+{
+	u64 sum = (u64)weight << 16;
+	u32 i;
+
+	for (i = 0; i < p->nr; i++) {
+		const struct rnp_cons *c = p->cons[i];
+
+		if (c->group)
+			sum += div64_u64((u64)c->group->weight << 16,
+				       c->group->members ? c->group->members : 1);
+		else
+			sum += (u64)c->weight << 16;
+	}
+	return mul_u64_u64_div_u64(budget, (u64)weight << 16, sum);
+}
+
+/**
  * rnp_set_budget - change a resource's budget
  * @p: the pool
  * @r: which resource

@@ -233,6 +233,7 @@ void rnic_dev_start(struct rnic_dev *rd);
 void rnic_dev_removed(struct rnic_dev *rd);
 int rnic_dev_set_budget(struct rnic_dev *rd, enum rnp_res r, u64 budget);
 void rnic_dev_kulp_charge(struct rnic_dev *rd, u64 entries, u64 keys);
+u64 rnic_dev_newcomer_share(struct rnic_dev *rd, u32 weight);
 int rnic_dev_set_policy(struct rnic_dev *rd, u32 policy);
 int rnic_set_weight(struct rnic_consumer *c, u32 weight);
 int rnic_group_set_weight(struct rnic_dev *rd, struct rnp_group *grp,

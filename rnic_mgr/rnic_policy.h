@@ -244,6 +244,7 @@ const char *rnp_policy_name(u32 policy);
 int rnp_policy_parse(const char *s);
 u64 rnp_static_cap(const struct rnp_pool *p, const struct rnp_cons *c,
 		   enum rnp_res r);
+u64 rnp_newcomer_share(const struct rnp_pool *p, u64 budget, u32 weight);
 
 int rnp_cons_init(struct rnp_cons *c, u32 weight, u64 min_entries,
 		  u64 min_keys, u64 now_ms);

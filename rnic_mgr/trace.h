@@ -299,9 +299,10 @@ TRACE_EVENT(rnic_kulp_mr,
 );
 
 /*
- * A kernel ULP's cap decided (kulp_cap.c): "cap set", "waits", "granted
- * after waiting" or "refused", with the allocation's entries and what
- * the ULP held and reserved then.
+ * A kernel ULP's cap decided (kulp_cap.c): "cap set", "cap set to its
+ * share", "cap from its share" (set anew at an allocation that found it
+ * holding nothing), "waits", "granted after waiting" or "refused", with
+ * the allocation's entries and what the ULP held and reserved then.
  */
 TRACE_EVENT(rnic_kulp_cap,
 	TP_PROTO(const char *dev, const char *ulp, u64 entries, u64 held, u64 cap,

@@ -853,15 +853,15 @@ static u64 group_held(const struct upool *u, const struct rnp_group *g)
  */
 static void test_tenants(void)
 {
-	static struct rnp_cons tc[17];
+	static struct rnp_cons tc[17], nc;
 	struct rnp_group a = { .weight = 1 }, b = { .weight = 1 };
-	u64 held[2];
+	u64 held[2], share;
 	u32 w[2] = { 1, 1 };
 	double ratio;
 	unsigned int i;
 	struct upool u;
 
-	upool_init(&u, 100000, 100000, 17);
+	upool_init(&u, 100000, 100000, 18);
 	for (i = 0; i < 17; i++) {
 		rnp_cons_init(&tc[i], 1, 16, 0, 0);
 		tc[i].group = i ? &b : &a;
@@ -900,8 +900,30 @@ static void test_tenants(void)
 	       "tenants: a kernel consumer of weight 1 and a tenant of 16 hold alike (%.3f, want 1)",
 	       ratio);
 	tap_ok(!upool_check(&u), "tenants: invariants hold after weights change");
+
+	/*
+	 * A newcomer of weight 2 beside them (1 + 1 at the top level) is
+	 * told half of the budget, and then given it, less the pool's
+	 * reserve (1/32): the cap kulp_cap.c gives a stock ULP.
+	 */
+	share = rnp_newcomer_share(&u.p, 100000, 2);
+	tap_ok(share == 50000, "newcomer share: weight 2 against a tenant of 16 and a consumer: %llu, want 50000",
+	       (unsigned long long)share);
+	assert(!upool_add(&u, &nc, 2, 16, 0, 0));
+	tenants_run(&u, 1500);
+	ratio = (double)nc.r[E].held / (double)share;
+	tap_ok(ratio >= 0.95 && ratio <= 1.0,
+	       "newcomer share: the newcomer then holds %llu, %.3f of it (want 0.95..1)",
+	       (unsigned long long)nc.r[E].held, ratio);
+	upool_del(&u, &nc);
+	tap_ok(rnp_newcomer_share(&u.p, 1000, 1) == 333 &&
+	       rnp_newcomer_share(&u.p, 1ULL << 40, RNP_MAX_WEIGHT) ==
+	       (u64)(((__uint128_t)1 << 40) * RNP_MAX_WEIGHT / (RNP_MAX_WEIGHT + 2)),
+	       "newcomer share: rounds down, and holds at the largest budget and weight");
 	for (i = 0; i < 17; i++)
 		upool_del(&u, &tc[i]);
+	tap_ok(rnp_newcomer_share(&u.p, 1000, 3) == 1000,
+	       "newcomer share: alone in the pool, the whole budget");
 	tap_ok(!a.members && !b.members, "tenants: leaving empties the groups (%u, %u)",
 	       a.members, b.members);
 	upool_free(&u);
