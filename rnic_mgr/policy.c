@@ -885,7 +885,8 @@ u64 rnp_trim(struct rnp_pool *p, struct rnp_cons *c, bool to_share)
  * @c: the consumer
  *
  * Returns unused grant beyond the share, and asks the consumer to shrink
- * when it holds more than share + hysteresis. A target follows the share
+ * when it holds more than share + hysteresis, or more than its share
+ * while the pool is over its budget. A target follows the share
  * both ways: it is raised when the share rose above it, and cleared once
  * the consumer holds no more than share + hysteresis (the consumers that
  * cut its share left, or it shrank as far as it needs to). Announces
@@ -906,7 +907,14 @@ unsigned int rnp_enforce(struct rnp_pool *p, struct rnp_cons *c)
 	for (r = 0; r < RNP_NR_RES; r++) {
 		struct rnp_res_state *s = &c->r[r];
 		u64 e = rnp_entitled(s);
-		bool over = s->held > e + (e >> p->params.hyst_shift);
+		/*
+		 * Hysteresis spares a consumer a shrink for a share that
+		 * moved a little, but never while the pool holds more than
+		 * its budget: a budget lowered under what is granted (a
+		 * kernel ULP's charge) is reached by shrinking.
+		 */
+		bool over = s->held > e + (e >> p->params.hyst_shift) ||
+			    (p->r[r].granted > p->r[r].budget && s->held > e);
 
 		had_target |= s->target != RNP_NO_TARGET;
 		if (over && (s->target == RNP_NO_TARGET || s->target > e)) {

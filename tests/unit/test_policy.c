@@ -633,6 +633,48 @@ static void test_target_follows_share(void)
 }
 
 /*
+ * A budget lowered under what a lone consumer holds, but to where that
+ * holding is within its new share plus hysteresis (rnic_mgr_kulp saw
+ * it: a kernel ULP's charge cut the budget to 75984 while a consumer
+ * held 76800, and no shrink was asked): the pool is over its budget,
+ * so the consumer is asked to shrink to its share all the same.
+ */
+static void test_budget_below_held(void)
+{
+	unsigned int flags;
+	struct upool u;
+	u64 b = 75984;
+
+	upool_init(&u, 150000, 65536, 2);
+	upool_add(&u, &cons[0], 1, 64, 0, 0);
+	fill(&u, &cons[0], 1024, 0);
+	while (cons[0].r[E].held > 76800)
+		upool_release(&u, &cons[0], 1024, 0, false);
+	rnp_trim(&u.p, &cons[0], true);
+	assert(!rnp_set_budget(&u.p, E, b));
+	rnp_rebalance(&u.p, 1);
+	flags = rnp_enforce(&u.p, &cons[0]);
+	tap_ok(cons[0].r[E].held > b &&
+	       cons[0].r[E].held <= cons[0].r[E].share + (cons[0].r[E].share >> 4),
+	       "budget below held: the setting (held %llu, budget %llu, share %llu)",
+	       (unsigned long long)cons[0].r[E].held, (unsigned long long)b,
+	       (unsigned long long)cons[0].r[E].share);
+	tap_ok((flags & RNP_NOTIFY_SHRINK) && cons[0].r[E].target <= b,
+	       "budget below held: asked to shrink within the budget (flags %#x, target %llu, want <= %llu)",
+	       flags, (unsigned long long)cons[0].r[E].target, (unsigned long long)b);
+	flags = upool_release(&u, &cons[0], cons[0].r[E].held - cons[0].r[E].target, 0, true);
+	rnp_rebalance(&u.p, 2);
+	rnp_enforce(&u.p, &cons[0]);
+	tap_ok((flags & RNP_REL_SHRUNK) && cons[0].r[E].target == RNP_NO_TARGET &&
+	       u.p.r[E].granted <= b,
+	       "budget below held: it shrinks to its target, which then stays clear (release %#x, granted %llu)",
+	       flags, (unsigned long long)u.p.r[E].granted);
+	tap_ok(!upool_check(&u), "budget below held: invariants hold");
+	upool_del(&u, &cons[0]);
+	upool_free(&u);
+}
+
+/*
  * I7's policy half: after the consumers a holder shrank for have left,
  * rnp_announce() tells it its share grew, once (hysteresis), and does
  * nothing else: no trim, no target, no shrink. Under the comparison
@@ -945,6 +987,7 @@ int main(void)
 	test_large_waiters();
 	test_may_hold();
 	test_target_follows_share();
+	test_budget_below_held();
 	test_announce_relief();
 	test_groups_model();
 	test_tenants();
