@@ -234,8 +234,17 @@ check "fallback: the stock iSER modules unload" wait_for 20 unload_iser
 # (Debian's, run after any package with man pages) re-indexed the
 # manual under TCG for 12 s of the purge's 59; nothing here tests it.
 rm -f /var/lib/man-db/auto-update
+# This host keeps no binary package cache (Debian's container images'
+# docker-clean), so each apt-get parses the 19 MB of package lists
+# again: 1.2 s natively, 25 s or more under TCG. A remove or a purge
+# needs none of them, so apt here reads an empty lists directory; what
+# the packages' scripts and dpkg do is unchanged.
+mkdir -p /tmp/no-lists/partial
+APT_NO_LISTS="-o Dir::State::Lists=/tmp/no-lists"
 t0=$(date +%s)
-DEBIAN_FRONTEND=noninteractive apt-get remove -y -q rdmastor-utils rdmastor-dkms librnic-dev librnic0 > /tmp/remove.log 2>&1
+# shellcheck disable=SC2086
+DEBIAN_FRONTEND=noninteractive apt-get $APT_NO_LISTS remove -y -q rdmastor-utils rdmastor-dkms \
+	librnic-dev librnic0 > /tmp/remove.log 2>&1
 ok $? "apt-get remove rdmastor-utils rdmastor-dkms librnic-dev librnic0"
 # of its time, DKMS's depmod takes about half here (25 s under TCG)
 diag "remove took $(($(date +%s) - t0)) s"
@@ -282,7 +291,8 @@ check "still no module of rdmastor" sh -c "! grep -q '^rdmastor_\|^rnic_mgr ' /p
 expect_eq "after the remove, dpkg keeps only rdmastor-utils' configuration" \
 	"$(dpkg-query -W -f='${Package} ${db:Status-Status}\n' rdmastor-utils rdmastor-dkms librnic0 librnic-dev 2>/dev/null | grep -v not-installed)" \
 	"rdmastor-utils config-files"
-DEBIAN_FRONTEND=noninteractive apt-get purge -y -q rdmastor-utils > /tmp/purge.log 2>&1
+# shellcheck disable=SC2086
+DEBIAN_FRONTEND=noninteractive apt-get $APT_NO_LISTS purge -y -q rdmastor-utils > /tmp/purge.log 2>&1
 ok $? "apt-get purge rdmastor-utils" "$(tail -3 /tmp/purge.log)"
 for p in rdmastor-utils rdmastor-dkms librnic0 librnic-dev; do
 	check_not "$p is gone" pkg_installed $p
