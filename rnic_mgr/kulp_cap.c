@@ -81,6 +81,15 @@ static bool rnic_kulp_room(struct rnic_kulp_dev *kd, unsigned int slot, u64 n)
 	       READ_ONCE(k->entries) + READ_ONCE(k->reserved) + n <= READ_ONCE(k->cap);
 }
 
+/* a ULP's weight for its share: consumer_weights' for "kernel:NAME", else 1 (may sleep) */
+static u32 rnic_kulp_weight(const char *name)
+{
+	char cname[40];
+
+	snprintf(cname, sizeof(cname), "kernel:%s", name);
+	return rnic_conf_weight(cname, 1);
+}
+
 /*
  * A ULP capped at its share (k->share) that holds nothing gets its cap
  * anew, from the share a newcomer of its weight would have now (C4).
@@ -89,7 +98,6 @@ static bool rnic_kulp_room(struct rnic_kulp_dev *kd, unsigned int slot, u64 n)
  */
 static void rnic_kulp_share_cap(struct rnic_kulp_dev *kd, const char *name, const char *dev)
 {
-	char cname[40];
 	struct rnic_kulp *k;
 	unsigned long flags;
 	bool set = false;
@@ -106,10 +114,8 @@ static void rnic_kulp_share_cap(struct rnic_kulp_dev *kd, const char *name, cons
 	w = k->share_weight;
 	spin_unlock_irqrestore(&rnic_kulp_lock, flags);
 
-	if (preemptible()) {
-		snprintf(cname, sizeof(cname), "kernel:%s", name);
-		w = rnic_conf_weight(cname, 1);
-	}
+	if (preemptible())
+		w = rnic_kulp_weight(name);
 	cap = max_t(u64, rnic_dev_newcomer_share(kd->kd_rd, w), 1);
 
 	spin_lock_irqsave(&rnic_kulp_lock, flags);
@@ -338,7 +344,7 @@ static bool rnic_kulp_name_ok(const char *name)
  */
 int rnic_kulp_cap_store(struct rnic_dev *rd, const char *buf)
 {
-	char name[32], val[24], cname[40];
+	char name[32], val[24];
 	struct rnic_kulp_dev *kd;
 	struct rnic_kulp *k;
 	unsigned long flags;
@@ -357,8 +363,7 @@ int rnic_kulp_cap_store(struct rnic_dev *rd, const char *buf)
 	if (!rnic_kulp_registered)
 		return -EOPNOTSUPP;
 	if (share) {
-		snprintf(cname, sizeof(cname), "kernel:%s", name);
-		w = rnic_conf_weight(cname, 1);
+		w = rnic_kulp_weight(name);
 		cap = max_t(u64, rnic_dev_newcomer_share(rd, w), 1);
 	}
 	mutex_lock(&rnic_kulp_wrap_mutex);
