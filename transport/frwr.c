@@ -158,6 +158,41 @@ static void rst_grow(struct rnic_consumer *rc, u64 entries, u64 keys, void *priv
 	rst_mr_refresh_limit(priv);
 }
 
+/*
+ * rnic_mgr asks for idle entries back: another consumer waits while this
+ * connection keeps MRs idle (mr_keep_idle, or within an idle period).
+ * Not a shrink: the share and the window stand; idle MRs go, large
+ * first, until @entries are covered. None in use is touched.
+ */
+static void rst_reclaim(struct rnic_consumer *rc, u64 entries, void *priv)
+{
+	struct rst_conn *c = priv;
+	struct rst_mr *m, *tmp;
+	LIST_HEAD(victims);
+	u64 covered = 0;
+	u32 freed = 0;
+	int cls;
+
+	spin_lock_irq(&c->c_lock);
+	for (cls = RST_MR_LARGE; cls >= RST_MR_SMALL; cls--) {
+		list_for_each_entry_safe(m, tmp, &c->c_mr_free[cls], mr_node) {
+			if (covered >= entries)
+				break;
+			rst_mr_unidle(c, m);
+			rst_mr_uncount(c, m);
+			list_add(&m->mr_node, &victims);
+			covered += rst_cls_pages(c, cls);
+			freed++;
+		}
+	}
+	c->c_stats.reclaims++;
+	trace_rst_reclaim(c, entries, freed);
+	spin_unlock_irq(&c->c_lock);
+	list_for_each_entry_safe(m, tmp, &victims, mr_node)
+		rst_mr_free(c, m);
+	rst_mr_wake(c);
+}
+
 /* The device is going away; the connection goes down with it. */
 static void rst_removed(struct rnic_consumer *rc, void *priv)
 {
@@ -168,6 +203,7 @@ static const struct rnic_consumer_ops rst_rnic_ops = {
 	.shrink = rst_shrink,
 	.grow = rst_grow,
 	.removed = rst_removed,
+	.reclaim = rst_reclaim,
 };
 
 /**
@@ -220,7 +256,10 @@ static void rst_mr_take_idle(struct rst_conn *c, int cls, struct list_head *list
  * Nobody hoards: a connection that asked for no MR of a size class for a
  * whole period gives back that class's idle MRs, so an idle mount or
  * session holds none, and one that moved from small I/O to large (or
- * back) does not keep the MRs of the old size.
+ * back) does not keep the MRs of the old size. With mr_keep_idle they
+ * stay until rnic_mgr asks for them (rst_shrink(), rst_reclaim()): the
+ * next burst after a pause finds its MRs, and whoever waits for entries
+ * gets idle ones back before anything in use is touched.
  */
 static void rst_mr_idle_work(struct work_struct *work)
 {
@@ -232,7 +271,8 @@ static void rst_mr_idle_work(struct work_struct *work)
 
 	spin_lock_irq(&c->c_lock);
 	for (cls = RST_MR_SMALL; cls <= RST_MR_LARGE; cls++) {
-		if (c->c_mr_gets[cls] == c->c_mr_gets_seen[cls])
+		if (c->c_mr_gets[cls] == c->c_mr_gets_seen[cls] &&
+		    !READ_ONCE(rst_mr_keep_idle))
 			rst_mr_take_idle(c, cls, &idle);
 		c->c_mr_gets_seen[cls] = c->c_mr_gets[cls];
 	}

@@ -22,6 +22,10 @@ unsigned int rst_mr_idle_ms = 1000;
 module_param_cb(mr_idle_ms, &rst_mr_idle_ms_ops, &rst_mr_idle_ms, 0644);
 MODULE_PARM_DESC(mr_idle_ms, "a connection that starts no I/O for this long frees its idle MRs (10..3600000)");
 
+bool rst_mr_keep_idle;
+module_param_named(mr_keep_idle, rst_mr_keep_idle, bool, 0644);
+MODULE_PARM_DESC(mr_keep_idle, "keep idle MRs until rnic_mgr asks for them back, rather than for mr_idle_ms (default N)");
+
 /* The local ACK timeout exponent, as IBTA encodes it: 4.096 us << value. */
 static int rst_param_set_ack_timeout(const char *val,
 				     const struct kernel_param *kp)

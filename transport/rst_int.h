@@ -211,6 +211,7 @@ struct rst_listener {
 
 extern struct workqueue_struct *rst_wq;
 extern unsigned int rst_mr_idle_ms;
+extern bool rst_mr_keep_idle;
 extern int rst_ack_timeout;
 int rst_set_ack_timeout(struct rst_conn *c, struct rdma_cm_id *id);
 

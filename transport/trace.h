@@ -366,6 +366,27 @@ TRACE_EVENT(rst_shrink,
 		  __entry->busy)
 );
 
+/* rnic_mgr asked for idle entries: @freed idle MRs went at once */
+TRACE_EVENT(rst_reclaim,
+	TP_PROTO(const struct rst_conn *c, u64 entries, u32 freed),
+	TP_ARGS(c, entries, freed),
+	TP_STRUCT__entry(
+		__field(u32, conn)
+		__field(u64, entries)
+		__field(u32, freed)
+		__field(u32, idle)
+	),
+	TP_fast_assign(
+		__entry->conn = c->c_nr;
+		__entry->entries = entries;
+		__entry->freed = freed;
+		__entry->idle = c->c_mr_idle;
+	),
+	TP_printk("conn=%u entries=%llu freed=%u idle_left=%u",
+		  __entry->conn, __entry->entries, __entry->freed,
+		  __entry->idle)
+);
+
 TRACE_EVENT(rst_credits,
 	TP_PROTO(const struct rst_conn *c, u32 old, u32 credits),
 	TP_ARGS(c, old, credits),

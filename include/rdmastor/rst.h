@@ -136,6 +136,7 @@ struct rst_conn_params {
  * @local_inv: keys we invalidated (LOCAL_INV)
  * @mr_freed_unknown: MRs freed because their state was unknown
  * @shrinks: shrink requests from rnic_mgr
+ * @reclaims: requests from rnic_mgr for idle MRs (another consumer waits)
  * @sends: messages posted
  * @sends_signaled: how many of them asked for a completion
  * @mr_entries: rnic_mgr entries the MRs are charged now
@@ -145,7 +146,7 @@ struct rst_conn_params {
  */
 struct rst_stats {
 	u32 mrs, mrs_peak, mr_limit, window, outstanding, rx_held;
-	u64 regs, remote_inv, local_inv, mr_freed_unknown, shrinks;
+	u64 regs, remote_inv, local_inv, mr_freed_unknown, shrinks, reclaims;
 	u64 sends, sends_signaled;
 	u32 mr_entries;
 	u64 reads_parked;

@@ -653,9 +653,9 @@ static int rtpc_stats_show(struct seq_file *m, void *v)
 	if (r) {
 		rst_conn_stats(r->r_conn, &st);
 		seq_printf(m, "running 1\nops %lld\nwindow %u\noutstanding %u\nmrs %u\n"
-			   "mr_limit %u\nmrs_peak %u\nshrinks %llu\n",
+			   "mr_limit %u\nmrs_peak %u\nshrinks %llu\nreclaims %llu\n",
 			   (long long)atomic64_read(&r->r_ops), st.window, st.outstanding,
-			   st.mrs, st.mr_limit, st.mrs_peak, st.shrinks);
+			   st.mrs, st.mr_limit, st.mrs_peak, st.shrinks, st.reclaims);
 	} else {
 		seq_puts(m, "running 0\n");
 	}

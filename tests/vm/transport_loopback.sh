@@ -5,7 +5,9 @@
 # The transport engine in one guest (client and server over rxe0's
 # loopback), through the rtp test protocol: data verified end to end for
 # RDMA WRITE and READ with remote and local invalidation, a stale key is
-# dead, an idle connection holds no MR, and everything unloads cleanly.
+# dead, an idle connection holds no MR (or, with mr_keep_idle, keeps its
+# MRs until another consumer waits for them), and everything unloads
+# cleanly.
 . tests/lib/guest/lib.sh
 IP=192.0.2.1
 R=tests/lib/rtp
@@ -52,6 +54,51 @@ check "the connection goes idle and frees its MRs" wait_for 7 sh -c \
 expect_eq "rdma resource shows no MR while the idle connection is open" "$(mrs)" 0
 expect_match "the idle connection is still open" "$(cat $ST)" '^running 1$'
 wait $idle_run
+
+# mr_keep_idle: an idle connection keeps its MRs until rnic_mgr asks. A
+# consumer that must wait for entries gets them from the idle MRs
+# (->reclaim: rst_reclaim) while the connection stays open and idle.
+# rtp's weight keeps what it holds within its share, so no shrink is
+# involved: the budget leaves about 8 entries free, the newcomer asks 32.
+KEEP=/sys/module/rdmastor_transport/parameters/mr_keep_idle
+WEIGHTS=/sys/module/rnic_mgr/parameters/consumer_weights
+DEVS=/sys/kernel/rnic_mgr/devices/rxe0
+TSTATS=/sys/kernel/debug/rnic_test/stats
+sfield() { awk -v k="$1" '$1 == k { print $2 }' $ST; }
+tstat() {	# tstat NAME COLUMN of the test consumer's stats
+	awk -v n="$1" -v c="$2" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$1 == n { print $col[c] }' $TSTATS
+}
+check "mr_keep_idle is off by default" [ "$(cat $KEEP)" = N ]
+echo 1 > $KEEP
+echo 'rtp=1000' > $WEIGHTS
+$R run -o write -s 64k -c 8 -t 1 -i local -w 12000 $IP > /tmp/out 2>&1 &
+keep_run=$!
+check "mr_keep_idle: the connection goes idle holding MRs" wait_for 7 sh -c \
+	"grep -qx 'running 1' $ST && grep -qx 'outstanding 0' $ST && ! grep -qx 'mrs 0' $ST"
+held=$(sfield mrs)
+sleep 3
+expect_eq "it keeps them through three idle periods of mr_idle_ms" "$(sfield mrs)" "$held"
+budget0=$(cat $DEVS/budget)
+for _ in 1 2 3; do echo $(($(cat $DEVS/budget) - $(cat $DEVS/free) + 8)) > $DEVS/budget; done
+diag "budget $(cat $DEVS/budget), free $(cat $DEVS/free), granted $(cat $DEVS/granted); rtp holds $held MRs"
+check "load the test consumer" insmod "$(rdmastor_testmod rnic_test_consumer)"
+# probe: weight 1, min 1, one round of 32 entries, held 100 ms
+echo "start newcomer rxe0 probe 1 1 32 1 1 32 100 0 0" > /sys/kernel/debug/rnic_test/ctl
+newcomer_done() { [ "$(tstat newcomer "done")" = 1 ]; }
+check "a consumer waiting for 32 entries is served" wait_for 10 newcomer_done
+diag "waited $(tstat newcomer p50_us) us; rtp: $(paste -sd' ' $ST)"
+expect_eq "it was granted (errors)" "$(tstat newcomer errors)" 0
+expect_gt "the idle connection was asked for idle MRs (reclaims)" "$(sfield reclaims)" 0
+expect_eq "and never to shrink" "$(sfield shrinks)" 0
+expect_lt "it gave back idle MRs" "$(sfield mrs)" "$held"
+expect_match "and is still open" "$(cat $ST)" '^running 1$'
+echo stopall > /sys/kernel/debug/rnic_test/ctl
+echo "$budget0" > $DEVS/budget
+echo > $WEIGHTS
+wait $keep_run
+check "unload the test consumer" rmmod rnic_test_consumer
+echo 0 > $KEEP
 rtp_run "RDMA WRITE 64 KiB, local invalidation" -o write -s 64k -c 8 -t 2 -i local
 expect_eq "every I/O was invalidated locally (local_inv = ops)" "$(field local_inv)" "$(field ops)"
 expect_eq "and none remotely" "$(field remote_inv)" 0
