@@ -13,6 +13,8 @@
 #   stock-rsv    stock client (4 KiB) + rdmastor's server
 #   rsx-stock    rdmastor's client + stock server (4 KiB)
 #   rdmastor     rdmastor's client + rdmastor's server, inline INLINE
+#   rdmastor-keep  the same, the client's engine keeping idle MRs until
+#                rnic_mgr asks (rdmastor_transport mr_keep_idle=Y)
 # rdmastor talking to a stock end uses what the stock end advertises.
 # The sets of jobs (SETS) are nfs_pairs_loop.sh's: core, lat (QD1),
 # more (fsync, CPU at a fixed rate, bursts, metadata) and nconnect.
@@ -57,7 +59,7 @@ pb_pairing() {
 	stock-inl) cl=stock sv=stock cinl=$INLINE sinl=$INLINE ;;
 	stock-rsv) cl=stock sv=rdmastor cinl=4096 sinl=$INLINE ;;
 	rsx-stock) cl=rdmastor sv=stock cinl=$INLINE sinl=4096 ;;
-	rdmastor) cl=rdmastor sv=rdmastor cinl=$INLINE sinl=$INLINE ;;
+	rdmastor | rdmastor-keep) cl=rdmastor sv=rdmastor cinl=$INLINE sinl=$INLINE ;;
 	*) return 1 ;;
 	esac
 	st=$STOCK_THREADS
@@ -70,6 +72,10 @@ pb_pairing() {
 	if [ "$client_now" != "$cl $cinl $fresh" ]; then
 		client_stack $cl $cinl || return 1
 		client_now="$cl $cinl $fresh"
+	fi
+	if [ $cl = rdmastor ]; then
+		echo "$([ "$kind" = rdmastor-keep ] && echo Y || echo N)" \
+			> /sys/module/rdmastor_transport/parameters/mr_keep_idle || return 1
 	fi
 	use_server $sv $sinl "$t" "$fresh" && nfs_mount 4.2 "$MOUNT_OPTS" &&
 		wait_for 30 test -e $MNT/grace-over
