@@ -345,8 +345,12 @@ TRACE_EVENT(rst_share,
 		  __entry->mr_limit, __entry->mrs)
 );
 
-/* rnic_mgr asked for entries back: @freed idle MRs went at once */
-TRACE_EVENT(rst_shrink,
+/*
+ * rnic_mgr asked for entries back, to a shrink target (rst_shrink) or
+ * for a consumer that waits (rst_reclaim, no target): @freed idle MRs
+ * went at once; @busy are in use, @idle stay idle.
+ */
+DECLARE_EVENT_CLASS(rst_giveback_class,
 	TP_PROTO(const struct rst_conn *c, u64 entries, u32 freed),
 	TP_ARGS(c, entries, freed),
 	TP_STRUCT__entry(
@@ -354,38 +358,25 @@ TRACE_EVENT(rst_shrink,
 		__field(u64, entries)
 		__field(u32, freed)
 		__field(u32, busy)
-	),
-	TP_fast_assign(
-		__entry->conn = c->c_nr;
-		__entry->entries = entries;
-		__entry->freed = freed;
-		__entry->busy = c->c_mr_total - c->c_mr_idle;
-	),
-	TP_printk("conn=%u to_entries=%llu freed=%u busy=%u",
-		  __entry->conn, __entry->entries, __entry->freed,
-		  __entry->busy)
-);
-
-/* rnic_mgr asked for idle entries: @freed idle MRs went at once */
-TRACE_EVENT(rst_reclaim,
-	TP_PROTO(const struct rst_conn *c, u64 entries, u32 freed),
-	TP_ARGS(c, entries, freed),
-	TP_STRUCT__entry(
-		__field(u32, conn)
-		__field(u64, entries)
-		__field(u32, freed)
 		__field(u32, idle)
 	),
 	TP_fast_assign(
 		__entry->conn = c->c_nr;
 		__entry->entries = entries;
 		__entry->freed = freed;
+		__entry->busy = c->c_mr_total - c->c_mr_idle;
 		__entry->idle = c->c_mr_idle;
 	),
-	TP_printk("conn=%u entries=%llu freed=%u idle_left=%u",
+	TP_printk("conn=%u entries=%llu freed=%u busy=%u idle=%u",
 		  __entry->conn, __entry->entries, __entry->freed,
-		  __entry->idle)
+		  __entry->busy, __entry->idle)
 );
+DEFINE_EVENT(rst_giveback_class, rst_shrink,
+	TP_PROTO(const struct rst_conn *c, u64 entries, u32 freed),
+	TP_ARGS(c, entries, freed));
+DEFINE_EVENT(rst_giveback_class, rst_reclaim,
+	TP_PROTO(const struct rst_conn *c, u64 entries, u32 freed),
+	TP_ARGS(c, entries, freed));
 
 TRACE_EVENT(rst_credits,
 	TP_PROTO(const struct rst_conn *c, u32 old, u32 credits),
