@@ -119,14 +119,16 @@ iser_target_create_tcli() {
 }
 
 # iser_target_is N LUNS: target N is in configfs as
-# iser_target_create_tcli makes it: LUNS LUNs, open to any initiator,
-# enabled, its one portal ours and serving iSER
+# iser_target_create_tcli makes it: LUNS LUNs, open to any initiator
+# without CHAP, enabled, its one portal ours and serving iSER
 iser_target_is() {
 	local tpg
 	tpg=$(lio_tpg "$1")
 	[ "$(ls -d "$tpg"/lun/lun_* 2>/dev/null | wc -l)" = "$2" ] &&
 		[ "$(cat "$tpg/attrib/generate_node_acls")" = 1 ] &&
 		[ "$(cat "$tpg/attrib/demo_mode_write_protect")" = 0 ] &&
+		[ "$(cat "$tpg/attrib/cache_dynamic_acls")" = 1 ] &&
+		[ "$(cat "$tpg/attrib/authentication")" = 0 ] &&
 		[ "$(cat "$tpg/enable")" = 1 ] &&
 		[ "$(ls "$tpg/np")" = "$ISER_IP:3260" ] &&
 		[ "$(cat "$tpg/np/$ISER_IP:3260/iser")" = 1 ]
