@@ -19,10 +19,7 @@ tc() { echo "$*" > $CTL; }
 start() { local n=$1; shift; tc start "$n" $DEV "$@"; }
 cons_dir() { ls -d $SYS/consumers/"$1".* 2>/dev/null | head -n1; }
 field() { cat "$(cons_dir "$1")/$2"; }
-stat_of() {	# stat_of NAME COLUMN
-	awk -v n="$1" -v c="$2" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-		$1 == n { print $col[c] }' $STATS
-}
+stat_of() { test_consumer_stat "$@"; }
 # Average held of each named consumer over SAMPLES samples 0.5 s apart.
 sample_held() {
 	local samples=$1 i n

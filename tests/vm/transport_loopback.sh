@@ -63,12 +63,8 @@ wait $idle_run
 KEEP=/sys/module/rdmastor_transport/parameters/mr_keep_idle
 WEIGHTS=/sys/module/rnic_mgr/parameters/consumer_weights
 DEVS=/sys/kernel/rnic_mgr/devices/rxe0
-TSTATS=/sys/kernel/debug/rnic_test/stats
 sfield() { awk -v k="$1" '$1 == k { print $2 }' $ST; }
-tstat() {	# tstat NAME COLUMN of the test consumer's stats
-	awk -v n="$1" -v c="$2" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-		$1 == n { print $col[c] }' $TSTATS
-}
+tstat() { test_consumer_stat "$@"; }
 check "mr_keep_idle is off by default" [ "$(cat $KEEP)" = N ]
 echo 1 > $KEEP
 echo 'rtp=1000' > $WEIGHTS

@@ -253,6 +253,14 @@ rdmastor_testmod() {
 	echo "$RDMASTOR_TREE/tests/kmod/$1.ko"
 }
 
+# test_consumer_stat NAME COLUMN: a column of the test consumer
+# NAME's line in tests/kmod/rnic_test_consumer.c's stats (its header
+# line names the columns)
+test_consumer_stat() {
+	awk -v n="$1" -v c="$2" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$1 == n { print $col[c] }' /sys/kernel/debug/rnic_test/stats
+}
+
 # trace_pairs_start: record the births and deaths of connections, MRs and
 # rnic_mgr consumers from here on (tests/lib/guest/trace-pairs; the
 # modules must be loaded).
