@@ -33,6 +33,8 @@
  * @share: @cap is the ULP's share, set again at each allocation that
  *	finds it holding nothing (kulp_cap.c)
  * @share_weight: the weight that share was computed for
+ * @own: an administrator wrote a line for this ULP (a cap, its share or
+ *	0): the device's default (@kd_default_share) is not applied to it
  */
 struct rnic_kulp {
 	char name[32];
@@ -47,6 +49,7 @@ struct rnic_kulp {
 	u64 refused;
 	bool share;
 	u32 share_weight;
+	bool own;
 };
 
 /**
@@ -60,6 +63,8 @@ struct rnic_kulp {
  * @kd_wrapped: the device's alloc_mr is kulp_cap.c's (under
  *	rnic_kulp_wrap_mutex)
  * @kd_closing: the device goes: waiters stop waiting, nothing is capped
+ * @kd_default_share: every ULP without a line of its own is capped at
+ *	its share ("* share", kulp_cap.c C5)
  * @kd_alloc_mr: the driver's own alloc_mr, while wrapped
  * @kd_alloc_mr_integrity: the driver's own alloc_mr_integrity, while
  *	wrapped
@@ -73,6 +78,7 @@ struct rnic_kulp_dev {
 	wait_queue_head_t kd_room;
 	bool kd_wrapped;
 	bool kd_closing;
+	bool kd_default_share;
 	struct ib_mr *(*kd_alloc_mr)(struct ib_pd *pd, enum ib_mr_type type, u32 max_num_sg);
 	struct ib_mr *(*kd_alloc_mr_integrity)(struct ib_pd *pd, u32 max_num_data_sg,
 					       u32 max_num_meta_sg);

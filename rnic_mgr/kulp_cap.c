@@ -12,7 +12,11 @@
  * given of the device's budget (rnic_dev_newcomer_share(); its weight is
  * consumer_weights' for "kernel:NAME", else 1). So a stock ULP is
  * bounded by the share it had when it allocated, and rdmastor's
- * consumers keep theirs. From the first cap on, the device's alloc_mr and
+ * consumers keep theirs. "* share" makes that the device's default: every
+ * ULP without a line of its own is capped at its share from its next
+ * allocation that finds it holding nothing ("* 0" ends the default, and
+ * the caps it gave; "NAME 0" exempts one ULP). From the first cap on, the
+ * device's alloc_mr and
  * alloc_mr_integrity are ours: an allocation that would take the ULP
  * beyond its cap waits for room, up to kernel_ulp_wait_ms and only
  * where it may sleep, and then fails with -ENOMEM, as the device fails
@@ -45,6 +49,11 @@
  *      nothing: it bounds what the ULP takes from then on, and never
  *      turns what it holds into a debt. Enforced: rnic_kulp_share_cap()
  *      checks it under rnic_kulp_lock before it writes the cap.
+ *  C5. The device's default share cap ("* share") applies only to a ULP
+ *      no administrator's line names, and never to the shared "other"
+ *      slot, whose many ULPs have no one weight or share. Enforced:
+ *      rnic_kulp_default_share() under rnic_kulp_lock; asserted in
+ *      rnic_kulp_share_cap().
  */
 #include <linux/ctype.h>
 #include <linux/jiffies.h>
@@ -90,8 +99,19 @@ static u32 rnic_kulp_weight(const char *name)
 	return rnic_conf_weight(cname, 1);
 }
 
+/* the device's default share cap reaches slot @i (C5); rnic_kulp_lock held */
+static void rnic_kulp_default_share(struct rnic_kulp_dev *kd, struct rnic_kulp *k,
+				    unsigned int i)
+{
+	if (!kd->kd_default_share || k->own || k->share || i == RNIC_KULP_SLOTS - 1)
+		return;
+	k->share = true;
+	k->share_weight = 1;
+}
+
 /*
- * A ULP capped at its share (k->share) that holds nothing gets its cap
+ * A ULP capped at its share (k->share), by its own line or by the
+ * device's default, that holds nothing gets its cap
  * anew, from the share a newcomer of its weight would have now (C4).
  * The weight is looked up where that may sleep (consumer_weights'
  * mutex); elsewhere the last one is kept.
@@ -107,6 +127,8 @@ static void rnic_kulp_share_cap(struct rnic_kulp_dev *kd, const char *name, cons
 
 	spin_lock_irqsave(&rnic_kulp_lock, flags);
 	k = rnic_kulp_slot(kd, name, &i);
+	rnic_kulp_default_share(kd, k, i);
+	WARN_ON_ONCE(k->share && i == RNIC_KULP_SLOTS - 1);	/* C5 */
 	if (!k->share || k->entries || k->reserved) {
 		spin_unlock_irqrestore(&rnic_kulp_lock, flags);
 		return;
@@ -325,16 +347,50 @@ static bool rnic_kulp_name_ok(const char *name)
 	return true;
 }
 
+/*
+ * "* share" or "* 0": set or end the device's default, a share cap for
+ * every ULP without a line of its own (C5). Ending it lifts the caps it
+ * gave. rnic_kulp_wrap_mutex held.
+ */
+static int rnic_kulp_default_store(struct rnic_kulp_dev *kd, bool share)
+{
+	unsigned long flags;
+	unsigned int i;
+	int err = 0;
+
+	if (share)
+		err = rnic_kulp_wrap(kd);
+	if (err)
+		return err;
+	spin_lock_irqsave(&rnic_kulp_lock, flags);
+	kd->kd_default_share = share;
+	for (i = 0; !share && i < RNIC_KULP_SLOTS; i++) {
+		struct rnic_kulp *k = &kd->kd_slots[i];
+
+		if (k->share && !k->own) {
+			k->share = false;
+			k->cap = 0;
+		}
+	}
+	spin_unlock_irqrestore(&rnic_kulp_lock, flags);
+	trace_rnic_kulp_cap(kd->kd_rd->rd_name, "*", 0, 0, 0,
+			    share ? "every ULP capped at its share" : "no default cap");
+	wake_up_all(&kd->kd_room);
+	return 0;
+}
+
 /**
  * rnic_kulp_cap_store - set or lift a kernel ULP's cap on a device
  * @rd: the device
  * @buf: "NAME ENTRIES" (ENTRIES 0 lifts the cap), or "NAME share": its
  *	share now, and again at each allocation that finds it holding
- *	nothing (rnic_kulp_share_cap())
+ *	nothing (rnic_kulp_share_cap()); NAME "*" with "share" or 0 sets or
+ *	ends the device's default: a share cap for every ULP no line names
  *
  * The first cap wraps the device's MR allocation. A cap below what the
  * ULP holds takes nothing back: its next allocations wait or fail until
- * it is under. rdmastor's own modules cannot be capped here.
+ * it is under. A line for a ULP exempts it from the default for good.
+ * rdmastor's own modules cannot be capped here.
  * Context: process (sysfs write).
  *
  * Return: 0, -EINVAL for a malformed line or one of rdmastor's names,
@@ -348,20 +404,31 @@ int rnic_kulp_cap_store(struct rnic_dev *rd, const char *buf)
 	struct rnic_kulp_dev *kd;
 	struct rnic_kulp *k;
 	unsigned long flags;
-	bool share;
+	bool share, every;
 	unsigned int i;
 	u64 cap, held;
 	u32 w = 1;
 	int err = 0;
 
-	if (sscanf(buf, "%31s %23s", name, val) != 2 || !rnic_kulp_name_ok(name) ||
-	    rnic_kulp_ours(name))
+	if (sscanf(buf, "%31s %23s", name, val) != 2)
+		return -EINVAL;
+	every = !strcmp(name, "*");
+	if (!every && (!rnic_kulp_name_ok(name) || rnic_kulp_ours(name)))
 		return -EINVAL;
 	share = !strcmp(val, "share");
 	if (!share && kstrtou64(val, 10, &cap))
 		return -EINVAL;
+	if (every && !share && cap)
+		return -EINVAL;	/* a default in entries would fit no ULP */
 	if (!rnic_kulp_registered)
 		return -EOPNOTSUPP;
+	if (every) {
+		mutex_lock(&rnic_kulp_wrap_mutex);
+		kd = rnic_kulp_dev_of(rd->rd_index);
+		err = kd ? rnic_kulp_default_store(kd, share) : -ENODEV;
+		mutex_unlock(&rnic_kulp_wrap_mutex);
+		return err;
+	}
 	if (share) {
 		w = rnic_kulp_weight(name);
 		cap = max_t(u64, rnic_dev_newcomer_share(rd, w), 1);
@@ -385,6 +452,7 @@ int rnic_kulp_cap_store(struct rnic_dev *rd, const char *buf)
 		k->cap = cap;
 		k->share = share;
 		k->share_weight = w;
+		k->own = true;
 	}
 	held = k->entries + k->reserved;
 	spin_unlock_irqrestore(&rnic_kulp_lock, flags);
@@ -402,9 +470,10 @@ out:
  * @rd: the device
  * @buf: a sysfs page
  *
- * One line per ULP with a cap or a refusal: NAME cap C entries E
- * reserved R waits W refused F, and "share WEIGHT" after a cap from
- * the ULP's share.
+ * "* share" first when the device's default is set, then one line per
+ * ULP with a cap or a refusal: NAME cap C entries E reserved R waits W
+ * refused F, and "share WEIGHT" after a cap from the ULP's share, with
+ * "default 1" when that came from the device's default.
  *
  * Return: bytes written.
  */
@@ -417,6 +486,8 @@ ssize_t rnic_kulp_caps_show(struct rnic_dev *rd, char *buf)
 
 	spin_lock_irqsave(&rnic_kulp_lock, flags);
 	kd = xa_load(&rnic_kulp_devs, rd->rd_index);
+	if (kd && kd->kd_default_share)
+		n += sysfs_emit_at(buf, n, "* share\n");
 	for (i = 0; kd && i < RNIC_KULP_SLOTS; i++) {
 		const struct rnic_kulp *k = &kd->kd_slots[i];
 
@@ -427,6 +498,8 @@ ssize_t rnic_kulp_caps_show(struct rnic_dev *rd, char *buf)
 				   k->name, k->cap, k->entries, k->reserved, k->waits, k->refused);
 		if (k->share)
 			n += sysfs_emit_at(buf, n, " share %u", k->share_weight);
+		if (k->share && !k->own)
+			n += sysfs_emit_at(buf, n, " default 1");
 		n += sysfs_emit_at(buf, n, "\n");
 	}
 	spin_unlock_irqrestore(&rnic_kulp_lock, flags);

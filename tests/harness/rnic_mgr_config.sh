@@ -28,6 +28,7 @@ fresh() {	# fresh: devices mlx5_0, mlx5_1, rxe0 and four parameters, at defaults
 		echo 4096 > "$t/devices/$d/key_budget"
 		echo arbiter > "$t/devices/$d/policy"
 		echo off > "$t/devices/$d/user_charging"
+		: > "$t/devices/$d/kernel_ulp_caps"
 	done
 }
 val() { cat "$t/$1"; }
@@ -42,6 +43,8 @@ device mlx5_*  entries 2097152 keys 65536
 device mlx5_1  keys 1024
 device rxe0 entries 65536 user monitor
 device mlx5_1 policy fcfs user on
+device mlx5_* ulps share
+device mlx5_0 ulps off
 EOF
 fresh
 "$cfg" apply 2>/dev/null
@@ -58,6 +61,9 @@ is devices/rxe0/user_charging monitor "user charging, on the same line as a budg
 is devices/mlx5_1/user_charging on "and on a line of its own"
 is devices/mlx5_1/policy fcfs "a policy"
 is devices/mlx5_0/user_charging off "user charging no line names stays off"
+is devices/mlx5_1/kernel_ulp_caps "* share" "ulps share: every stock ULP capped at its share"
+is devices/mlx5_0/kernel_ulp_caps "* 0" "ulps off, on a later line, ends it"
+is devices/rxe0/kernel_ulp_caps "" "no ULP is capped where no line says so"
 
 fresh
 "$cfg" apply rxe0 2>/dev/null
@@ -78,6 +84,7 @@ device rxe0 entries many
 device rxe0 sizes 5
 device rxe0 user always
 frobnicate
+device rxe0 ulps 5
 device mlx5_0 entries 1000
 device mlx5_1 keys 77
 EOF
@@ -89,7 +96,8 @@ expect_eq "a wrong file: status 1" "$rc" 1
 for want in "has no parameter 'nosuch'" ":2: expected 'param NAME VALUE'" \
 	":3: entries needs a number" ":4: unknown setting 'sizes'" \
 	":5: user is off, monitor or on" \
-	":6: unknown keyword 'frobnicate'" "mlx5_1 key_budget = 77 refused"; do
+	":6: unknown keyword 'frobnicate'" ":7: ulps is share or off" \
+	"mlx5_1 key_budget = 77 refused"; do
 	if grep -qF -- "$want" <<< "$out"; then
 		ok 0 "reported: $want"
 	else

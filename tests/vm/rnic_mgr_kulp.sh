@@ -10,7 +10,8 @@
 # MRs allocated and nothing breaks; MRs allocated before it loaded are
 # not counted. An administrator's cap on a stock ULP's entries bounds it:
 # beyond it, its allocations wait, then fail (nvme-rdma's connect fails);
-# so does a cap from its share, by its weight in consumer_weights.
+# so does a cap from its share, by its weight in consumer_weights, for
+# one ULP or as the device's default for every ULP without a line.
 # With kernel_ulps=2 they are charged off the budget, and a
 # consumer of rdmastor shrinks to make room and grows back after.
 . tests/lib/guest/lib.sh
@@ -141,35 +142,54 @@ check "the charge goes" wait_for 20 sh -c "[ \$(cat $D/kernel_charged) = 0 ]"
 expect_eq "the whole budget is shared again" "$(cat $D/shared_budget)" 150000
 check "the consumer grows back" wait_for 30 sat_above $((150000 - charged))
 
-# A cap from the share: "nvme_rdma share" caps the stock host, at each
-# connect that finds it holding nothing, at what a newcomer of its
-# weight would be given beside the saturating consumer (weight 1): half
-# the budget at weight 1, three quarters at weight 3 (consumer_weights
-# "kernel:nvme_rdma=3"). With the budget at 9/5 of one controller's
-# entries, half is too little and three quarters enough.
+# A cap from the share: "* share" caps every stock ULP without a line
+# of its own, at each connect that finds it holding nothing, at what a
+# newcomer of its weight would be given beside the saturating consumer
+# (weight 1): half the budget at weight 1, three quarters at weight 3
+# (consumer_weights "kernel:nvme_rdma=3"), and "nvme_rdma share" does
+# the same for one ULP. With the budget at 9/5 of one controller's
+# entries, half is too little and three quarters enough. Ending the
+# default leaves a ULP's own cap; "nvme_rdma 0" exempts it from the
+# default.
 B=$((peak * 9 / 5))
 check "budget $B entries (9/5 of one controller's $peak)" sh -c "echo $B > $D/budget"
 echo 1 > $TR/events/rnic_mgr/rnic_kulp_cap/enable
 echo > $TR/trace
-check "cap nvme_rdma at its share" sh -c "echo 'nvme_rdma share' > $D/kernel_ulp_caps"
-expect_match "kernel_ulp_caps: half the budget, at weight 1" "$(cat $D/kernel_ulp_caps)" \
-	"^nvme_rdma cap $((B / 2)) entries 0 .* share 1\$"
+check_not "the default takes no cap in entries" sh -c "echo '* 100' > $D/kernel_ulp_caps"
+check "cap every stock ULP at its share" sh -c "echo '* share' > $D/kernel_ulp_caps"
+expect_eq "kernel_ulp_caps shows the default, and no ULP capped before it allocates" \
+	"$(cat $D/kernel_ulp_caps)" "* share"
 check_not "the stock host cannot connect at half the budget" nvme_connect $IP nr_io_queues=2
+expect_match "its cap came from the default, at weight 1" "$(cat $D/kernel_ulp_caps)" \
+	"nvme_rdma cap $((B / 2)) entries 0 .* share 1 default 1"
 check "its allocation beyond its share waited, then was refused" cap_refused
 expect_match "the refusal is traced" "$(grep rnic_kulp_cap: $TR/trace | tail -n1)" \
 	"ulp=kernel:nvme_rdma entries=[0-9]+ held=[0-9]+ cap=$((B / 2)) refused"
 check "the failed connect left no MR" wait_for 20 ulp_zero nvme_rdma
 check "weight 3 for kernel:nvme_rdma" sh -c "echo 'kernel:nvme_rdma=3' > $P/consumer_weights"
+check "nvme_rdma capped at its share by a line of its own" \
+	sh -c "echo 'nvme_rdma share' > $D/kernel_ulp_caps"
 check "the stock host connects within three quarters of the budget" nvme_connect $IP nr_io_queues=2
 expect_match "its cap was set anew from its share at weight 3" "$(cat $D/kernel_ulp_caps)" \
-	"^nvme_rdma cap $((B * 3 / 4)) entries [0-9]+ .* share 3\$"
+	"nvme_rdma cap $((B * 3 / 4)) entries [0-9]+ .* share 3\$"
 expect_match "and traced" "$(grep 'rnic_kulp_cap:.*cap from its share' $TR/trace | tail -n1)" \
 	"ulp=kernel:nvme_rdma .*cap=$((B * 3 / 4)) cap from its share"
 check "I/O through it verifies" verify share
 check "disconnect" nvme_disconnect
 check "its MRs go" wait_for 20 ulp_zero nvme_rdma
+check "end the default" sh -c "echo '* 0' > $D/kernel_ulp_caps"
+expect_match "a ULP's own share cap stays" "$(cat $D/kernel_ulp_caps)" \
+	"^nvme_rdma cap $((B * 3 / 4)) entries 0 .* share 3\$"
+check "weights cleared, nvme_rdma's cap lifted by its own line" \
+	sh -c "echo > $P/consumer_weights && echo 'nvme_rdma 0' > $D/kernel_ulp_caps"
+check "the default again" sh -c "echo '* share' > $D/kernel_ulp_caps"
+check "the stock host, exempted by its line, connects at weight 1" nvme_connect $IP nr_io_queues=2
+expect_nomatch "and has no cap" "$(cat $D/kernel_ulp_caps)" "^nvme_rdma cap [1-9]"
+check "disconnect" nvme_disconnect
+check "its MRs go" wait_for 20 ulp_zero nvme_rdma
+expect_match "the default was traced" "$(grep -c 'ulp=kernel:\* .*every ULP capped at its share' $TR/trace)" "^2\$"
 echo 0 > $TR/events/rnic_mgr/rnic_kulp_cap/enable
-check "weights and the cap cleared" sh -c "echo > $P/consumer_weights && echo 'nvme_rdma 0' > $D/kernel_ulp_caps"
+check "the default ended" sh -c "echo '* 0' > $D/kernel_ulp_caps"
 check "stop the consumer" sh -c "echo stopall > $CTL && rmmod rnic_test_consumer"
 check "clear the target" nvme_clear
 check "rnic_mgr unloads" modprobe -r rnic_mgr
