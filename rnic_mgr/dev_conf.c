@@ -9,9 +9,10 @@
  *
  * A device no rule names keeps the defaults: its user registrations
  * untouched (user=off), the arbiter policy, default_entries and
- * default_keys. Writing the parameter at run time changes the rules for
- * devices added or renamed from then on; a running device's settings
- * change in its own sysfs directory.
+ * default_keys, and no stock kernel ULP capped (ulps=off). Writing the
+ * parameter at run time changes the rules for devices added or renamed
+ * from then on; a running device's settings change in its own sysfs
+ * directory.
  *
  * "consumer_weights" gives kernel consumers (an NFS mount, an nfsd
  * connection, an iSCSI session, a LIO connection) weights by name glob,
@@ -47,7 +48,7 @@ static int rnic_dev_rules_set(const char *val, const struct kernel_param *kp)
 	err = rdr_rules_parse(val, rules, RDR_MAX_RULES, &nr);
 	if (err) {
 		kfree(rules);
-		pr_warn("devices refused (%d): GLOB:KEY=VALUE[:KEY=VALUE...], KEY user (off, monitor, on), policy (arbiter, fcfs, static), entries or keys; at most %u rules\n",
+		pr_warn("devices refused (%d): GLOB:KEY=VALUE[:KEY=VALUE...], KEY user (off, monitor, on), policy (arbiter, fcfs, static), entries, keys or ulps (share, off); at most %u rules\n",
 			err, RDR_MAX_RULES);
 		return err;
 	}
@@ -77,7 +78,7 @@ static const struct kernel_param_ops rnic_dev_rules_ops = {
 };
 module_param_cb(devices, &rnic_dev_rules_ops, NULL, 0644);
 MODULE_PARM_DESC(devices,
-		 "per-device settings by name glob: GLOB:user=off|monitor|on:policy=P:entries=N:keys=N, comma-separated");
+		 "per-device settings by name glob: GLOB:user=off|monitor|on:policy=P:entries=N:keys=N:ulps=share|off, comma-separated");
 
 /**
  * rnic_dev_conf_apply - apply the devices rules to one device
@@ -122,6 +123,12 @@ void rnic_dev_conf_apply(struct rnic_dev *rd, const char *why)
 		if (err)
 			pr_warn("%s: devices: user=%s not applied (%d)\n",
 				rd->rd_name, rdr_user_name(c.user), err);
+	}
+	if (c.set & RDR_SET_ULPS) {
+		err = rnic_kulp_cap_store(rd, c.ulps_share ? "* share" : "* 0");
+		if (err)
+			pr_warn("%s: devices: ulps=%s not applied (%d)\n",
+				rd->rd_name, c.ulps_share ? "share" : "off", err);
 	}
 }
 

@@ -131,6 +131,12 @@ static int rdr_setting_parse(const char *s, const char *e, struct rdr_conf *c)
 		c->policy = v;
 		return 0;
 	}
+	if (klen == 4 && !strncmp(s, "ulps", 4) &&
+	    (!strcmp(word, "share") || !strcmp(word, "off"))) {
+		c->set |= RDR_SET_ULPS;
+		c->ulps_share = !strcmp(word, "share");
+		return 0;
+	}
 	return -EINVAL;
 }
 
@@ -204,6 +210,8 @@ void rdr_rules_apply(const struct rdr_rule *rules, u32 nr, const char *name,
 			out->entries = c->entries;
 		if (c->set & RDR_SET_KEYS)
 			out->keys = c->keys;
+		if (c->set & RDR_SET_ULPS)
+			out->ulps_share = c->ulps_share;
 		out->set |= c->set;
 	}
 }

@@ -16,10 +16,13 @@
  *                         user-level.rst)
  *   policy=arbiter|fcfs|static
  *   entries=N keys=N      the device's budgets (1..2^32-1)
+ *   ulps=share|off        stock kernel ULPs' MRs: each capped at its
+ *                         share unless it has a cap of its own, or not
+ *                         capped (Documentation/rnic_mgr.rst)
  *
  * For each key, the last rule that matches the device and sets it wins;
  * keys no rule sets keep their defaults (user=off, policy=arbiter,
- * default_entries, default_keys). An empty list clears every rule.
+ * default_entries, default_keys, ulps=off). An empty list clears every rule.
  *
  * A weight list is the value of the "consumer_weights" parameter:
  * GLOB=WEIGHT rules, separated by commas or white space, GLOB a shell
@@ -50,6 +53,7 @@ enum rdr_user {
 #define RDR_SET_POLICY	0x2
 #define RDR_SET_ENTRIES	0x4
 #define RDR_SET_KEYS	0x8
+#define RDR_SET_ULPS	0x10
 
 /**
  * struct rdr_conf - what rules set for one device
@@ -58,6 +62,7 @@ enum rdr_user {
  * @policy: an RNP_POL_* value
  * @entries: entry budget
  * @keys: key budget
+ * @ulps_share: stock kernel ULPs capped at their share (ulps=share)
  */
 struct rdr_conf {
 	u32 set;
@@ -65,6 +70,7 @@ struct rdr_conf {
 	u32 policy;
 	u64 entries;
 	u64 keys;
+	bool ulps_share;
 };
 
 /**

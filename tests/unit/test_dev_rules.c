@@ -61,6 +61,13 @@ static void test_good(void)
 	       c.set, (unsigned long long)c.entries, (unsigned long long)c.keys, c.user);
 	rdr_rules_apply(rules, nr, "bnxt_re0", &c);
 	tap_ok(c.set == 0, "a device no rule matches gets nothing set (set %#x)", c.set);
+	err = parse("mlx5_*:ulps=share mlx5_1:ulps=off", &nr);
+	rdr_rules_apply(rules, nr, "mlx5_0", &c);
+	tap_ok(!err && c.set == RDR_SET_ULPS && c.ulps_share,
+	       "mlx5_0: ulps=share (err %d set %#x share %d)", err, c.set, c.ulps_share);
+	rdr_rules_apply(rules, nr, "mlx5_1", &c);
+	tap_ok(c.set == RDR_SET_ULPS && !c.ulps_share,
+	       "mlx5_1: the later ulps=off wins (set %#x share %d)", c.set, c.ulps_share);
 	err = parse("", &nr);
 	tap_ok(!err && nr == 0, "an empty list clears the rules (err %d nr %u)", err, nr);
 }
@@ -71,7 +78,7 @@ static void test_bad(void)
 		"rxe0", "rxe0:", ":user=on", "rxe0:user", "rxe0:user=maybe",
 		"rxe0:policy=lru", "rxe0:entries=0", "rxe0:entries=4294967296",
 		"rxe0:entries=12a", "rxe0:colour=red", "rxe0:user=on:",
-		"rxe0:user=onmonitoroffonmonitoroff",
+		"rxe0:user=onmonitoroffonmonitoroff", "rxe0:ulps=on", "rxe0:ulps=",
 		"a_glob_of_sixty_four_characters_is_one_too_long_for_the_buffer__:user=on",
 	};
 	unsigned int i;

@@ -193,5 +193,10 @@ check "the default ended" sh -c "echo '* 0' > $D/kernel_ulp_caps"
 check "stop the consumer" sh -c "echo stopall > $CTL && rmmod rnic_test_consumer"
 check "clear the target" nvme_clear
 check "rnic_mgr unloads" modprobe -r rnic_mgr
+# the default from the boot configuration, in place as the device is added
+check "rnic_mgr loads with devices=rxe0:ulps=share" modprobe rnic_mgr devices=rxe0:ulps=share
+expect_eq "rxe0's stock ULPs are capped at their share from the start" \
+	"$(head -n1 $D/kernel_ulp_caps)" "* share"
+check "rnic_mgr unloads" modprobe -r rnic_mgr
 check "the NVMe modules unload" sh -c "modprobe -r nvme-rdma nvmet-rdma && rmmod brd"
 tap_done
