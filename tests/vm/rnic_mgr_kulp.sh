@@ -68,8 +68,6 @@ expect_eq "its peak stays" "$(ulp nvme_rdma peak_mrs)" "$mrs"
 # connect's allocations beyond the cap wait (kernel_ulp_wait_ms) and
 # fail with ENOMEM, so the connect fails: it never holds more than the
 # cap, and leaves nothing. With the cap lifted it connects.
-P=/sys/module/rnic_mgr/parameters
-TR=/sys/kernel/tracing
 peak=$(ulp nvme_rdma peak_entries)
 cap=$((peak / 2))
 echo 200 > $P/kernel_ulp_wait_ms

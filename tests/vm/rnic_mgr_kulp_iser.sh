@@ -17,8 +17,6 @@
 . tests/lib/guest/lib.sh
 . tests/lib/guest/iser.sh
 . tests/lib/guest/kulp.sh
-P=/sys/module/rnic_mgr/parameters
-TR=/sys/kernel/tracing
 IQN=$ISER_IQN:t1
 target() { lio_ready && iser_target_create 1 1 16M; }
 # one login attempt, not iscsid's default eight. (Not a shorter login
@@ -43,33 +41,18 @@ check "the stock iSER target: one 16 MiB RAM-disk LUN" target ||
 check "iscsid runs" iscsid_start
 check "the stock initiator logs in" iser_login 1 || bail "no login"
 check "I/O through it verifies" verify counted
-mrs=$(ulp ib_iser mrs)
-diag "kernel_ulps: $(paste -sd'|' $D/kernel_ulps)"
-expect_gt "ib_iser's MRs are counted" "${mrs:-0}" 0
-expect_eq "the stock target allocates none on RoCE: no other line" \
-	"$(awk '{ print $1 }' $D/kernel_ulps | paste -sd' ')" ib_iser
+kulp_only ib_iser
 check "log out" iser_logout 1
 check "its MRs go with the session" wait_for 20 ulp_zero ib_iser
 
 # Half of one session's entries: the pool cannot be had
-peak=$(ulp ib_iser peak_entries)
-cap=$((peak / 2))
-echo 200 > $P/kernel_ulp_wait_ms
-echo 1 > $TR/events/rnic_mgr/rnic_kulp_cap/enable
-echo > $TR/trace
-check "cap ib_iser at $cap entries (half of one session's $peak)" \
-	sh -c "echo 'ib_iser $cap' > $D/kernel_ulp_caps"
+kulp_cap_half ib_iser session
 t0=$(date +%s%N)
 check_not "the stock initiator cannot log in beyond its cap" login_once
 diag "the failed login took $(( ($(date +%s%N) - t0) / 1000000 )) ms"
 diag "$(dmesg | grep -iE 'iser|iscsi' | tail -4 | paste -sd'|')"
 check_not "and has no session" iscsiadm -m session
-expect_gt "its allocation was refused" "$(cap_field ib_iser refused)" 0
-expect_match "the refusal is traced" "$(grep rnic_kulp_cap: $TR/trace | tail -n1)" \
-	"ulp=kernel:ib_iser entries=[0-9]+ held=[0-9]+ cap=$cap refused"
-check "the failed login left no MR" wait_for 20 ulp_zero ib_iser
-expect_eq "and nothing reserved" "$(cap_field ib_iser reserved)" 0
-echo 0 > $TR/events/rnic_mgr/rnic_kulp_cap/enable
+kulp_refused ib_iser $cap login
 
 check "the cap raised to one session's entries" sh -c "echo 'ib_iser $peak' > $D/kernel_ulp_caps"
 check "the stock initiator logs in" login_once

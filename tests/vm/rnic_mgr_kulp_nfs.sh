@@ -19,7 +19,6 @@
 . tests/lib/guest/nfs-server.sh
 . tests/lib/guest/nfs-client.sh
 . tests/lib/guest/kulp.sh
-P=/sys/module/rnic_mgr/parameters
 write_done() { ! kill -0 "$writer" 2>/dev/null; }
 refused_again() { [ "$(cap_field rpcrdma refused)" -ge "$1" ]; }
 
