@@ -27,8 +27,11 @@
 # is kept (hist/STACK.JOB.ROUND) for the pooled percentiles. Metadata:
 # RW filecreate, filestat or filedelete runs fio's engine of that name
 # on DEPTH files of BS in $PB_DIR/meta (in that order: the files are
-# the same); RW readdir lists that directory. Both start from a cold
-# client cache (drop_caches), and their iops are files a second.
+# the same); RW stat stats DEPTH of them by name, each timed (fio's
+# filestat engine stats every file untimed while it sets the job up, so
+# the stats it times find the attributes cached); RW readdir lists that
+# directory. They start from a cold client cache (drop_caches), and
+# their iops are files a second.
 #
 # Output in $RDMASTOR_OUT: PB_NAME.csv (one row per round, pairing and
 # job), hist/, PB_NAME-verify.csv (pb_verify). The host writes commit
@@ -63,7 +66,7 @@ MORE_JOBS=${MORE_JOBS:-"fsync64k-write:write:64k:1:direct=0+fsync=8+ioengine=psy
 cpu4k-read:randread:4k:16:rate_iops=300 cpu4k-write:randwrite:4k:16:rate_iops=300
 burst64k-read:randread:64k:16:thinktime=1500000+thinktime_blocks=256+number_ios=1280
 burst64k-write:randwrite:64k:16:thinktime=1500000+thinktime_blocks=256+number_ios=1280
-meta-create:filecreate:4k:10000 meta-stat:filestat:4k:10000 meta-readdir:readdir:0:0
+meta-create:filecreate:4k:10000 meta-stat:stat:0:10000 meta-readdir:readdir:0:0
 meta-delete:filedelete:4k:10000"}
 PB_COLUMNS="round,pos,stack,job,iops,bw_kib,lat_mean_us,p50_us,p99_us,p999_us,ios,mrs_idle,mrs_load,rxe_pkts,rxe_retry,rxe_dup,rxe_rnr,rxe_err,busy_us_io"
 
@@ -141,6 +144,28 @@ pb_readdir() {
 		printf "%.1f 0 %.1f 0 0 0 %d\n", n / t, t * 1e6, n }'
 }
 
+# pb_stat N: stat f.0 .. f.N-1 of $PB_DIR/meta by name from a cold
+# cache, one LOOKUP each (never listing the directory, whose READDIRPLUS
+# would bring every file's attributes at once); a row as fio-row's,
+# with each stat's latency
+pb_stat() {
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+	perl -MTime::HiRes=time -e '
+		my ($dir, $n) = @ARGV; my (@lat, $t);
+		my $t0 = time;
+		for my $i (0 .. $n - 1) {
+			my $s = time;
+			stat("$dir/f.$i") or die "stat $dir/f.$i: $!\n";
+			push @lat, (time - $s) * 1e6;
+		}
+		$t = time - $t0; $t > 0 or $t = 1e-6;
+		@lat = sort { $a <=> $b } @lat; my $sum = 0; $sum += $_ for @lat;
+		my $q = sub { $lat[int($_[0] * ($n - 1) + 0.5)] };
+		printf "%.1f 0 %.1f %.1f %.1f %.1f %d\n", $n / $t, $sum / $n,
+			$q->(0.5), $q->(0.99), $q->(0.999), $n;' "$PB_DIR/meta" "$1"
+}
+
 pb_opts() {	# pb_opts OPTS: fio options from a job spec's
 	local o
 	[ -n "$1" ] || return 0
@@ -159,7 +184,7 @@ pb_job() {
 	file*) len='' ramp=0
 		[ "$rw" = filecreate ] && rm -rf "$PB_DIR/meta"
 		[ "$rw" = filecreate ] || { sync; echo 3 > /proc/sys/vm/drop_caches; } ;;
-	readdir) len='' ramp=0 ;;
+	readdir | stat) len='' ramp=0 ;;
 	esac
 	idle=$(${PB_MRS:-pb_mrs_all})
 	( sleep $((RAMP + RUNTIME / 2)); ${PB_MRS:-pb_mrs_all} > /tmp/pb_mrs_load ) &
@@ -171,6 +196,8 @@ pb_job() {
 	rx0=$(pb_rxe)
 	if [ "$rw" = readdir ]; then
 		pb_readdir > /tmp/pb_row
+	elif [ "$rw" = stat ]; then
+		pb_stat "$depth" > /tmp/pb_row || { diag "$name: $(cat /tmp/pb_row)"; wait; return 1; }
 	else
 		# shellcheck disable=SC2046,SC2086
 		fio --name="$name" $(pb_target "$rw" "$bs" "$depth") --bs="$bs" $len \
