@@ -12,15 +12,14 @@
  * given of the device's budget (rnic_dev_newcomer_share(); its weight is
  * consumer_weights' for "kernel:NAME", else 1). So a stock ULP is
  * bounded by the share it had when it allocated, and rdmastor's
- * consumers keep theirs. "* share" makes that the device's default: every
- * ULP without a line of its own is capped at its share from its next
- * allocation that finds it holding nothing ("* 0" ends the default, and
- * the caps it gave; "NAME 0" exempts one ULP). From the first cap on, the
- * device's alloc_mr and
- * alloc_mr_integrity are ours: an allocation that would take the ULP
- * beyond its cap waits for room, up to kernel_ulp_wait_ms and only
- * where it may sleep, and then fails with -ENOMEM, as the device fails
- * an allocation it has no room for. What each ULP then does is its own
+ * consumers keep theirs. "* share" makes that the device's default:
+ * every ULP without a line of its own is capped at its share from its
+ * next allocation that finds it holding nothing ("* 0" ends the default,
+ * and the caps it gave; "NAME 0" exempts one ULP). From the first cap
+ * on, the device's alloc_mr and alloc_mr_integrity are ours: an
+ * allocation that would take the ULP beyond its cap waits for room, up
+ * to kernel_ulp_wait_ms and only where it may sleep, and then fails with
+ * -ENOMEM, as the device fails an allocation it has no room for. What each ULP then does is its own
  * (Documentation/rnic_mgr.rst, "Kernel ULPs": nvme-rdma's connect
  * fails). rdmastor's own modules are never capped here (K2), nor are
  * ULPs without a cap. The device gets its ops back when it is removed,
@@ -49,11 +48,13 @@
  *      nothing: it bounds what the ULP takes from then on, and never
  *      turns what it holds into a debt. Enforced: rnic_kulp_share_cap()
  *      checks it under rnic_kulp_lock before it writes the cap.
- *  C5. The device's default share cap ("* share") applies only to a ULP
- *      no administrator's line names, and never to the shared "other"
- *      slot, whose many ULPs have no one weight or share. Enforced:
- *      rnic_kulp_default_share() under rnic_kulp_lock; asserted in
- *      rnic_kulp_share_cap().
+ *  C5. No cap lands on the shared "other" slot, whose many ULPs have no
+ *      one weight or share, and the device's default share cap ("*
+ *      share") applies only to a ULP no administrator's line names.
+ *      Enforced: rnic_kulp_cap_store() refuses the name "other" and a
+ *      slot that is not the name's own; rnic_kulp_default_share()
+ *      skips the shared slot and named ULPs, under rnic_kulp_lock.
+ *      Asserted in rnic_kulp_share_cap().
  */
 #include <linux/ctype.h>
 #include <linux/jiffies.h>
@@ -413,7 +414,9 @@ int rnic_kulp_cap_store(struct rnic_dev *rd, const char *buf)
 	if (sscanf(buf, "%31s %23s", name, val) != 2)
 		return -EINVAL;
 	every = !strcmp(name, "*");
-	if (!every && (!rnic_kulp_name_ok(name) || rnic_kulp_ours(name)))
+	/* "other" is the shared slot's name, not a ULP's (C5) */
+	if (!every && (!rnic_kulp_name_ok(name) || rnic_kulp_ours(name) ||
+		       !strcmp(name, "other")))
 		return -EINVAL;
 	share = !strcmp(val, "share");
 	if (!share && kstrtou64(val, 10, &cap))

@@ -75,6 +75,10 @@ echo 1 > $TR/events/rnic_mgr/rnic_kulp_mr/enable
 echo 1 > $TR/events/rnic_mgr/rnic_kulp_cap/enable
 echo > $TR/trace
 check_not "rdmastor's own modules cannot be capped here" sh -c "echo 'rdmastor_transport 10' > $D/kernel_ulp_caps"
+# "other" names the slot that ULPs beyond the 15th share (C5): no cap
+# of one ULP's may land on it, by its name either
+check_not "nor the shared slot, by its name \"other\"" sh -c "echo 'other share' > $D/kernel_ulp_caps"
+expect_nomatch "and no ULP called other was made" "$(cat $D/kernel_ulp_caps)" "^other"
 check "cap nvme_rdma at $cap entries (half of one controller's $peak)" \
 	sh -c "echo 'nvme_rdma $cap' > $D/kernel_ulp_caps"
 expect_match "kernel_ulp_caps shows it" "$(cat $D/kernel_ulp_caps)" "^nvme_rdma cap $cap entries 0 "
