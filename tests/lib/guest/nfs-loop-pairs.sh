@@ -5,7 +5,9 @@
 # mounts), for the benchmarks that use them (nfs_pairs_loop.sh,
 # nfs_profile_loop.sh). Source after lib.sh, nfs-server.sh,
 # nfs-client.sh and pairbench.sh; set INLINE, STOCK_THREADS,
-# RDMASTOR_THREADS, MOUNT_OPTS.
+# RDMASTOR_THREADS, MOUNT_OPTS, and NFS_VERS (4.2 unless set: this
+# kernel's NFSv4 client makes one connection over RDMA whatever
+# nconnect says; NFSv3 honours it).
 #   loop_setup           soft-RoCE, the tmpfs export, nfsd, a first mount
 #   pb_pairing NAME[@T]  that pairing, mounted on $MNT:
 #     stock      stock client + server, 4 KiB inline
@@ -46,7 +48,7 @@ pb_pairing() {
 	rdmastor) modprobe rdmastor_svcrdma inline_size=$INLINE &&
 		modprobe rdmastor_rpcrdma inline_size=$INLINE ;;
 	*) return 1 ;;
-	esac && nfsd_threads "$t" && nfs_mount 4.2 "$MOUNT_OPTS" || return 1
+	esac && nfsd_threads "$t" && nfs_mount "${NFS_VERS:-4.2}" "$MOUNT_OPTS" || return 1
 	# no job runs in nfsd's grace period (OPENs wait it out)
 	wait_for 30 test -e $EXPORT/grace-over || return 1
 	loaded_now=$kind threads_now=$t
