@@ -77,7 +77,7 @@ pb_pairing() {
 		echo "$([ "$kind" = rdmastor-keep ] && echo Y || echo N)" \
 			> /sys/module/rdmastor_transport/parameters/mr_keep_idle || return 1
 	fi
-	use_server $sv $sinl "$t" "$fresh" && nfs_mount 4.2 "$MOUNT_OPTS" &&
+	use_server $sv $sinl "$t" "$fresh" && nfs_mount "${NFS_VERS:-4.2}" "$MOUNT_OPTS" &&
 		wait_for 30 test -e $MNT/grace-over
 }
 

@@ -26,9 +26,13 @@
 #   more      MORE_JOBS: buffered writes with fsync (COMMIT), CPU at a
 #             fixed 300 IOPS, bursts with 1.5 s idle gaps (rdmastor frees
 #             MRs idle for 1 s), metadata on 10,000 files
-#   nconnect  the mounts with nconnect=4, 4 KiB random at depth 64
+#   nconnect  NFSv3 mounts with nconnect=4, 4 KiB random at depth 64
+#   footprint NFSv3 with nconnect=4, 4 and 64 KiB random read/write at
+#             depth 16: the MRs each stack holds and its IOPS (not in
+#             the default SETS)
 # Results: nfs-threads-loop.csv, nfs-pairs-loop.csv (and -verify.csv),
-# nfs-lat-loop.csv, nfs-more-loop.csv, nfs-nconnect-loop.csv in
+# nfs-lat-loop.csv, nfs-more-loop.csv, nfs-nconnect-loop.csv,
+# nfs-footprint-loop.csv in
 # $RDMASTOR_OUT
 # (eval/drivers/bench).
 . tests/lib/guest/lib.sh
