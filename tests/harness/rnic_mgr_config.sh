@@ -62,8 +62,25 @@ is devices/mlx5_1/user_charging on "and on a line of its own"
 is devices/mlx5_1/policy fcfs "a policy"
 is devices/mlx5_0/user_charging off "user charging no line names stays off"
 is devices/mlx5_1/kernel_ulp_caps "* share" "ulps share: every stock ULP capped at its share"
-is devices/mlx5_0/kernel_ulp_caps "* 0" "ulps off, on a later line, ends it"
+is devices/mlx5_0/kernel_ulp_caps "" "ulps off on a later line: share never set on the way, none to end"
 is devices/rxe0/kernel_ulp_caps "" "no ULP is capped where no line says so"
+
+# kernel_ulp_caps shows the ULPs' own lines below the default's: a
+# default already in force is not written again (each udev apply would
+# log it anew), nor ended where none is
+fresh
+printf '* share\nnvme_rdma cap 131072 held 0 share 1 default 1\n' > "$t/devices/mlx5_1/kernel_ulp_caps"
+printf 'nvme_rdma cap 4096 held 0\n' > "$t/devices/mlx5_0/kernel_ulp_caps"
+out=$("$cfg" apply 2>&1)
+ok $? "apply over defaults in force: status 0"
+expect_nomatch "the default in force is not written again" "$out" "kernel_ulp_caps ="
+is devices/mlx5_1/kernel_ulp_caps "$(printf '* share\nnvme_rdma cap 131072 held 0 share 1 default 1')" \
+	"a default in force: the attribute untouched"
+is devices/mlx5_0/kernel_ulp_caps "nvme_rdma cap 4096 held 0" "no default to end: untouched"
+fresh
+printf '* share\n' > "$t/devices/mlx5_0/kernel_ulp_caps"
+"$cfg" apply 2>/dev/null
+is devices/mlx5_0/kernel_ulp_caps "* 0" "ulps off ends a default in force"
 
 fresh
 "$cfg" apply rxe0 2>/dev/null
