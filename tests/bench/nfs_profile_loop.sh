@@ -5,7 +5,9 @@
 # INLINE (stock-inl) and rdmastor's pair, each running JOBS (4 KiB random
 # read and write at depth 16) for PROFILE_S (10) seconds under
 # `perf record -a -g` (cpu-clock: TCG has no hardware counters), ROUNDS
-# (2) rounds alternating. perf report's top symbols of each, and the
+# (2) rounds alternating. PROFILE_JOBS, PROFILE_S, PROFILE_ROUNDS,
+# MOUNT_OPTS and NFS_VERS come from make bench's environment (4.2 and
+# no options unless set). perf report's top symbols of each, and the
 # split by module, go to $RDMASTOR_OUT/profile-STACK-JOB.txt;
 # eval/drivers/bench puts them side by side.
 . tests/lib/guest/lib.sh
@@ -16,12 +18,14 @@ INLINE=${INLINE:-16384}
 PROFILE_S=${PROFILE_S:-10}
 ROUNDS=${PROFILE_ROUNDS:-2}
 JOBS=${PROFILE_JOBS:-"rand4k-read:randread:4k:16 rand4k-write:randwrite:4k:16"}
-STOCK_THREADS=${STOCK_THREADS:-8} RDMASTOR_THREADS=${RDMASTOR_THREADS:-8} MOUNT_OPTS=
+STOCK_THREADS=${STOCK_THREADS:-8} RDMASTOR_THREADS=${RDMASTOR_THREADS:-8}
+MOUNT_OPTS=${MOUNT_OPTS:-}
 # shellcheck disable=SC2034	# read by pairbench.sh
 PB_DIR=$MNT
 . tests/lib/guest/nfs-loop-pairs.sh
 loop_setup
-pb_files 4k
+# shellcheck disable=SC2046	# one bench file per block size the jobs use
+pb_files $(for spec in $JOBS; do IFS=: read -r _ _ bs _ <<< "$spec"; echo "$bs"; done | sort -u)
 umount $MNT
 
 profile() {	# profile STACK SPEC: one job under perf, its reports
