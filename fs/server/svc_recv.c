@@ -288,6 +288,8 @@ void rsv_pull_work(struct work_struct *work)
 	for (i = 0; i < h->nr_read; i++)
 		call->c_reads[i].r_call = call;
 	atomic_set(&call->c_reads_left, h->nr_read + 1);
+	/* pages in hand: from here to rsv_pull_done is the READs' own time */
+	trace_rsv_pull_post(x, call);
 	for (i = 0; i < h->nr_read; i++) {
 		const struct rpcrdma_seg *seg = &h->read[i].seg;
 		struct rsv_read *r = &call->c_reads[i];

@@ -187,6 +187,10 @@ DEFINE_EVENT(rsv_call_class, rsv_pull_wait,
 DEFINE_EVENT(rsv_call_class, rsv_pull_resume,
 	TP_PROTO(const struct rsv_xprt *x, const struct rsv_call *call),
 	TP_ARGS(x, call));
+/* the pull work has the chunk's pages and posts its RDMA READs */
+DEFINE_EVENT(rsv_call_class, rsv_pull_post,
+	TP_PROTO(const struct rsv_xprt *x, const struct rsv_call *call),
+	TP_ARGS(x, call));
 
 TRACE_EVENT(rsv_pull_done,
 	TP_PROTO(const struct rsv_xprt *x, const struct rsv_call *call, int status),
