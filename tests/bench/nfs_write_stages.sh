@@ -7,14 +7,16 @@
 # rdmastor_svcrdma's per-call tracepoints on, at each nfsd thread count
 # of STAGE_THREADS (8 64). Per call (connection and xid), from the
 # tracepoints' timestamps:
-#   pull     rsv_call -> rsv_pull_done: the Read chunk's RDMA READs,
-#            with the workqueue hop before them (calls with a chunk)
+#   hop      rsv_call -> rsv_pull_post: to the pull work posting the Read
+#            chunk's RDMA READs (the workqueue hop, the pages)
+#   read     rsv_pull_post -> rsv_pull_done: the READs themselves
 #   queue    rsv_pull_done, or rsv_call without a chunk -> rsv_recvfrom:
 #            waiting for an nfsd thread
 #   service  rsv_recvfrom -> rsv_reply: nfsd's work and the reply's
 #            RDMA WRITEs and Send being posted
-# The stock pair runs the same jobs at STAGE_THREADS' last count for
-# its IOPS beside rdmastor's (its tracepoints are not comparable).
+# The stock pair runs the same jobs at STAGE_THREADS' last count: its
+# IOPS, and its "read" stage from svcrdma_wc_read (an RDMA READ's post
+# to its completion, which an nfsd thread waits for).
 # Rows in $RDMASTOR_OUT/stages.csv:
 #   stack,threads,job,iops,calls,stage,p50_us,p90_us,p99_us
 . tests/lib/guest/lib.sh
@@ -30,7 +32,7 @@ STOCK_THREADS=${STAGE_THREADS##* } RDMASTOR_THREADS=8
 # shellcheck disable=SC2034	# read by pairbench.sh
 PB_DIR=$MNT
 T=/sys/kernel/tracing
-EVENTS="rsv_call rsv_pull_done rsv_recvfrom rsv_reply"
+EVENTS="rsv_call rsv_pull_post rsv_pull_done rsv_recvfrom rsv_reply"
 CSV=$RDMASTOR_OUT/stages.csv
 . tests/lib/guest/nfs-loop-pairs.sh
 
@@ -44,43 +46,67 @@ iops() {
 	tests/lib/guest/fio-row /tmp/st.json | awk '{ printf "%.0f\n", $1 }'
 }
 
-# stages STACK THREADS SPEC: the job with the tracepoints on; its rows
-stages() {
-	local e n
+# traced SPEC EVENT...: the job with those tracepoints (SYSTEM/NAME) on;
+# prints its IOPS, leaves the trace in $T/trace
+traced() {
+	local spec=$1 e n
+	shift
 	echo 0 > $T/tracing_on
 	echo > $T/trace
 	echo 16384 > $T/buffer_size_kb
-	for e in $EVENTS; do echo 1 > "$T/events/rdmastor_svcrdma/$e/enable"; done
+	for e in "$@"; do echo 1 > "$T/events/$e/enable"; done
 	echo 1 > $T/tracing_on
-	n=$(iops "$3") || return 1
+	n=$(iops "$spec")
 	echo 0 > $T/tracing_on
-	for e in $EVENTS; do echo 0 > "$T/events/rdmastor_svcrdma/$e/enable"; done
-	awk -v pre="$1,$2,${3%%:*},$n" '
+	for e in "$@"; do echo 0 > "$T/events/$e/enable"; done
+	[ -n "$n" ] && echo "$n"
+}
+
+# pcts: "N,p50,p90,p99" of the numbers on stdin, "0,-,-,-" if none
+pcts() {
+	sort -n | awk '{ v[n++] = $1 }
+		function q(x) { return sprintf("%.0f", v[int(x * (n - 1) + 0.5)]) }
+		END { if (n) print n "," q(0.5) "," q(0.9) "," q(0.99); else print "0,-,-,-" }'
+}
+
+# stages SPEC: rdmastor's server stages of the job, from its tracepoints
+stages() {
+	local n e st ev=()
+	for e in $EVENTS; do ev+=("rdmastor_svcrdma/$e"); done
+	n=$(traced "$1" "${ev[@]}") || return 1
+	# one line per finished call: hop, read, queue, service in us
+	awk '
 		match($0, /[0-9]+\.[0-9]+: rsv_[a-z_]+:/) {
 			split(substr($0, RSTART, RLENGTH), f, ": ")
 			t = f[1] * 1e6; ev = f[2]; sub(/:$/, "", ev)
 			match($0, /conn=[0-9]+ xid=0x[0-9a-f]+/)
 			k = substr($0, RSTART, RLENGTH)
-			if (ev == "rsv_call") { c[k] = t; p[k] = ""; r[k] = "" }
-			else if (ev == "rsv_pull_done" && k in c) p[k] = t
-			else if (ev == "rsv_recvfrom" && k in c) r[k] = t
-			else if (ev == "rsv_reply" && k in c && r[k] != "") {
-				if (p[k] != "") { pull[np++] = p[k] - c[k]; q = p[k] } else q = c[k]
-				queue[nq++] = r[k] - q; svc[ns++] = t - r[k]
+			if (ev == "rsv_call") { c[k] = t; o[k] = ""; p[k] = ""; r[k] = ""; next }
+			if (!(k in c)) next
+			if (ev == "rsv_pull_post") o[k] = t
+			else if (ev == "rsv_pull_done") p[k] = t
+			else if (ev == "rsv_recvfrom") r[k] = t
+			else if (ev == "rsv_reply" && r[k] != "") {
+				hop = "-"; rd = "-"; q = c[k]
+				if (o[k] != "" && p[k] != "") { hop = o[k] - c[k]; rd = p[k] - o[k]; q = p[k] }
+				print hop, rd, r[k] - q, t - r[k]
 				delete c[k]
 			}
-		}
-		function pct(a, n, x,   i, j, v, s) {
-			if (!n) return "-"
-			for (i = 0; i < n; i++) s[i] = a[i]
-			# insertion sort: a few thousand calls
-			for (i = 1; i < n; i++) { v = s[i]; for (j = i - 1; j >= 0 && s[j] > v; j--) s[j + 1] = s[j]; s[j + 1] = v }
-			return sprintf("%.0f", s[int(x * (n - 1) + 0.5)])
-		}
-		function row(name, a, n) { printf "%s,%d,%s,%s,%s,%s\n", pre, n, name, pct(a, n, 0.5), pct(a, n, 0.9), pct(a, n, 0.99) }
-		END { row("pull", pull, np); row("queue", queue, nq); row("service", svc, ns) }
-	' $T/trace >> "$CSV"
-	diag "$(grep "^$1,$2,${3%%:*}," "$CSV" | paste -sd' ')"
+		}' $T/trace > /tmp/st.calls
+	for st in hop:1 read:2 queue:3 service:4; do
+		echo "rdmastor,$RDMASTOR_THREADS,${1%%:*},$n,$(awk -v f="${st#*:}" '$f != "-" { print $f }' /tmp/st.calls |
+			pcts | sed "s/,/,${st%:*},/")" >> "$CSV"
+	done
+	diag "$(grep "^rdmastor,$RDMASTOR_THREADS,${1%%:*}," "$CSV" | paste -sd' ')"
+}
+
+# stock_stages SPEC: the stock server's RDMA READ latency in the job
+stock_stages() {
+	local n
+	n=$(traced "$1" rpcrdma/svcrdma_wc_read) || return 1
+	echo "stock-inl,$STOCK_THREADS,${1%%:*},$n,$(grep -o 'latency-us=[0-9]*' $T/trace |
+		cut -d= -f2 | pcts | sed 's/,/,read,/')" >> "$CSV"
+	diag "$(grep "^stock-inl,$STOCK_THREADS,${1%%:*}," "$CSV")"
 }
 
 echo "stack,threads,job,iops,calls,stage,p50_us,p90_us,p99_us" > "$CSV"
@@ -90,13 +116,13 @@ pb_files $(for s in $STAGE_JOBS; do IFS=: read -r _ _ bs _ <<< "$s"; echo "$bs";
 umount $MNT
 for t in $STAGE_THREADS; do
 	check "rdmastor, $t nfsd threads, NFSv3 nconnect=4" pb_pairing "rdmastor@$t" || continue
+	RDMASTOR_THREADS=$t
 	for spec in $STAGE_JOBS; do
-		check "rdmastor@$t ${spec%%:*}: stages from the tracepoints" stages rdmastor "$t" "$spec"
+		check "rdmastor@$t ${spec%%:*}: stages from the tracepoints" stages "$spec"
 	done
 done
-check "stock pair, ${STAGE_THREADS##* } nfsd threads" pb_pairing stock-inl && for spec in $STAGE_JOBS; do
-	n=$(iops "$spec") && echo "stock-inl,${STAGE_THREADS##* },${spec%%:*},$n,,,,," >> "$CSV"
-	expect_match "stock-inl ${spec%%:*}: IOPS" "${n:-}" '^[0-9]+$'
+check "stock pair, $STOCK_THREADS nfsd threads" pb_pairing stock-inl && for spec in $STAGE_JOBS; do
+	check "stock-inl ${spec%%:*}: RDMA READ latency from svcrdma_wc_read" stock_stages "$spec"
 done
 expect_gt "rows in stages.csv (with the header)" "$(wc -l < "$CSV")" 1
 mountpoint -q $MNT && umount $MNT
