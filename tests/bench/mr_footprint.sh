@@ -129,7 +129,6 @@ check "rnic_mgr counts kernel ULPs" sh -c "modprobe rnic_mgr && test -f $D/kerne
 for pairing in stock-inl rdmastor; do
 	stack=nfs-${pairing%-inl}
 	check "$stack, NFSv3 nconnect=$CONNS: mounted" pb_pairing $pairing || continue
-	diag "$(rdma resource show cm_id | head -20)"
 	# shellcheck disable=SC2046
 	expect_eq "$stack: connected CM IDs, client's and server's of $CONNS connections" \
 		"$(conns $(owners $stack))" $((2 * CONNS))
