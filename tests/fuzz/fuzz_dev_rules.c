@@ -70,7 +70,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		/* the input itself as a device name: any glob against it */
 		rdr_rules_apply(rules, nr, text, &c);
-		if (c.set & ~(RDR_SET_USER | RDR_SET_POLICY | RDR_SET_ENTRIES | RDR_SET_KEYS))
+		if (c.set & ~(RDR_SET_USER | RDR_SET_POLICY | RDR_SET_ENTRIES | RDR_SET_KEYS |
+			      RDR_SET_ULPS))
+			abort();
+		/* ulps=share is the one value that sets it */
+		if (c.ulps_share && !(c.set & RDR_SET_ULPS))
 			abort();
 	}
 	return 0;
