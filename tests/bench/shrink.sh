@@ -14,8 +14,10 @@
 # not cover the request, and the victim is asked to shrink to its
 # half.
 # SHRINK s later the newcomer exits (the relief); POST s after that fio
-# ends. ROUNDS rounds (the first argument, default 7), the two victims
-# in alternating order. One row per run in $RDMASTOR_OUT/shrink.csv:
+# ends. Each victim is also relieved the other way (victim NAME-raise):
+# the newcomer stays, and the budget is raised back to the whole device.
+# ROUNDS rounds (the first argument, default 7), the two victims in
+# alternating order. One row per run in $RDMASTOR_OUT/shrink.csv:
 #   round,victim,held,share_cut,budget,newcomer_ms,pre_iops,cut_iops,cut_ratio,recover_ms,errors
 # newcomer_ms: how long its registration waited for the victim to make
 # room; cut_ratio: the mean IOPS from the cut to the relief over the
@@ -58,9 +60,12 @@ budget_for() {
 	echo $b
 }
 
-# one run: VICTIM ROUND
+# one run: VICTIM ROUND RELIEF (leave: the newcomer exits; raise: the
+# budget is raised and the newcomer stays until fio ends)
 shrink_run() {
-	local t=$1 round=$2 file dir pid held=0 h min cut ask budget t_cut t_relief upid fd nms f
+	local t=$1 round=$2 relief=$3 file dir pid held=0 h min cut ask budget t_cut t_relief
+	local upid fd nms f name=$1
+	[ "$relief" = raise ] && name=$t-raise
 	case $t in
 	nfs4) file=$TN_F4 ;;
 	iser) file=$TN_LUN ;;
@@ -99,12 +104,19 @@ shrink_run() {
 	diag "$t round $round: held $held, budget $budget, a newcomer asks $ask: now share $(cat "$dir/share"), held $(cat "$dir/held"), target $(cat "$dir/target"); $(cat /tmp/shrink.umr)"
 	sleep $((SHRINK - 1))
 	t_relief=$(date +%s%3N)
-	exec {fd}>&-
-	wait $upid
+	if [ "$relief" = raise ]; then
+		echo $FULL > $TN_SYS/budget
+		wait $pid
+		exec {fd}>&-
+		wait $upid
+	else
+		exec {fd}>&-
+		wait $upid
+		echo $FULL > $TN_SYS/budget
+		wait $pid
+	fi
 	nms=$(sed -n 's/.*reg [0-9]* ok .*ms=\([0-9]*\).*/\1/p' /tmp/shrink.umr)
-	echo $FULL > $TN_SYS/budget
-	wait $pid
-	python3 - "$round" "$t" "$held" "$cut" "$budget" "${nms:--1}" "$t_cut" "$t_relief" \
+	python3 - "$round" "$name" "$held" "$cut" "$budget" "${nms:--1}" "$t_cut" "$t_relief" \
 		>> "$CSV" <<'EOF'
 import glob, json, sys
 rnd, t, held, cut, budget, nms = sys.argv[1:7]
@@ -134,7 +146,7 @@ EOF
 	# the raw 20 ms samples, with the two instants (for the plot)
 	for f in /tmp/shrink_iops.*.log; do
 		sed "s/^/$t_cut,$t_relief,/" "$f"
-	done > "$RDMASTOR_OUT/$round.$t.iops.csv"
+	done > "$RDMASTOR_OUT/$round.$name.iops.csv"
 	diag "  $(tail -n1 "$CSV")"
 	awk -F, 'END { exit $11 != 0 || $6 < 0 }' "$CSV"
 }
@@ -144,7 +156,10 @@ check "shrink: device, NFS mounts, iSER LUN" tenants_setup || bail "no setup"
 for round in $(seq "$ROUNDS"); do
 	if [ $((round % 2)) = 1 ]; then order="nfs4 iser"; else order="iser nfs4"; fi
 	for t in $order; do
-		check "round $round: $t shrunk for a newcomer and relieved, no error" shrink_run $t $round
+		check "round $round: $t shrunk for a newcomer, who leaves, no error" \
+			shrink_run $t $round leave
+		check "round $round: $t shrunk for a newcomer, the budget raised, no error" \
+			shrink_run $t $round raise
 	done
 done
 check "shrink: no fio error in any run" awk -F, 'NR > 1 && $11 != 0 { exit 1 }' "$CSV"
