@@ -44,7 +44,15 @@ profile() {	# profile STACK SPEC: one job under perf, its reports
 			grep -v '^#' | grep -v '^$' | head -15
 		echo "== by symbol (self)"
 		perf report -i /tmp/perf.data --no-children --sort dso,sym --stdio -g none 2>/dev/null |
-			grep -v '^#' | grep -v '^$' | head -60
+			grep -v '^#' | grep -v '^$' | head -200
+		# who hands work to workqueues (each hand-off costs a wake-up)
+		echo "== callers of queue_work_on"
+		perf report -i /tmp/perf.data --no-children --symbols queue_work_on --stdio \
+			-g graph,0.1,callee --max-stack 12 2>/dev/null |
+			grep -v '^#' | grep -v '^$' | head -300
+		echo "== by thread name (self)"
+		perf report -i /tmp/perf.data --no-children --sort comm --stdio -g none 2>/dev/null |
+			grep -v '^#' | grep -v '^$' | sed 's/[:/][0-9]*\(-\|$\)/\1/' | head -40
 	} >> "$f.txt"
 }
 
