@@ -5,13 +5,13 @@
 # evaluation.rst, "Isolation"): the victims of tests/lib/guest/tenants.sh
 # (an NFSv4.2 and an NFSv3 mount, an iSER LUN, a librnic verbs program,
 # and two stock ones: an nvme-rdma namespace and an ib_write_bw pair)
-# beside a
-# hoarder (the greedy cache) and a churner (registers and deregisters as
-# fast as it can), under the arbiter, first come first served and the
-# static partition; each victim alone with the whole budget (solo); and
-# the victims together without the attackers, under the arbiter and the
-# same budget (victims): the share of the slowdown the attackers cause,
-# apart from the victims' own contention for the guest's two CPUs.
+# beside a hoarder (the greedy cache) and a churner (registers and
+# deregisters as fast as it can), under the arbiter, first come first
+# served and the static partition; each victim alone with the whole
+# budget (solo); and the victims together without the attackers, under
+# the arbiter and the same budget (victims): the share of the slowdown
+# the attackers cause, apart from the victims' own contention for the
+# guest's two CPUs.
 # The budget is half of the total demand: what each victim holds alone,
 # plus what the hoarder asks (2400) and the churner's 64, halved; but
 # nvme-rdma's MR pools are fixed at its connect and cannot be halved, so
