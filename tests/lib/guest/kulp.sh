@@ -20,8 +20,13 @@ ulp() { line_field $D/kernel_ulps "$1" "$2"; }
 # cap_field NAME FIELD: a field of NAME's line in kernel_ulp_caps
 cap_field() { line_field $D/kernel_ulp_caps "$1" "$2"; }
 
-# ulp_zero NAME: NAME holds no MR (its line says mrs 0)
-ulp_zero() { [ "$(ulp "$1" mrs)" = 0 ]; }
+# ulp_zero NAME: NAME holds no MR: its line says mrs 0, or it has no
+# line, having never held one (a ULP refused its first MR)
+ulp_zero() {
+	local mrs
+	mrs=$(ulp "$1" mrs)
+	[ "${mrs:-0}" = 0 ]
+}
 
 # kulp_only NAME: NAME's MRs are counted, and no other ULP's (the stock
 # targets allocate none on RoCE: rdma_rw uses the local key)
