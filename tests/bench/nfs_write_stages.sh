@@ -17,6 +17,17 @@
 # The stock pair runs the same jobs at STAGE_THREADS' last count: its
 # IOPS, and its "read" stage from svcrdma_wc_read (an RDMA READ's post
 # to its completion, which an nfsd thread waits for).
+# With STAGE_RPC=1, both stacks instead run the jobs with sunrpc's own
+# tracepoints on, the ones every RPC transport passes through, and a
+# call's time is divided the same way for both (xid and task):
+#   start    rpc_task_begin -> xprt_transmit: the client's work until
+#            the call is sent (slot, encoding, the transport's post)
+#   out      -> svc_xdr_recvfrom: to an nfsd thread holding the call
+#   execute  -> svc_xdr_sendto: nfsd's work
+#   back     -> xprt_lookup_rqst: the reply sent, carried and matched in
+#            the client's receive handler
+#   finish   -> rpc_task_end: the task woken, the reply decoded, done
+# STAGE_NCONNECT (4) sets the mount's connections.
 # Rows in $RDMASTOR_OUT/stages.csv:
 #   stack,threads,job,iops,calls,stage,p50_us,p90_us,p99_us
 . tests/lib/guest/lib.sh
@@ -27,7 +38,8 @@ INLINE=16384
 STAGE_S=${STAGE_S:-5}
 STAGE_THREADS=${STAGE_THREADS:-"8 64"}
 STAGE_JOBS=${STAGE_JOBS:-"w64k:randwrite:64k:16 r64k:randread:64k:16"}
-NFS_VERS=3 MOUNT_OPTS=nconnect=4,nolock
+STAGE_RPC=${STAGE_RPC:-0}
+NFS_VERS=3 MOUNT_OPTS=nconnect=${STAGE_NCONNECT:-4},nolock
 STOCK_THREADS=${STAGE_THREADS##* } RDMASTOR_THREADS=8
 # shellcheck disable=SC2034	# read by pairbench.sh
 PB_DIR=$MNT
@@ -109,11 +121,70 @@ stock_stages() {
 	diag "$(grep "^stock-inl,$STOCK_THREADS,${1%%:*}," "$CSV")"
 }
 
+# rpc_stages STACK SPEC: the job's calls divided by sunrpc's tracepoints
+rpc_stages() {
+	local n e st ev=()
+	for e in rpc_task_begin xprt_transmit svc_xdr_recvfrom svc_xdr_sendto \
+		xprt_lookup_rqst rpc_task_end; do
+		ev+=("sunrpc/$e")
+	done
+	n=$(traced "$2" "${ev[@]}") || return 1
+	# one line per finished call: start, out, execute, back, finish in us
+	awk '
+		match($0, /[0-9]+\.[0-9]+: [a-z_]+:/) {
+			split(substr($0, RSTART, RLENGTH), f, ": ")
+			t = f[1] * 1e6; ev = f[2]; sub(/:$/, "", ev)
+			task = ""; xid = ""
+			if (match($0, /task:[0-9a-f]+@[0-9a-f]+/)) task = substr($0, RSTART, RLENGTH)
+			if (match($0, /xid=0x[0-9a-f]+/)) xid = substr($0, RSTART, RLENGTH)
+			if (ev == "rpc_task_begin") { b[task] = t; next }
+			if (ev == "xprt_transmit") {
+				if (!(task in b) || (task in x)) next	# a retransmission
+				x[task] = xid; tx[xid] = t; next
+			}
+			if (!(xid in tx) && ev != "rpc_task_end") next
+			if (ev == "svc_xdr_recvfrom") rv[xid] = t
+			else if (ev == "svc_xdr_sendto") sd[xid] = t
+			else if (ev == "xprt_lookup_rqst" && / status=0/) lk[xid] = t
+			else if (ev == "rpc_task_end" && (task in x)) {
+				k = x[task]
+				if (rv[k] != "" && sd[k] != "" && lk[k] != "")
+					print tx[k] - b[task], rv[k] - tx[k], sd[k] - rv[k], lk[k] - sd[k], t - lk[k]
+				delete b[task]; delete x[task]
+				delete tx[k]; delete rv[k]; delete sd[k]; delete lk[k]
+			}
+		}' $T/trace > /tmp/st.calls
+	for st in start:1 out:2 execute:3 back:4 finish:5; do
+		echo "${1%@*},${1#*@},${2%%:*},$n,$(awk -v f="${st#*:}" '{ print $f }' /tmp/st.calls |
+			pcts | sed "s/,/,${st%:*},/")" >> "$CSV"
+	done
+	diag "$(grep "^${1%@*},${1#*@},${2%%:*}," "$CSV" | paste -sd' ')"
+}
+
+# rpc_mode: each stack at its thread count, the jobs under sunrpc's
+# tracepoints, the stacks' order alternating with each job
+rpc_mode() {
+	local spec s order="rdmastor@$RDMASTOR_THREADS stock-inl@$STOCK_THREADS"
+	for spec in $STAGE_JOBS; do
+		for s in $order; do
+			check "$s, NFSv3 $MOUNT_OPTS" pb_pairing "$s" || continue
+			check "$s ${spec%%:*}: stages from sunrpc's tracepoints" rpc_stages "$s" "$spec"
+		done
+		order="${order#* } ${order%% *}"
+	done
+}
+
 echo "stack,threads,job,iops,calls,stage,p50_us,p90_us,p99_us" > "$CSV"
 loop_setup
 # shellcheck disable=SC2046	# one bench file per block size
 pb_files $(for s in $STAGE_JOBS; do IFS=: read -r _ _ bs _ <<< "$s"; echo "$bs"; done | sort -u)
 umount $MNT
+if [ "$STAGE_RPC" = 1 ]; then
+	rpc_mode
+	mountpoint -q $MNT && umount $MNT
+	rpc.nfsd 0
+	tap_done
+fi
 for t in $STAGE_THREADS; do
 	check "rdmastor, $t nfsd threads, NFSv3 nconnect=4" pb_pairing "rdmastor@$t" || continue
 	RDMASTOR_THREADS=$t
