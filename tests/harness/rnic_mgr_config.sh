@@ -137,6 +137,18 @@ mkdir "$t/dir.conf"
 out=$(RNIC_MGR_CONF=$t/dir.conf "$cfg" check 2>&1)
 expect_eq "a file that cannot be read is an error: status 1" $? 1
 expect_match "not an empty file" "$out" "cannot read"
+# and under an awk that skips a directory and succeeds, as gawk does
+# (the host that found it had gawk as awk; mawk fails by itself)
+mkdir "$t/gawk-like"
+cat > "$t/gawk-like/awk" <<EOF2
+#!/bin/sh
+for a; do shift; [ -d "\$a" ] || set -- "\$@" "\$a"; done
+exec $(command -v awk) "\$@"
+EOF2
+chmod +x "$t/gawk-like/awk"
+out=$(PATH=$t/gawk-like:$PATH RNIC_MGR_CONF=$t/dir.conf "$cfg" check 2>&1)
+expect_eq "with an awk that skips a directory: still status 1" $? 1
+expect_match "and still cannot read" "$out" "cannot read"
 
 RNIC_MGR_CONF=$t/none "$cfg" apply 2>/dev/null
 ok $? "no file: nothing to do, status 0"
