@@ -38,6 +38,8 @@
 #define RTPC_MAX_THREADS	64
 #define RTPC_PAGES		(RTP_MAX_IO / PAGE_SIZE)
 #define RTPC_REPLY_TIMEOUT_MS	30000
+/* how long a run that ended on an I/O's failure waits for ->disconnected */
+#define RTPC_DOWN_WAIT_MS	10000
 #define RTPC_OVERRUN		64	/* requests "inject overrun" sends */
 
 struct rtpc_thread {
@@ -71,8 +73,10 @@ struct rtpc_run {
 	struct rtpc_thread *r_threads;
 	atomic_t r_running;
 	struct completion r_all_done;
+	struct completion r_down_done;	/* ->disconnected ran */
 	/* results */
 	atomic64_t r_started, r_ops, r_bytes, r_errors, r_verify_errors;
+	atomic_t r_ended_by_error;	/* threads an I/O's failure stopped */
 	atomic64_t r_proto_errors;
 	atomic64_t r_map_ns, r_inv_ns, r_local_invs;	/* registration costs */
 	u32 r_window_min;
@@ -158,6 +162,7 @@ static void rtpc_disconnected(struct rst_conn *c, int reason)
 	/* Everything is flushed: no reply will come. */
 	for (i = 0; i < r->r_nthreads; i++)
 		complete(&r->r_threads[i].t_done);
+	complete_all(&r->r_down_done);
 }
 
 static const struct rst_conn_ops rtpc_ops = {
@@ -264,6 +269,7 @@ static int rtpc_thread_fn(void *arg)
 		err = rtpc_io(t, r->r_op, r->r_size, &xid, NULL);
 		if (err < 0) {
 			atomic64_inc(&r->r_errors);
+			atomic_inc(&r->r_ended_by_error);
 			break;
 		}
 		if (err > 0) {
@@ -312,6 +318,7 @@ static struct rtpc_run *rtpc_run_alloc(u32 nthreads, u32 size)
 	r->r_size = size;
 	spin_lock_init(&r->r_lock);
 	init_completion(&r->r_all_done);
+	init_completion(&r->r_down_done);
 	r->r_window_min = U32_MAX;
 	for (i = 0; i < nthreads; i++) {
 		struct rtpc_thread *t = &r->r_threads[i];
@@ -439,6 +446,17 @@ static int rtpc_run(const char *ip, u16 port, enum rtp_type op, u32 size,
 		rst_conn_stats(r->r_conn, &idle);
 	}
 	rtpc_publish(NULL);
+	/*
+	 * A thread that found the connection going down (its next I/O
+	 * refused) ends before the engine's down work has drained the QP
+	 * and called ->disconnected, which it always does after: wait for
+	 * it, so that "disconnected" says whether the connection went down
+	 * during the run, not whether the drain was quicker than the
+	 * threads.
+	 */
+	if (atomic_read(&r->r_ended_by_error))
+		wait_for_completion_timeout(&r->r_down_done,
+					    msecs_to_jiffies(RTPC_DOWN_WAIT_MS));
 	spin_lock_irq(&r->r_lock);
 	down = r->r_down;		/* during the run, not by our close */
 	spin_unlock_irq(&r->r_lock);
