@@ -8,15 +8,10 @@
  * event handler, which some providers run in hard-IRQ context. Helpers
  * documented "Under c_lock" assert it (lockdep). Waiters sleep on c_wq,
  * which is woken whenever a send slot, an MR or window room frees up and
- * when the connection goes down. c_post_lock (taken with interrupts
+ * when the connection goes down. c_post_lock (taken with bottom halves
  * off, never inside c_lock) is held across every post to the QP: of a
  * send slot, so that c_tx_posted lists the slots in send queue order,
  * and of everything else, so that no post slips past the drain.
- * Interrupts, not only bottom halves: a provider that runs its send path
- * as a tasklet (soft-RoCE) then has it run by ksoftirqd, as for any
- * other ULP's post, where with bottom halves off it ran at the unlock,
- * in the poster's thread: an nfsd thread, or an RPC task holding its
- * transport's send lock, did the device's work for every queued post.
  *
  * Invariant (review M4): nothing is posted to the QP once the down work
  * began its drain, so every completion is delivered before
