@@ -135,7 +135,14 @@ expect_eq "every probe was granted (errors)" "$(stat_of newcomer errors)" 0
 expect_eq "every probe was granted (samples)" "$(stat_of newcomer samples)" 20
 expect_le "the newcomer got its fair share within the ${DEADLINE} ms deadline (max us)" "$MAX" $(( DEADLINE * 1000 ))
 check "the greedy consumer was never late"  [ "$(field greedy late_revocations)" = 0 ]
-check "the greedy consumer was asked to shrink ($(field greedy revocations) times)"  [ "$(field greedy revocations)" -ge 20 ]
+# A probe that found room (the greedy one had not yet taken back what
+# the last probe freed when the probe's 100 ms of quiet came) needs no
+# shrink: seen once, 19 requests for 20 probes. Each probe that waited
+# needed one.
+waited=$(field newcomer waits)
+expect_gt "probes waited for the greedy consumer's entries ($waited of 20)" "${waited:-0}" 10
+check "the greedy consumer was asked to shrink for each ($(field greedy revocations) times)" \
+	[ "$(field greedy revocations)" -ge "${waited:-1}" ]
 tc stopall
 
 # ---- 4b. relief: a consumer that shrank grows back when the newcomer leaves ----
