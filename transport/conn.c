@@ -170,11 +170,12 @@ void rst_post_error(struct rst_conn *c, const char *what, int err)
  */
 int rst_post_send(struct rst_conn *c, const struct ib_send_wr *wr)
 {
+	unsigned long pflags;
 	int err;
 
-	spin_lock_bh(&c->c_post_lock);
+	pflags = rst_post_lock(c);
 	err = c->c_posts_closed ? -ENOTCONN : ib_post_send(c->c_qp, wr, NULL);
-	spin_unlock_bh(&c->c_post_lock);
+	rst_post_unlock(c, pflags);
 	return err;
 }
 
@@ -189,12 +190,13 @@ int rst_post_send(struct rst_conn *c, const struct ib_send_wr *wr)
  */
 int rst_post_rw(struct rst_conn *c, struct rdma_rw_ctx *ctx, struct ib_cqe *cqe)
 {
+	unsigned long pflags;
 	int err;
 
-	spin_lock_bh(&c->c_post_lock);
+	pflags = rst_post_lock(c);
 	err = c->c_posts_closed ? -ENOTCONN :
 	      rdma_rw_ctx_post(ctx, c->c_qp, c->c_port, cqe, NULL);
-	spin_unlock_bh(&c->c_post_lock);
+	rst_post_unlock(c, pflags);
 	return err;
 }
 
@@ -208,11 +210,12 @@ int rst_post_rw(struct rst_conn *c, struct rdma_rw_ctx *ctx, struct ib_cqe *cqe)
  */
 int rst_post_recv(struct rst_conn *c, const struct ib_recv_wr *wr)
 {
+	unsigned long pflags;
 	int err;
 
-	spin_lock_bh(&c->c_post_lock);
+	pflags = rst_post_lock(c);
 	err = c->c_posts_closed ? -ENOTCONN : ib_post_recv(c->c_qp, wr, NULL);
-	spin_unlock_bh(&c->c_post_lock);
+	rst_post_unlock(c, pflags);
 	return err;
 }
 
@@ -383,6 +386,7 @@ void rst_down_work(struct work_struct *work)
 {
 	struct rst_conn *c = container_of(work, struct rst_conn, c_down_work);
 	struct rst_listener *l = c->c_listener;
+	unsigned long pflags;
 
 	rdma_disconnect(c->c_id);
 	/* before the drain: a READ the read work posted completes in it */
@@ -392,9 +396,9 @@ void rst_down_work(struct work_struct *work)
 	 * and flushes after the drain returned, after ->disconnected: close
 	 * the gate every post passes first (M4).
 	 */
-	spin_lock_bh(&c->c_post_lock);
+	pflags = rst_post_lock(c);
 	c->c_posts_closed = true;
-	spin_unlock_bh(&c->c_post_lock);
+	rst_post_unlock(c, pflags);
 	ib_drain_qp(c->c_qp);
 	WRITE_ONCE(c->c_drained, true);
 	wake_up_all(&c->c_wq);
@@ -783,6 +787,8 @@ EXPORT_SYMBOL_GPL(rst_conn_up);
  */
 void rst_conn_stats(struct rst_conn *c, struct rst_stats *s)
 {
+	unsigned long pflags;
+
 	spin_lock_irq(&c->c_lock);
 	*s = c->c_stats;
 	s->mrs = c->c_mr_total;
@@ -790,10 +796,10 @@ void rst_conn_stats(struct rst_conn *c, struct rst_stats *s)
 	s->mr_limit = c->c_mr_limit;
 	s->outstanding = c->c_outstanding;
 	spin_unlock_irq(&c->c_lock);
-	spin_lock_bh(&c->c_post_lock);
+	pflags = rst_post_lock(c);
 	s->sends = c->c_sends;
 	s->sends_signaled = c->c_sends_signaled;
-	spin_unlock_bh(&c->c_post_lock);
+	rst_post_unlock(c, pflags);
 	s->window = rst_window(c);
 	s->rx_held = atomic_read(&c->c_rx_held_nr);
 	s->reads_waiting = READ_ONCE(c->c_reads_waiting);

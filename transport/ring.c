@@ -346,13 +346,13 @@ static void rst_tx_free(struct rst_conn *c, struct rst_tx *tx)
  */
 static void rst_tx_retire_before(struct rst_conn *c, struct rst_tx *tx)
 {
-	unsigned long flags;
+	unsigned long flags, pflags;
 	LIST_HEAD(done);
 
-	spin_lock_bh(&c->c_post_lock);
+	pflags = rst_post_lock(c);
 	list_cut_before(&done, &c->c_tx_posted, &tx->tx_node);
 	list_del_init(&tx->tx_node);
-	spin_unlock_bh(&c->c_post_lock);
+	rst_post_unlock(c, pflags);
 	if (list_empty(&done))
 		return;
 	spin_lock_irqsave(&c->c_lock, flags);
@@ -543,11 +543,12 @@ int rst_tx_post_chain(struct rst_conn *c, struct rst_tx *tx,
 		      struct ib_send_wr *first)
 {
 	bool wanted = tx->tx_cb || tx->tx_done || tx->tx_rw_sg || tx->tx_parts;
+	unsigned long pflags;
 	int err;
 
-	spin_lock_bh(&c->c_post_lock);
+	pflags = rst_post_lock(c);
 	if (c->c_posts_closed) {	/* the drain began (rst_int.h, M4) */
-		spin_unlock_bh(&c->c_post_lock);
+		rst_post_unlock(c, pflags);
 		return -ENOTCONN;
 	}
 	if (wanted || ++c->c_tx_unsignaled >= rst_tx_batch(c)) {
@@ -563,7 +564,7 @@ int rst_tx_post_chain(struct rst_conn *c, struct rst_tx *tx,
 		if (tx->tx_wr.send_flags & IB_SEND_SIGNALED)
 			c->c_sends_signaled++;
 	}
-	spin_unlock_bh(&c->c_post_lock);
+	rst_post_unlock(c, pflags);
 	return err;
 }
 

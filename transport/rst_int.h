@@ -9,7 +9,8 @@
  * documented "Under c_lock" assert it (lockdep). Waiters sleep on c_wq,
  * which is woken whenever a send slot, an MR or window room frees up and
  * when the connection goes down. c_post_lock (taken with bottom halves
- * off, never inside c_lock) is held across every post to the QP: of a
+ * off, or interrupts off if c_p.post_irqoff: rst_post_lock(); never
+ * inside c_lock) is held across every post to the QP: of a
  * send slot, so that c_tx_posted lists the slots in send queue order,
  * and of everything else, so that no post slips past the drain.
  *
@@ -252,6 +253,43 @@ static inline void rst_cid_init(struct rst_conn *c, struct rst_cid *cid)
 {
 	cid->ci_queue_id = c->c_cq->res.id;
 	cid->ci_completion_id = atomic_inc_return(&c->c_completion_ids);
+}
+
+/**
+ * rst_post_lock - take c_post_lock as the connection's ULP asked
+ * @c: the connection
+ *
+ * Bottom halves off, or interrupts off if c_p.post_irqoff: a tasklet a
+ * software provider raises inside a post then goes to ksoftirqd instead
+ * of running at the unlock in the poster's thread (rst.h, post_irqoff).
+ *
+ * Return: the saved interrupt state, for rst_post_unlock().
+ * Context: any but hard IRQ.
+ */
+static inline unsigned long rst_post_lock(struct rst_conn *c)
+	__acquires(&c->c_post_lock)
+{
+	unsigned long flags = 0;
+
+	if (c->c_p.post_irqoff)
+		spin_lock_irqsave(&c->c_post_lock, flags);
+	else
+		spin_lock_bh(&c->c_post_lock);
+	return flags;
+}
+
+/**
+ * rst_post_unlock - release c_post_lock taken by rst_post_lock()
+ * @c: the connection
+ * @flags: what rst_post_lock() returned
+ */
+static inline void rst_post_unlock(struct rst_conn *c, unsigned long flags)
+	__releases(&c->c_post_lock)
+{
+	if (c->c_p.post_irqoff)
+		spin_unlock_irqrestore(&c->c_post_lock, flags);
+	else
+		spin_unlock_bh(&c->c_post_lock);
 }
 
 /* conn.c */

@@ -126,6 +126,8 @@ static int rsx_conn_open(struct rsx_xprt *x)
 		.msg_size = rsx_inline,
 		.max_io_pages = rsx_max_pages,
 		.small_io_pages = rsx_small_pages,
+		/* calls are posted under the transport's send lock */
+		.post_irqoff = true,
 		.ops = &rsx_conn_ops,
 		.priv = x,
 	};

@@ -95,6 +95,11 @@ struct rst_conn_ops {
  *	many receive buffers and send slots exist until the ULP calls
  *	rst_rings_grow(): a server whose peer has not authenticated yet
  *	keeps its memory small (the QP is sized for the full depths)
+ * @post_irqoff: post with interrupts off rather than bottom halves off,
+ *	for a ULP that posts while holding a lock its other callers wait
+ *	on (sunrpc's transport send lock): a software provider (soft-RoCE)
+ *	then runs its send work in its own thread, not in the poster's at
+ *	the unlock; no difference on hardware, where a post is a doorbell
  * @private_data: rdma_cm private data of the connect or accept
  * @private_len: its length
  * @ops: callbacks
@@ -116,6 +121,7 @@ struct rst_conn_params {
 	u32 iwarp_io_pages;
 	u32 rx_align_off;
 	u32 initial_depth;
+	bool post_irqoff;
 	const void *private_data;
 	u8 private_len;
 	const struct rst_conn_ops *ops;
