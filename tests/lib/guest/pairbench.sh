@@ -31,7 +31,12 @@
 # filestat engine stats every file untimed while it sets the job up, so
 # the stats it times find the attributes cached); RW readdir lists that
 # directory. They start from a cold client cache (drop_caches), and
-# their iops are files a second.
+# their iops are files a second. OPTS numjobs=N splits the DEPTH files
+# of a create, stat or delete among N processes (f.JOB.FILE, one
+# directory still): under TCG one create waits about 10 ms on the
+# emulated round trips, so 10,000 files one at a time took a pairing
+# 10 minutes a round, and N in flight are what a parallel untar or
+# build does anyway. All N jobs' files together are the job's I/Os.
 #
 # Output in $RDMASTOR_OUT: PB_NAME.csv (one row per round, pairing and
 # job), hist/, PB_NAME-verify.csv (pb_verify). The host writes commit
@@ -120,13 +125,29 @@ pb_files() {	# pb_files BS...: a 64 MiB file of random data per size in $PB_DIR
 	done
 }
 
-# pb_target RW BS DEPTH: fio's options for the job's kind
+# pb_numjobs OPTS: the numjobs=N a job spec's options name, or 1
+pb_numjobs() {
+	local o
+	for o in ${1//+/ }; do
+		[[ "$o" == numjobs=* ]] && { echo "${o#numjobs=}"; return; }
+	done
+	echo 1
+}
+
+# pb_target RW BS DEPTH OPTS: fio's options for the job's kind
 pb_target() {
+	local n
 	case $1 in
 	filecreate|filestat|filedelete)
 		mkdir -p "$PB_DIR/meta"
-		echo "--directory=$PB_DIR/meta --ioengine=$1 --filename_format=f.\$filenum" \
-			"--nrfiles=$3 --filesize=$2 --openfiles=1 --fallocate=none --create_on_open=1" \
+		n=$(pb_numjobs "$4")
+		if [ "$n" = 1 ]; then
+			echo "--filename_format=f.\$filenum --nrfiles=$3"
+		else
+			echo "--filename_format=f.\$jobnum.\$filenum --nrfiles=$(($3 / n)) --group_reporting"
+		fi
+		echo "--directory=$PB_DIR/meta --ioengine=$1" \
+			"--filesize=$2 --openfiles=1 --fallocate=none --create_on_open=1" \
 			"--rw=$([ "$1" = filecreate ] && echo write || echo read) --iodepth=1" ;;
 	*)	echo "$(pb_where "$2") --rw=$1 --iodepth=$3 --direct=1 --ioengine=libaio" ;;
 	esac
@@ -144,26 +165,42 @@ pb_readdir() {
 		printf "%.1f 0 %.1f 0 0 0 %d\n", n / t, t * 1e6, n }'
 }
 
-# pb_stat N: stat f.0 .. f.N-1 of $PB_DIR/meta by name from a cold
+# pb_stat N [J]: stat the N files of $PB_DIR/meta by name from a cold
 # cache, one LOOKUP each (never listing the directory, whose READDIRPLUS
-# would bring every file's attributes at once); a row as fio-row's,
-# with each stat's latency
+# would bring every file's attributes at once), in J processes (f.0 ..
+# f.N-1 for one, f.JOB.FILE as numjobs=J's create named them); a row as
+# fio-row's, with each stat's latency
 pb_stat() {
 	sync
 	echo 3 > /proc/sys/vm/drop_caches
 	perl -MTime::HiRes=time -e '
-		my ($dir, $n) = @ARGV; my (@lat, $t);
+		my ($dir, $n, $jobs) = @ARGV; my (@lat, @kids, $t);
+		my $each = int($n / $jobs); $n = $each * $jobs;
 		my $t0 = time;
-		for my $i (0 .. $n - 1) {
-			my $s = time;
-			stat("$dir/f.$i") or die "stat $dir/f.$i: $!\n";
-			push @lat, (time - $s) * 1e6;
+		for my $j (0 .. $jobs - 1) {
+			pipe(my $r, my $w) or die "pipe: $!\n";
+			my $pid = fork() // die "fork: $!\n";
+			if (!$pid) {
+				close $r;
+				for my $i (0 .. $each - 1) {
+					my $f = $jobs == 1 ? "$dir/f.$i" : "$dir/f.$j.$i";
+					my $s = time;
+					stat($f) or die "stat $f: $!\n";
+					print $w (time - $s) * 1e6, "\n";
+				}
+				exit 0;
+			}
+			close $w;
+			push @kids, $r;
 		}
+		for my $r (@kids) { chomp(my @l = <$r>); push @lat, @l; }
+		while ((my $k = wait()) > 0) { $? == 0 or die "a stat failed\n"; }
 		$t = time - $t0; $t > 0 or $t = 1e-6;
+		@lat == $n or die "stats timed: " . @lat . ", wanted $n\n";
 		@lat = sort { $a <=> $b } @lat; my $sum = 0; $sum += $_ for @lat;
 		my $q = sub { $lat[int($_[0] * ($n - 1) + 0.5)] };
 		printf "%.1f 0 %.1f %.1f %.1f %.1f %d\n", $n / $t, $sum / $n,
-			$q->(0.5), $q->(0.99), $q->(0.999), $n;' "$PB_DIR/meta" "$1"
+			$q->(0.5), $q->(0.99), $q->(0.999), $n;' "$PB_DIR/meta" "$1" "${2:-1}"
 }
 
 pb_opts() {	# pb_opts OPTS: fio options from a job spec's
@@ -197,10 +234,10 @@ pb_job() {
 	if [ "$rw" = readdir ]; then
 		pb_readdir > /tmp/pb_row
 	elif [ "$rw" = stat ]; then
-		pb_stat "$depth" > /tmp/pb_row || { diag "$name: $(cat /tmp/pb_row)"; wait; return 1; }
+		pb_stat "$depth" "$(pb_numjobs "$opts")" > /tmp/pb_row || { diag "$name: $(cat /tmp/pb_row)"; wait; return 1; }
 	else
 		# shellcheck disable=SC2046,SC2086
-		fio --name="$name" $(pb_target "$rw" "$bs" "$depth") --bs="$bs" $len \
+		fio --name="$name" $(pb_target "$rw" "$bs" "$depth" "$opts") --bs="$bs" $len \
 			--ramp_time="$ramp" $(pb_opts "$opts") --output-format=json+ \
 			> /tmp/pb_fio.json 2> /tmp/pb_fio.err || {
 			diag "round $round $stack $name: fio failed: $(head -c 300 /tmp/pb_fio.err)"; wait; return 1; }
