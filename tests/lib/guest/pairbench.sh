@@ -38,7 +38,7 @@
 # each create and unlink, so N of those still go one at a time (8 jobs
 # on 10,000 files: 481 stats a second, 58 creates and 118 unlinks).
 # Before a create or delete, fio looks each of its files up (untimed),
-# which with 10,000 files was most of a pairing's 9 minutes a round.
+# which with 10,000 files was 4 of a pairing's 9 minutes a round.
 #
 # Output in $RDMASTOR_OUT: PB_NAME.csv (one row per round, pairing and
 # job), hist/, PB_NAME-verify.csv (pb_verify). The host writes commit
