@@ -25,20 +25,21 @@
 # without their "--" (rwmixread=70+rate_iops=200). A job whose OPTS name
 # number_ios runs to that count, not for RUNTIME; its latency histogram
 # is kept (hist/STACK.JOB.ROUND) for the pooled percentiles. Metadata:
-# RW filecreate, filestat or filedelete runs fio's engine of that name
-# on DEPTH files of BS in $PB_DIR/meta (in that order: the files are
-# the same); RW stat stats DEPTH of them by name, each timed (fio's
-# filestat engine stats every file untimed while it sets the job up, so
-# the stats it times find the attributes cached); RW readdir lists that
-# directory. They start from a cold client cache (drop_caches), and
-# their iops are files a second. OPTS numjobs=N splits the DEPTH files
-# of a create, stat or delete among N processes (f.JOB.FILE, one
-# directory still); all N jobs' files together are the job's I/Os.
-# Only the stats overlap: the client holds the directory's lock across
-# each create and unlink, so N of those still go one at a time (8 jobs
-# on 10,000 files: 481 stats a second, 58 creates and 118 unlinks).
-# Before a create or delete, fio looks each of its files up (untimed),
-# which with 10,000 files was 4 of a pairing's 9 minutes a round.
+# RW create, stat and unlink make, stat and remove DEPTH files of
+# $PB_DIR/meta by name, each call timed (pb_meta), and RW readdir lists
+# that directory; run in that order, they work on the same files. RW
+# filecreate, filestat or filedelete runs fio's engine of that name on
+# the same files instead (fio looks every file up, untimed, before a
+# create or delete: with 10,000 files 4 of a pairing's 9 minutes a
+# round in two guests; and its filestat stats every file untimed while
+# it sets the job up, so the stats it times find the attributes
+# cached). They start from a cold client cache (drop_caches), and their
+# iops are files a second. OPTS numjobs=N splits the DEPTH files among
+# N processes (f.JOB.FILE, one directory still); all N jobs' files
+# together are the job's I/Os. Only the stats overlap: the client holds
+# the directory's lock across each create and unlink, so N of those
+# still go one at a time (8 jobs on 10,000 files: 481 stats a second,
+# 58 creates and 118 unlinks).
 #
 # Output in $RDMASTOR_OUT: PB_NAME.csv (one row per round, pairing and
 # job), hist/, PB_NAME-verify.csv (pb_verify). The host writes commit
@@ -73,8 +74,8 @@ MORE_JOBS=${MORE_JOBS:-"fsync64k-write:write:64k:1:direct=0+fsync=8+ioengine=psy
 cpu4k-read:randread:4k:16:rate_iops=300 cpu4k-write:randwrite:4k:16:rate_iops=300
 burst64k-read:randread:64k:16:thinktime=1500000+thinktime_blocks=256+number_ios=1280
 burst64k-write:randwrite:64k:16:thinktime=1500000+thinktime_blocks=256+number_ios=1280
-meta-create:filecreate:4k:10000 meta-stat:stat:0:10000 meta-readdir:readdir:0:0
-meta-delete:filedelete:4k:10000"}
+meta-create:create:0:10000 meta-stat:stat:0:10000:numjobs=8 meta-readdir:readdir:0:0
+meta-delete:unlink:0:10000"}
 PB_COLUMNS="round,pos,stack,job,iops,bw_kib,lat_mean_us,p50_us,p99_us,p999_us,ios,mrs_idle,mrs_load,rxe_pkts,rxe_retry,rxe_dup,rxe_rnr,rxe_err,busy_us_io"
 
 pb_mrs_all() { rdma resource show mr 2>/dev/null | grep -c rxe0; }
@@ -167,16 +168,29 @@ pb_readdir() {
 		printf "%.1f 0 %.1f 0 0 0 %d\n", n / t, t * 1e6, n }'
 }
 
-# pb_stat N [J]: stat the N files of $PB_DIR/meta by name from a cold
-# cache, one LOOKUP each (never listing the directory, whose READDIRPLUS
-# would bring every file's attributes at once), in J processes (f.0 ..
-# f.N-1 for one, f.JOB.FILE as numjobs=J's create named them); a row as
-# fio-row's, with each stat's latency
-pb_stat() {
+# pb_meta OP N [J]: OP (stat, create or unlink) the N files of
+# $PB_DIR/meta by name, in J processes (f.0 .. f.N-1 for one, f.JOB.FILE
+# for more, as numjobs=J's fio create names them), each call timed; a
+# row as fio-row's. stat and unlink start from a cold client cache, one
+# LOOKUP a name (the directory is never listed: a READDIRPLUS would
+# bring every file's attributes at once); create starts from an empty
+# directory and makes each file empty (open O_CREAT|O_EXCL, close), as
+# fio's filecreate does, without fio's untimed lookup of every name
+# before the first.
+pb_meta() {
+	if [ "$1" = create ]; then
+		rm -rf "$PB_DIR/meta" && mkdir -p "$PB_DIR/meta" || return 1
+	fi
 	sync
 	echo 3 > /proc/sys/vm/drop_caches
-	perl -MTime::HiRes=time -e '
-		my ($dir, $n, $jobs) = @ARGV; my (@lat, @kids, $t);
+	perl -MTime::HiRes=time -MFcntl -e '
+		my ($op, $dir, $n, $jobs) = @ARGV; my (@lat, @kids, $t);
+		my %do = (
+			stat => sub { stat($_[0]) },
+			create => sub { my $fh; sysopen($fh, $_[0], O_WRONLY | O_CREAT | O_EXCL) && close($fh) },
+			unlink => sub { unlink($_[0]) },
+		);
+		my $call = $do{$op} or die "no operation $op\n";
 		my $each = int($n / $jobs); $n = $each * $jobs;
 		my $t0 = time;
 		for my $j (0 .. $jobs - 1) {
@@ -187,7 +201,7 @@ pb_stat() {
 				for my $i (0 .. $each - 1) {
 					my $f = $jobs == 1 ? "$dir/f.$i" : "$dir/f.$j.$i";
 					my $s = time;
-					stat($f) or die "stat $f: $!\n";
+					$call->($f) or die "$op $f: $!\n";
 					print $w (time - $s) * 1e6, "\n";
 				}
 				exit 0;
@@ -196,13 +210,13 @@ pb_stat() {
 			push @kids, $r;
 		}
 		for my $r (@kids) { chomp(my @l = <$r>); push @lat, @l; }
-		while ((my $k = wait()) > 0) { $? == 0 or die "a stat failed\n"; }
+		while ((my $k = wait()) > 0) { $? == 0 or die "a $op failed\n"; }
 		$t = time - $t0; $t > 0 or $t = 1e-6;
-		@lat == $n or die "stats timed: " . @lat . ", wanted $n\n";
+		@lat == $n or die "${op}s timed: " . @lat . ", wanted $n\n";
 		@lat = sort { $a <=> $b } @lat; my $sum = 0; $sum += $_ for @lat;
 		my $q = sub { $lat[int($_[0] * ($n - 1) + 0.5)] };
 		printf "%.1f 0 %.1f %.1f %.1f %.1f %d\n", $n / $t, $sum / $n,
-			$q->(0.5), $q->(0.99), $q->(0.999), $n;' "$PB_DIR/meta" "$1" "${2:-1}"
+			$q->(0.5), $q->(0.99), $q->(0.999), $n;' "$1" "$PB_DIR/meta" "$2" "${3:-1}"
 }
 
 pb_opts() {	# pb_opts OPTS: fio options from a job spec's
@@ -223,7 +237,7 @@ pb_job() {
 	file*) len='' ramp=0
 		[ "$rw" = filecreate ] && rm -rf "$PB_DIR/meta"
 		[ "$rw" = filecreate ] || { sync; echo 3 > /proc/sys/vm/drop_caches; } ;;
-	readdir | stat) len='' ramp=0 ;;
+	readdir | stat | create | unlink) len='' ramp=0 ;;
 	esac
 	idle=$(${PB_MRS:-pb_mrs_all})
 	( sleep $((RAMP + RUNTIME / 2)); ${PB_MRS:-pb_mrs_all} > /tmp/pb_mrs_load ) &
@@ -235,8 +249,8 @@ pb_job() {
 	rx0=$(pb_rxe)
 	if [ "$rw" = readdir ]; then
 		pb_readdir > /tmp/pb_row
-	elif [ "$rw" = stat ]; then
-		pb_stat "$depth" "$(pb_numjobs "$opts")" > /tmp/pb_row || { diag "$name: $(cat /tmp/pb_row)"; wait; return 1; }
+	elif [ "$rw" = stat ] || [ "$rw" = create ] || [ "$rw" = unlink ]; then
+		pb_meta "$rw" "$depth" "$(pb_numjobs "$opts")" > /tmp/pb_row || { diag "$name: $(cat /tmp/pb_row)"; wait; return 1; }
 	else
 		# shellcheck disable=SC2046,SC2086
 		fio --name="$name" $(pb_target "$rw" "$bs" "$depth" "$opts") --bs="$bs" $len \
