@@ -23,7 +23,9 @@ now="stock 4096 8 boot"
 echo "$now" > $EXPORT/server-now
 n=0
 while [ ! -e $EXPORT/done ]; do
-	if [ -e $EXPORT/switch ]; then
+	# a whole request only (the client renames it into place; an empty
+	# one is a client that has not written it yet)
+	if [ -s $EXPORT/switch ]; then
 		want=$(cat $EXPORT/switch)
 		rm -f $EXPORT/switch $EXPORT/server-now
 		read -r kind inl threads fresh <<< "$want"
