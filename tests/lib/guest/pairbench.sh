@@ -35,7 +35,8 @@
 # it sets the job up, so the stats it times find the attributes
 # cached). They start from a cold client cache (drop_caches), and their
 # iops are files a second. OPTS numjobs=N splits the DEPTH files among
-# N processes (f.JOB.FILE, one directory still); all N jobs' files
+# N processes (one directory still; fio's engines then name them
+# f.JOB.FILE, so use them throughout or not at all); all N jobs' files
 # together are the job's I/Os. Only the stats overlap: the client holds
 # the directory's lock across each create and unlink, so N of those
 # still go one at a time (8 jobs on 10,000 files: 481 stats a second,
@@ -168,9 +169,9 @@ pb_readdir() {
 		printf "%.1f 0 %.1f 0 0 0 %d\n", n / t, t * 1e6, n }'
 }
 
-# pb_meta OP N [J]: OP (stat, create or unlink) the N files of
-# $PB_DIR/meta by name, in J processes (f.0 .. f.N-1 for one, f.JOB.FILE
-# for more, as numjobs=J's fio create names them), each call timed; a
+# pb_meta OP N [J]: OP (stat, create or unlink) the N files f.0 ..
+# f.N-1 of $PB_DIR/meta by name, in J processes that take N/J names
+# each (so a create and a stat may use different J), each call timed; a
 # row as fio-row's. stat and unlink start from a cold client cache, one
 # LOOKUP a name (the directory is never listed: a READDIRPLUS would
 # bring every file's attributes at once); create starts from an empty
@@ -199,7 +200,7 @@ pb_meta() {
 			if (!$pid) {
 				close $r;
 				for my $i (0 .. $each - 1) {
-					my $f = $jobs == 1 ? "$dir/f.$i" : "$dir/f.$j.$i";
+					my $f = "$dir/f." . ($j * $each + $i);
 					my $s = time;
 					$call->($f) or die "$op $f: $!\n";
 					print $w (time - $s) * 1e6, "\n";
