@@ -251,7 +251,8 @@ pb_job() {
 	if [ "$rw" = readdir ]; then
 		pb_readdir > /tmp/pb_row
 	elif [ "$rw" = stat ] || [ "$rw" = create ] || [ "$rw" = unlink ]; then
-		pb_meta "$rw" "$depth" "$(pb_numjobs "$opts")" > /tmp/pb_row || { diag "$name: $(cat /tmp/pb_row)"; wait; return 1; }
+		pb_meta "$rw" "$depth" "$(pb_numjobs "$opts")" > /tmp/pb_row 2> /tmp/pb_meta.err || {
+			diag "round $round $stack $name: $(head -c 300 /tmp/pb_meta.err)"; wait; return 1; }
 	else
 		# shellcheck disable=SC2046,SC2086
 		fio --name="$name" $(pb_target "$rw" "$bs" "$depth" "$opts") --bs="$bs" $len \
