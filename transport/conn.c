@@ -281,7 +281,8 @@ int rst_conn_setup(struct rst_conn *c, struct rdma_cm_id *id)
 	send_wr = c->c_p.send_depth * (3 + DIV_ROUND_UP(c->c_p.rw_pages, sge)) + 1;
 	send_wr = min_t(u32, send_wr, dev->attrs.max_qp_wr);
 	recv_wr = min_t(u32, c->c_p.recv_depth + 1, dev->attrs.max_qp_wr);
-	c->c_cq = ib_alloc_cq(dev, c, send_wr + recv_wr, 0, IB_POLL_WORKQUEUE);
+	c->c_cq = ib_alloc_cq(dev, c, send_wr + recv_wr, 0,
+			      c->c_p.cq_softirq ? IB_POLL_SOFTIRQ : IB_POLL_WORKQUEUE);
 	if (IS_ERR(c->c_cq)) {
 		err = PTR_ERR(c->c_cq);
 		c->c_cq = NULL;

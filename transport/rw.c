@@ -300,7 +300,11 @@ static void rst_read_op_done(struct ib_cq *cq, struct ib_wc *wc)
 		if (!status)
 			c->c_stats.local_inv++;
 		spin_unlock_irq(&c->c_lock);
-		rst_mr_put(op->op_mr);	/* unmaps the pages */
+		/* unmaps the pages; an MR to free waits for a work item in softirq */
+		if (c->c_p.cq_softirq)
+			rst_mr_put_nosleep(op->op_mr);
+		else
+			rst_mr_put(op->op_mr);
 		op->op_mr = NULL;
 	} else {
 		rdma_rw_ctx_destroy(&op->op_rw, c->c_qp, c->c_port, op->op_sg,

@@ -100,6 +100,13 @@ struct rst_conn_ops {
  *	on (sunrpc's transport send lock): a software provider (soft-RoCE)
  *	then runs its send work in its own thread, not in the poster's at
  *	the unlock; no difference on hardware, where a post is a doorbell
+ * @cq_softirq: poll the completion queue in softirq (IB_POLL_SOFTIRQ)
+ *	rather than in a workqueue: completions are handled in the
+ *	provider's own bottom half, with no hop to a kworker. The ULP's
+ *	->recv and every callback the engine runs from a completion
+ *	(rst_rw_read_async()'s done, rst_tx_on_done()'s function) then
+ *	run in softirq: they must not sleep, and every lock they take
+ *	must be taken with bottom halves off everywhere else
  * @private_data: rdma_cm private data of the connect or accept
  * @private_len: its length
  * @ops: callbacks
@@ -122,6 +129,7 @@ struct rst_conn_params {
 	u32 rx_align_off;
 	u32 initial_depth;
 	bool post_irqoff;
+	bool cq_softirq;
 	const void *private_data;
 	u8 private_len;
 	const struct rst_conn_ops *ops;
