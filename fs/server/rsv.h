@@ -17,9 +17,11 @@
  *                    completes: the RDMA WRITE parts and the pages.
  *
  * A call's way (no nfsd thread ever waits on the client's RDMA):
- *   ->recv (completion context): decode and check the header (pure C,
+ *   ->recv (completion context: softirq with rsv_cq_softirq, else the
+ *     CQ's work): decode and check the header (pure C,
  *     rpcrdma_plan_call()); a bad one is answered with RDMA_ERROR or
- *     ends the connection; a backchannel reply completes its RPC. A
+ *     ends the connection; a backchannel reply goes to x_bc_work, which
+ *     completes its RPC (S7). A
  *     good call holds its receive buffer (rst_rx_hold()) and either is
  *     ready at once or, with a Read chunk, goes to rsv_wq, which
  *     allocates pages and posts the RDMA READs; the last READ's
@@ -59,6 +61,16 @@
  *   S6. The bytes of Read chunks held for calls nfsd has not taken are
  *       bounded per connection and in total (svc_pull.c, which states
  *       it in full). Asserted: rsv_pull_uncharge().
+ *   S7. Nothing that runs from a completion (->recv, a READ's done, a
+ *       send's done) sleeps or takes a lock that others take with bottom
+ *       halves on: SUNRPC's backchannel locks are taken in x_bc_work,
+ *       svc's last reference to a connection is dropped in x_put_work
+ *       (->xpo_free and the backchannel's xprt_put() sleep), an
+ *       RDMA_ERROR's credits do not re-read the rnic_mgr share, and a
+ *       forced-MR READ's MR is freed by the engine's work.
+ *       Asserted: ->recv never calls rsv_bc_reply() or svc_xprt_put()
+ *       itself (rsv_bc_queue(), rsv_svc_put()); the NFSv4.1 checks run
+ *       callbacks with the CQ in softirq.
  *
  * Locks: each is taken and dropped within one function, and no two are
  * ever held at once, so no function expects its caller to hold one
@@ -100,6 +112,7 @@ extern struct workqueue_struct *rsv_wq;
 extern unsigned int rsv_credits;
 extern unsigned int rsv_inline;
 extern bool rsv_force_mr;
+extern bool rsv_cq_softirq;
 extern struct svc_xprt_class rsv_class;
 
 /* only u64 counters: svc_stats.c sums them as an array */
@@ -111,6 +124,16 @@ struct rsv_stats {
 };
 
 struct rsv_call;
+
+/* A reply to one of our callbacks, waiting for x_bc_work (S7). */
+struct rsv_bc_reply {
+	struct list_head b_node;	/* on x_bc_free or x_bc_wait (L1) */
+	struct rst_rx *b_rx;		/* the held receive buffer */
+	const u8 *b_msg;		/* its RPC message */
+	u32 b_len;
+	u32 b_xid;
+	u32 b_credits;
+};
 
 /* One RDMA READ of a Read chunk's segment. */
 struct rsv_read {
@@ -180,6 +203,11 @@ struct rsv_xprt {
 	unsigned long x_share_checked;	/* jiffies of the last share refresh */
 	struct rsv_stats x_stats;
 	struct rpc_xprt *x_bc;		/* the backchannel, for its replies */
+	struct work_struct x_bc_work;	/* completes replies to callbacks */
+	struct list_head x_bc_wait;	/* replies for it, in order (L1) */
+	struct list_head x_bc_free;	/* x_bc_replies not waiting (L1) */
+	struct rsv_bc_reply x_bc_replies[RSV_BC_SLOTS];
+	struct work_struct x_put_work;	/* svc's last reference (S7) */
 	struct list_head x_all;		/* svc_stats.c, connections only */
 	char x_name[48];
 };
@@ -213,6 +241,7 @@ int rsv_calls_alloc(struct rsv_xprt *x, unsigned int n);
 void rsv_calls_free(struct rsv_xprt *x);
 void rsv_drop_ready(struct rsv_xprt *x);
 void rsv_call_put(struct rsv_call *call);
+void rsv_put_work(struct work_struct *work);
 void rsv_pull_work(struct work_struct *work);
 
 /* svc_pull.c */
@@ -225,7 +254,7 @@ void rsv_pull_show(struct rds_page *p);
 void rsv_pull_init(void);
 
 /* svc_send.c */
-u32 rsv_grant(struct rsv_xprt *x);
+u32 rsv_grant(struct rsv_xprt *x, bool may_refresh);
 int rsv_sendto(struct svc_rqst *rqstp);
 int rsv_result_payload(struct svc_rqst *rqstp, unsigned int offset,
 		       unsigned int length);
@@ -241,7 +270,9 @@ void rsv_stats_exit(void);
 int rsv_bc_init(void);
 void rsv_bc_exit(void);
 void rsv_bc_drop(struct rsv_xprt *x);
-void rsv_bc_reply(struct rsv_xprt *x, const struct rpcrdma_hdr *h,
+void rsv_bc_init_conn(struct rsv_xprt *x);
+void rsv_bc_queue(struct rsv_xprt *x, const struct rpcrdma_hdr *h,
 		  const u8 *msg, u32 len);
+void rsv_bc_flush(struct rsv_xprt *x);
 
 #endif /* RDMASTOR_RSV_H */

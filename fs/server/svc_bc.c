@@ -90,29 +90,35 @@ static int rsv_bc_send_request(struct rpc_rqst *rqst)
 	return 0;
 }
 
-/**
- * rsv_bc_reply - a reply to one of our callbacks arrived
- * @x: the connection
- * @h: its transport header
- * @msg: its RPC message
- * @len: bytes of @msg
- *
- * A reply to no callback of ours (or with no backchannel) is a
- * protocol error. Context: ->recv.
+static void rsv_bc_bad(struct rsv_xprt *x, const char *what)
+{
+	spin_lock_bh(&x->x_lock);
+	x->x_stats.bad_calls++;
+	spin_unlock_bh(&x->x_lock);
+	pr_info_ratelimited("%s: protocol error: %s; disconnecting\n",
+			    x->x_name, what);
+	rst_disconnect(x->x_conn, -EPROTO);
+}
+
+/*
+ * Complete the callback a reply answers: @r's copy, its message still in
+ * the held receive buffer. A reply to no callback of ours (or with no
+ * backchannel) is a protocol error. Context: x_bc_work (process).
  */
-void rsv_bc_reply(struct rsv_xprt *x, const struct rpcrdma_hdr *h,
-		  const u8 *msg, u32 len)
+static void rsv_bc_reply(struct rsv_xprt *x, const struct rsv_bc_reply *r)
 {
 	struct rpc_xprt *xprt = READ_ONCE(x->x_bc);
+	const u8 *msg = r->b_msg;
+	u32 len = r->b_len;
 	struct xdr_buf *dst;
 	struct rpc_rqst *req;
 	u32 credits;
 
-	trace_rsv_bc_reply(x, h->xid, len);
+	trace_rsv_bc_reply(x, r->b_xid, len);
 	if (!xprt)
 		goto bad;
 	spin_lock(&xprt->queue_lock);
-	req = xprt_lookup_rqst(xprt, cpu_to_be32(h->xid));
+	req = xprt_lookup_rqst(xprt, cpu_to_be32(r->b_xid));
 	if (!req || len > req->rq_rcv_buf.head[0].iov_len) {
 		spin_unlock(&xprt->queue_lock);
 		goto bad;
@@ -123,7 +129,7 @@ void rsv_bc_reply(struct rsv_xprt *x, const struct rpcrdma_hdr *h,
 	xprt_pin_rqst(req);
 	spin_unlock(&xprt->queue_lock);
 
-	credits = clamp_t(u32, h->credits, 1, RSV_BC_SLOTS);
+	credits = clamp_t(u32, r->b_credits, 1, RSV_BC_SLOTS);
 	spin_lock(&xprt->transport_lock);
 	xprt->cwnd = credits << RPC_CWNDSHIFT;
 	spin_unlock(&xprt->transport_lock);
@@ -137,12 +143,105 @@ void rsv_bc_reply(struct rsv_xprt *x, const struct rpcrdma_hdr *h,
 	spin_unlock_bh(&x->x_lock);
 	return;
 bad:
+	rsv_bc_bad(x, "a reply to no callback of ours");
+}
+
+static void rsv_bc_work(struct work_struct *work)
+{
+	struct rsv_xprt *x = container_of(work, struct rsv_xprt, x_bc_work);
+	struct rsv_bc_reply *r, copy;
+
+	for (;;) {
+		spin_lock_bh(&x->x_lock);
+		r = list_first_entry_or_null(&x->x_bc_wait, struct rsv_bc_reply,
+					     b_node);
+		/*
+		 * Free again before the callback completes: a new callback
+		 * cannot go out, and be answered, before its slot is back.
+		 */
+		if (r) {
+			copy = *r;
+			list_move(&r->b_node, &x->x_bc_free);
+		}
+		spin_unlock_bh(&x->x_lock);
+		if (!r)
+			return;
+		rsv_bc_reply(x, &copy);
+		rst_rx_release(x->x_conn, copy.b_rx);
+	}
+}
+
+/**
+ * rsv_bc_init_conn - set up a connection's backchannel reply queue
+ * @x: the connection, new
+ */
+void rsv_bc_init_conn(struct rsv_xprt *x)
+{
+	unsigned int i;
+
+	INIT_WORK(&x->x_bc_work, rsv_bc_work);
+	INIT_LIST_HEAD(&x->x_bc_wait);
+	INIT_LIST_HEAD(&x->x_bc_free);
+	for (i = 0; i < RSV_BC_SLOTS; i++)
+		list_add_tail(&x->x_bc_replies[i].b_node, &x->x_bc_free);
+}
+
+/**
+ * rsv_bc_queue - a reply to one of our callbacks arrived
+ * @x: the connection
+ * @h: its transport header
+ * @msg: its RPC message, in the receive buffer
+ * @len: bytes of @msg
+ *
+ * SUNRPC takes the backchannel's queue_lock and transport_lock with
+ * bottom halves on, so ->recv, which may run in softirq, must not (S7):
+ * the reply keeps its receive buffer and x_bc_work completes its
+ * callback. At most RSV_BC_SLOTS callbacks are out, so a reply beyond
+ * that many waiting answers nothing: a protocol error. The receive ring
+ * has room to hold that many besides a full window of calls.
+ * Context: ->recv; never sleeps.
+ */
+void rsv_bc_queue(struct rsv_xprt *x, const struct rpcrdma_hdr *h,
+		  const u8 *msg, u32 len)
+{
+	struct rsv_bc_reply *r;
+	struct rst_rx *rx = NULL;
+
 	spin_lock_bh(&x->x_lock);
-	x->x_stats.bad_calls++;
+	r = list_first_entry_or_null(&x->x_bc_free, struct rsv_bc_reply, b_node);
+	if (r)
+		list_del_init(&r->b_node);
 	spin_unlock_bh(&x->x_lock);
-	pr_info_ratelimited("%s: protocol error: a reply to no callback of ours; disconnecting\n",
-			    x->x_name);
-	rst_disconnect(x->x_conn, -EPROTO);
+	if (r)
+		rx = rst_rx_hold(x->x_conn);
+	if (!rx) {
+		if (r) {
+			spin_lock_bh(&x->x_lock);
+			list_add(&r->b_node, &x->x_bc_free);
+			spin_unlock_bh(&x->x_lock);
+		}
+		rsv_bc_bad(x, "more replies than callbacks");
+		return;
+	}
+	*r = (struct rsv_bc_reply) {
+		.b_rx = rx, .b_msg = msg, .b_len = len,
+		.b_xid = h->xid, .b_credits = h->credits,
+	};
+	spin_lock_bh(&x->x_lock);
+	list_add_tail(&r->b_node, &x->x_bc_wait);
+	spin_unlock_bh(&x->x_lock);
+	queue_work(rsv_wq, &x->x_bc_work);
+}
+
+/**
+ * rsv_bc_flush - finish the replies ->recv queued
+ * @x: the connection, down: ->recv runs no more
+ *
+ * Context: process, before rsv_bc_drop().
+ */
+void rsv_bc_flush(struct rsv_xprt *x)
+{
+	flush_work(&x->x_bc_work);
 }
 
 /**

@@ -38,6 +38,10 @@ bool rsv_force_mr;
 module_param_named(force_mr, rsv_force_mr, bool, 0644);
 MODULE_PARM_DESC(force_mr, "register every RDMA READ sink with a per-READ MR, as iWARP needs (new connections)");
 
+bool rsv_cq_softirq = true;
+module_param_named(cq_softirq, rsv_cq_softirq, bool, 0444);
+MODULE_PARM_DESC(cq_softirq, "handle completions in softirq rather than in a workqueue");
+
 struct workqueue_struct *rsv_wq;
 static u8 rsv_accept_pdata[RPCRDMA_CM_PDATA_LEN];
 
@@ -116,6 +120,7 @@ static void rsv_disconnected(struct rst_conn *rc, int reason)
 	wait_var_event(&x->x_pulls, !atomic_read(&x->x_pulls));
 	trace_rsv_pulls_done(x, jiffies_to_msecs(jiffies - start));
 	rsv_drop_ready(x);
+	rsv_bc_flush(x);
 	rsv_bc_drop(x);
 
 	l = x->x_parent;
@@ -161,6 +166,8 @@ static int rsv_accept(struct rst_conn *rc, const void *pdata, u8 plen, void *lpr
 	INIT_LIST_HEAD(&x->x_pull_node);
 	INIT_LIST_HEAD(&x->x_calls_free);
 	INIT_LIST_HEAD(&x->x_pend_node);
+	INIT_WORK(&x->x_put_work, rsv_put_work);
+	rsv_bc_init_conn(x);
 	x->x_conn = rc;
 	x->x_nr = rst_conn_id(rc);
 	x->x_serv = l->x_serv;
@@ -221,10 +228,10 @@ static struct rst_conn_params rsv_conn_params(void)
 		.weight = 1,
 		/*
 		 * A call holds its receive buffer until nfsd copied it, and
-		 * at most half the ring may be held: twice the credits, plus
-		 * the backchannel's replies.
+		 * so does a reply to a callback until x_bc_work completed
+		 * it; at most half the ring may be held: twice both.
 		 */
-		.recv_depth = 2 * rsv_credits + RSV_BC_SLOTS,
+		.recv_depth = 2 * (rsv_credits + RSV_BC_SLOTS),
 		/* replies, RDMA_ERRORs and backchannel calls */
 		.send_depth = rsv_credits + RSV_BC_SLOTS + 4,
 		.msg_size = rsv_inline,
@@ -233,6 +240,7 @@ static struct rst_conn_params rsv_conn_params(void)
 		.iwarp_io_pages = RSV_MAX_CHUNK_PAGES,
 		/* a reply's WRITEs: up to 1 MiB in up to 33 segments */
 		.rw_pages = RSV_MAX_CHUNK_PAGES + 32 * 33,
+		.cq_softirq = READ_ONCE(rsv_cq_softirq),
 		.ops = &rsv_conn_ops,
 		.owner = THIS_MODULE,
 	};

@@ -146,7 +146,31 @@ static struct svc_xprt *rsv_svc_get(struct rsv_xprt *x)
 	return xprt;
 }
 
-/* A call is complete: nfsd may take it. */
+/**
+ * rsv_put_work - drop svc's last reference, which rsv_svc_put() handed on
+ * @work: the connection's x_put_work
+ */
+void rsv_put_work(struct work_struct *work)
+{
+	struct rsv_xprt *x = container_of(work, struct rsv_xprt, x_put_work);
+
+	svc_xprt_put(&x->xprt);
+}
+
+/*
+ * Drop a reference rsv_svc_get() took, from a completion (S7): the last
+ * one frees the svc_xprt, which sleeps (->xpo_free, the backchannel's
+ * xprt_put()), so it goes to x_put_work. Only the holder of the last
+ * reference gets there, once: the work item is queued once at most.
+ */
+static void rsv_svc_put(struct rsv_xprt *x)
+{
+	if (refcount_dec_not_one(&x->xprt.xpt_ref.refcount))
+		return;
+	queue_work(rsv_wq, &x->x_put_work);
+}
+
+/* A call is complete: nfsd may take it. Context: a completion. */
 static void rsv_call_ready(struct rsv_call *call)
 {
 	struct rsv_xprt *x = call->c_x;
@@ -165,7 +189,7 @@ static void rsv_call_ready(struct rsv_call *call)
 		return;
 	set_bit(XPT_DATA, &xprt->xpt_flags);
 	svc_xprt_enqueue(xprt);
-	svc_xprt_put(xprt);
+	rsv_svc_put(x);
 }
 
 /**
@@ -331,7 +355,8 @@ drop:
  * @inv: sent with invalidate (a client never has reason to)
  * @inv_rkey: the key it invalidated
  *
- * Context: completion (rst's CQ work), one at a time per connection.
+ * Context: completion (softirq with rsv_cq_softirq, else the CQ's work),
+ * one at a time per connection; never sleeps (S7).
  */
 void rsv_recv(struct rst_conn *rc, const void *buf, u32 len, bool inv,
 	      u32 inv_rkey)
@@ -361,7 +386,7 @@ void rsv_recv(struct rst_conn *rc, const void *buf, u32 len, bool inv,
 		return;
 	}
 	if (rpcrdma_is_bc_reply(h, (const u8 *)buf + h->len, len - h->len)) {
-		rsv_bc_reply(x, h, (const u8 *)buf + h->len, len - h->len);
+		rsv_bc_queue(x, h, (const u8 *)buf + h->len, len - h->len);
 		return;
 	}
 	err = rpcrdma_plan_call(h, len, RSV_MAX_CHUNK, &plan);

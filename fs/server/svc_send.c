@@ -175,6 +175,8 @@ static struct rsv_reply *rsv_reply_alloc(struct rsv_xprt *x,
 /**
  * rsv_grant - the credits to grant in a reply (S5)
  * @x: the connection
+ * @may_refresh: the share may be re-read: not from ->recv, which may run
+ *	in softirq while rnic_mgr's lock is held with bottom halves on (S7)
  *
  * DMA mode: the credits configured. Forced-MR mode: the MRs the rnic_mgr
  * share covers, at least one, at most the credits configured; the share
@@ -183,7 +185,7 @@ static struct rsv_reply *rsv_reply_alloc(struct rsv_xprt *x,
  *
  * Return: the credits.
  */
-u32 rsv_grant(struct rsv_xprt *x)
+u32 rsv_grant(struct rsv_xprt *x, bool may_refresh)
 {
 	u32 win, out;
 
@@ -191,7 +193,7 @@ u32 rsv_grant(struct rsv_xprt *x)
 		return rsv_credits;
 	win = max(rst_mr_limit(x->x_conn), 1U);
 	out = READ_ONCE(x->x_calls_out);
-	if (out + 1 >= win &&
+	if (may_refresh && out + 1 >= win &&
 	    time_after(jiffies, READ_ONCE(x->x_share_checked) + HZ / 10)) {
 		WRITE_ONCE(x->x_share_checked, jiffies);
 		rst_refresh_share(x->x_conn);
@@ -248,7 +250,7 @@ void rsv_send_error(struct rsv_xprt *x, const struct rpcrdma_hdr *h, int err)
 	struct rpcrdma_hdr e = {
 		.xid = h->xid,
 		.vers = RPCRDMA_WIRE_VERSION,
-		.credits = rsv_grant(x),
+		.credits = rsv_grant(x, false),
 		.proc = RPCRDMA_ERROR,
 		.err = err == -EPROTO ? RPCRDMA_ERR_VERS : RPCRDMA_ERR_CHUNK,
 		.vers_low = RPCRDMA_WIRE_VERSION,
@@ -261,7 +263,7 @@ void rsv_send_error(struct rsv_xprt *x, const struct rpcrdma_hdr *h, int err)
 	spin_lock_bh(&x->x_lock);
 	x->x_stats.rdma_errors++;
 	spin_unlock_bh(&x->x_lock);
-	tx = rst_tx_get(x->x_conn, 0);
+	tx = rst_tx_tryget(x->x_conn);	/* ->recv: never waits (S7) */
 	if (IS_ERR(tx)) {
 		rst_disconnect(x->x_conn, -EPROTO);
 		return;
@@ -348,7 +350,7 @@ int rsv_sendto(struct svc_rqst *rqstp)
 
 	/* The call's header becomes the reply's: the same xid and chunks. */
 	h->vers = RPCRDMA_WIRE_VERSION;
-	h->credits = rsv_grant(x);
+	h->credits = rsv_grant(x, true);
 	h->proc = RPCRDMA_MSG;
 	h->nr_read = 0;
 	for (i = 0; i < h->nr_write; i++) {

@@ -22,6 +22,17 @@ check "nfsd" sh -c "modprobe nfsd && { mountpoint -q /proc/fs/nfsd || mount -t n
 check "nfsd serving over RDMA on 20049" nfsd_start || bail "no server"
 check "the listener loaded rdmastor_svcrdma" grep -q "^rdmastor_svcrdma " /proc/modules
 
+# The server's connection handles its completions in softirq
+# (rdmastor_svcrdma cq_softirq=Y), the client's in a workqueue: both
+# engine CQs are there while a mount is up, each with its context.
+cq_contexts() {
+	local cqs
+	cqs=$(rdma resource show cq 2>/dev/null | grep "comm \[rdmastor_transport\]")
+	grep -q "poll-ctx SOFTIRQ" <<< "$cqs" && grep -q "poll-ctx WORKQUEUE" <<< "$cqs" && return
+	diag "rdmastor's CQs: ${cqs:-none}; wanted one SOFTIRQ (server) and one WORKQUEUE (client)"
+	return 1
+}
+
 loop_io() {	# loop_io WHO: two versions, verified
 	local vers opts
 	for vers in 3 4.2; do
@@ -30,6 +41,7 @@ loop_io() {	# loop_io WHO: two versions, verified
 		check "$1: mount NFSv$vers from this host" nfs_mount $vers $opts || continue
 		check "$1 NFSv$vers: 4 KiB random read/write, O_DIRECT, verified" \
 			fio_verify r4k --size=1m --bs=4k --rw=randrw --direct=1 --ioengine=libaio --iodepth=8
+		check "$1 NFSv$vers: server CQ in softirq, client CQ in a workqueue" cq_contexts
 		check "$1 NFSv$vers: 1 MiB sequential, O_DIRECT, verified" \
 			fio_verify s1m --size=4m --bs=1m --rw=write --direct=1 --ioengine=psync
 		if [ "$vers" = 3 ]; then
