@@ -15,6 +15,8 @@
 #   rdmastor     rdmastor's client + rdmastor's server, inline INLINE
 #   rdmastor-keep  the same, the client's engine keeping idle MRs until
 #                rnic_mgr asks (rdmastor_transport mr_keep_idle=Y)
+#   rdmastor-wq  the same pair, the server handling its completions in a
+#                workqueue (rdmastor_svcrdma cq_softirq=N) as before
 # rdmastor talking to a stock end uses what the stock end advertises.
 # The sets of jobs (SETS) are nfs_pairs_loop.sh's: core, lat (QD1),
 # more (fsync, CPU at a fixed rate, bursts, metadata) and nconnect.
@@ -65,10 +67,11 @@ pb_pairing() {
 	stock-rsv) cl=stock sv=rdmastor cinl=4096 sinl=$INLINE ;;
 	rsx-stock) cl=rdmastor sv=stock cinl=$INLINE sinl=4096 ;;
 	rdmastor | rdmastor-keep) cl=rdmastor sv=rdmastor cinl=$INLINE sinl=$INLINE ;;
+	rdmastor-wq) cl=rdmastor sv=rdmastor-wq cinl=$INLINE sinl=$INLINE ;;
 	*) return 1 ;;
 	esac
 	st=$STOCK_THREADS
-	[ $sv = rdmastor ] && st=$RDMASTOR_THREADS
+	[[ $sv == rdmastor* ]] && st=$RDMASTOR_THREADS
 	[ "$t" = "$1" ] && t=$st
 	# an A/A copy, and the first pairing after one, are set up anew
 	[[ "$1" == *-aa* || "$prev" == *-aa* ]] && fresh=$((fresh + 1))
