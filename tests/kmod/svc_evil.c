@@ -26,6 +26,8 @@
  *   short      3 bytes: no xid                     (disconnect)
  *   rdmaerr    an RDMA_ERROR                       (disconnect)
  *   bcreply    a reply to a callback never sent    (disconnect)
+ *   bcflood    EVIL_OVERRUN such replies back to back: more than the
+ *              server lets wait for its process context (disconnect)
  *   badkey     a Read chunk with a key never given (the server's READ
  *              fails: disconnect)
  *   zeroseg    the same behind a first segment of length zero (the
@@ -592,6 +594,16 @@ static int evil_send(const char *m)
 		}
 		kfree(b);
 		/* the server may end the connection under the flood */
+		return err == -ENOTCONN ? 0 : err;
+	}
+	if (!strcmp(m, "bcflood")) {
+		for (i = 0; i < EVIL_OVERRUN && !err; i++) {
+			n = evil_hdr_call(b, 1, RPCRDMA_MSG, true);
+			put32(b + 28 + 4, 1);	/* msg_type REPLY */
+			err = evil_post(b, n);
+		}
+		kfree(b);
+		/* the server ends the connection under the flood */
 		return err == -ENOTCONN ? 0 : err;
 	}
 	if (!strcmp(m, "dropmid")) {

@@ -6,8 +6,9 @@
 # guest): tests/kmod/svc_evil.ko sends malformed calls. A wrong version
 # is answered with ERR_VERS and a call whose chunk lists lie or are out
 # of bounds with ERR_CHUNK, the connection staying up; a message without
-# an xid, an RDMA_ERROR, a reply to a callback never sent and a Read
-# chunk behind a key never given end the connection; calls far over the
+# an xid, an RDMA_ERROR, a reply to a callback never sent (one, or a
+# flood of them) and a Read chunk behind a key never given end the
+# connection; calls far over the
 # credits and a flood of idle connections end in answers or disconnects.
 # Never a crash, WARN or leak: a real mount still verifies data, and once
 # nfsd stops nothing is left and everything unloads.
@@ -49,7 +50,7 @@ for m in badproc badbool manysegs twochunks pastpos oddpos hugechunk wrapchunk n
 	check "$m: ERR_CHUNK, the connection stays up" answered $m "error 2"
 done
 check "null: still answered on the same connection" answered null msg
-for m in short rdmaerr bcreply badkey zeroseg; do
+for m in short rdmaerr bcreply bcflood badkey zeroseg; do
 	check "$m: the server drops the connection ($(cat $P/state))" dropped $m
 	check "$m: a new connection is answered" answered null msg
 done
