@@ -95,6 +95,7 @@ static void rsv_bc_bad(struct rsv_xprt *x, const char *what)
 	spin_lock_bh(&x->x_lock);
 	x->x_stats.bad_calls++;
 	spin_unlock_bh(&x->x_lock);
+	trace_rsv_protocol_error(x, what);
 	pr_info_ratelimited("%s: protocol error: %s; disconnecting\n",
 			    x->x_name, what);
 	rst_disconnect(x->x_conn, -EPROTO);
