@@ -23,13 +23,25 @@ check "nfsd serving over RDMA on 20049" nfsd_start || bail "no server"
 check "the listener loaded rdmastor_svcrdma" grep -q "^rdmastor_svcrdma " /proc/modules
 
 # The server's connection handles its completions in softirq
-# (rdmastor_svcrdma cq_softirq=Y), the client's in a workqueue: both
-# engine CQs are there while a mount is up, each with its context.
+# (rdmastor_svcrdma cq_softirq=Y), the client's in a workqueue: the
+# kernel's rdma_core:cq_alloc event names each CQ's context as it is
+# made (iproute2 6.1's "rdma resource show cq" names them one off the
+# kernel's enum: SOFTIRQ as DIRECT, WORKQUEUE as SOFTIRQ). Only
+# rdmastor's two ends make CQs while it is traced.
+CQT=/sys/kernel/tracing/instances/rdmastor-cq
+cq_trace() {	# cq_trace on|off
+	if [ "$1" = on ]; then
+		{ mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing; } &&
+			mkdir -p $CQT && echo 1 > $CQT/events/rdma_core/cq_alloc/enable
+	else
+		echo 0 > $CQT/events/rdma_core/cq_alloc/enable && rmdir $CQT
+	fi
+}
 cq_contexts() {
-	local cqs
-	cqs=$(rdma resource show cq 2>/dev/null | grep "comm \[rdmastor_transport\]")
-	grep -q "poll-ctx SOFTIRQ" <<< "$cqs" && grep -q "poll-ctx WORKQUEUE" <<< "$cqs" && return
-	diag "rdmastor's CQs: ${cqs:-none}; wanted one SOFTIRQ (server) and one WORKQUEUE (client)"
+	grep -q "poll_ctx=SOFTIRQ" $CQT/trace && grep -q "poll_ctx=WORKQUEUE" $CQT/trace &&
+		! grep "poll_ctx=" $CQT/trace | grep -qv "poll_ctx=SOFTIRQ\|poll_ctx=WORKQUEUE" && return
+	diag "CQs made: $(grep -o "poll_ctx=[A-Z_]*" $CQT/trace | sort | uniq -c | tr '\n' ' ')"
+	diag "wanted the server's in SOFTIRQ, the client's in WORKQUEUE, nothing else"
 	return 1
 }
 
@@ -41,7 +53,6 @@ loop_io() {	# loop_io WHO: two versions, verified
 		check "$1: mount NFSv$vers from this host" nfs_mount $vers $opts || continue
 		check "$1 NFSv$vers: 4 KiB random read/write, O_DIRECT, verified" \
 			fio_verify r4k --size=1m --bs=4k --rw=randrw --direct=1 --ioengine=libaio --iodepth=8
-		check "$1 NFSv$vers: server CQ in softirq, client CQ in a workqueue" cq_contexts
 		check "$1 NFSv$vers: 1 MiB sequential, O_DIRECT, verified" \
 			fio_verify s1m --size=4m --bs=1m --rw=write --direct=1 --ioengine=psync
 		if [ "$vers" = 3 ]; then
@@ -51,7 +62,10 @@ loop_io() {	# loop_io WHO: two versions, verified
 		check "$1: umount NFSv$vers" umount $MNT
 	done
 }
+check "trace the CQs made" cq_trace on
 loop_io rdmastor
+check "rdmastor's server polls its CQs in softirq, its client in a workqueue" cq_contexts
+check "CQ trace off" cq_trace off
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 diag "server: $(cat /sys/kernel/rdmastor_svcrdma/totals)"
 check "the server refused no call" \
