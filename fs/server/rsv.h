@@ -241,6 +241,7 @@ int rsv_calls_alloc(struct rsv_xprt *x, unsigned int n);
 void rsv_calls_free(struct rsv_xprt *x);
 void rsv_drop_ready(struct rsv_xprt *x);
 void rsv_call_put(struct rsv_call *call);
+void rsv_protocol_error(struct rsv_xprt *x, const char *what);
 void rsv_put_work(struct work_struct *work);
 void rsv_pull_work(struct work_struct *work);
 

@@ -90,17 +90,6 @@ static int rsv_bc_send_request(struct rpc_rqst *rqst)
 	return 0;
 }
 
-static void rsv_bc_bad(struct rsv_xprt *x, const char *what)
-{
-	spin_lock_bh(&x->x_lock);
-	x->x_stats.bad_calls++;
-	spin_unlock_bh(&x->x_lock);
-	trace_rsv_protocol_error(x, what);
-	pr_info_ratelimited("%s: protocol error: %s; disconnecting\n",
-			    x->x_name, what);
-	rst_disconnect(x->x_conn, -EPROTO);
-}
-
 /*
  * Complete the callback a reply answers: @r's copy, its message still in
  * the held receive buffer. A reply to no callback of ours (or with no
@@ -144,7 +133,7 @@ static void rsv_bc_reply(struct rsv_xprt *x, const struct rsv_bc_reply *r)
 	spin_unlock_bh(&x->x_lock);
 	return;
 bad:
-	rsv_bc_bad(x, "a reply to no callback of ours");
+	rsv_protocol_error(x, "a reply to no callback of ours");
 }
 
 static void rsv_bc_work(struct work_struct *work)
@@ -221,7 +210,7 @@ void rsv_bc_queue(struct rsv_xprt *x, const struct rpcrdma_hdr *h,
 			list_add(&r->b_node, &x->x_bc_free);
 			spin_unlock_bh(&x->x_lock);
 		}
-		rsv_bc_bad(x, "more replies than callbacks");
+		rsv_protocol_error(x, "more replies than callbacks");
 		return;
 	}
 	*r = (struct rsv_bc_reply) {

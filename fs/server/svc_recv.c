@@ -26,7 +26,14 @@
 #include "rsv.h"
 #include "svc_trace.h"
 
-static void rsv_protocol_error(struct rsv_xprt *x, const char *what)
+/**
+ * rsv_protocol_error - the client broke the protocol: count it, end it
+ * @x: the connection
+ * @what: what the client did, for the log and the trace
+ *
+ * Context: any but hard IRQ; never waits.
+ */
+void rsv_protocol_error(struct rsv_xprt *x, const char *what)
 {
 	spin_lock_bh(&x->x_lock);
 	x->x_stats.bad_calls++;
