@@ -14,6 +14,8 @@
 #     stock-inl  the stock pair at INLINE by sysctl
 #     stock-rsv  stock client (4 KiB) + rdmastor's server
 #     rdmastor   rdmastor's client + server at INLINE
+#     rdmastor-wq  the same, the server handling completions in a
+#                workqueue (rdmastor_svcrdma cq_softirq=N)
 #   NAME-aa is NAME set up anew; @T: T nfsd threads, else the server's
 #   *_THREADS
 
@@ -25,7 +27,7 @@ threads_now=
 pb_pairing() {
 	local kind=${1%@*} t=${1#*@} want
 	kind=${kind%-aa}
-	[ "$t" = "$1" ] && { t=$STOCK_THREADS; [ "$kind" = rdmastor ] || [ "$kind" = stock-rsv ] && t=$RDMASTOR_THREADS; }
+	[ "$t" = "$1" ] && { t=$STOCK_THREADS; [[ "$kind" == rdmastor* ]] || [ "$kind" = stock-rsv ] && t=$RDMASTOR_THREADS; }
 	want=$kind
 	# an A/A copy is set up anew: nothing is kept from the pairing it copies
 	[[ "$1" == *-aa* ]] && want=''
@@ -46,6 +48,9 @@ pb_pairing() {
 	stock-rsv) modprobe rdmastor_svcrdma inline_size=$INLINE && modprobe --ignore-install rpcrdma &&
 		sysctl -qw sunrpc.rdma_max_inline_read=4096 sunrpc.rdma_max_inline_write=4096 ;;
 	rdmastor) modprobe rdmastor_svcrdma inline_size=$INLINE &&
+		modprobe rdmastor_rpcrdma inline_size=$INLINE ;;
+	# the server handling its completions in a workqueue, as before 2026-12
+	rdmastor-wq) modprobe rdmastor_svcrdma inline_size=$INLINE cq_softirq=N &&
 		modprobe rdmastor_rpcrdma inline_size=$INLINE ;;
 	*) return 1 ;;
 	esac && nfsd_threads "$t" && nfs_mount "${NFS_VERS:-4.2}" "$MOUNT_OPTS" || return 1
