@@ -69,8 +69,8 @@
  *       RDMA_ERROR's credits do not re-read the rnic_mgr share, and a
  *       forced-MR READ's MR is freed by the engine's work.
  *       Asserted: ->recv never calls rsv_bc_reply() or svc_xprt_put()
- *       itself (rsv_bc_queue(), rsv_svc_put()); the NFSv4.1 checks run
- *       callbacks with the CQ in softirq.
+ *       itself (rsv_bc_queue(), rsv_svc_put()); rpcrdma_loopback and
+ *       svcrdma_malformed serve with the CQ in softirq (cq_softirq=Y).
  *
  * Locks: each is taken and dropped within one function, and no two are
  * ever held at once, so no function expects its caller to hold one

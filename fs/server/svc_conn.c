@@ -38,9 +38,9 @@ bool rsv_force_mr;
 module_param_named(force_mr, rsv_force_mr, bool, 0644);
 MODULE_PARM_DESC(force_mr, "register every RDMA READ sink with a per-READ MR, as iWARP needs (new connections)");
 
-bool rsv_cq_softirq = true;
+bool rsv_cq_softirq;
 module_param_named(cq_softirq, rsv_cq_softirq, bool, 0444);
-MODULE_PARM_DESC(cq_softirq, "handle completions in softirq rather than in a workqueue");
+MODULE_PARM_DESC(cq_softirq, "handle completions in softirq rather than in a workqueue (slower on soft-RoCE)");
 
 struct workqueue_struct *rsv_wq;
 static u8 rsv_accept_pdata[RPCRDMA_CM_PDATA_LEN];

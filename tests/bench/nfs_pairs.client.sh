@@ -15,8 +15,8 @@
 #   rdmastor     rdmastor's client + rdmastor's server, inline INLINE
 #   rdmastor-keep  the same, the client's engine keeping idle MRs until
 #                rnic_mgr asks (rdmastor_transport mr_keep_idle=Y)
-#   rdmastor-wq  the same pair, the server handling its completions in a
-#                workqueue (rdmastor_svcrdma cq_softirq=N) as before
+#   rdmastor-sirq  the same pair, the server handling its completions in
+#                softirq (rdmastor_svcrdma cq_softirq=Y)
 # rdmastor talking to a stock end uses what the stock end advertises.
 # The sets of jobs (SETS) are nfs_pairs_loop.sh's: core, lat (QD1),
 # more (fsync, CPU at a fixed rate, bursts, metadata) and nconnect.
@@ -67,7 +67,7 @@ pb_pairing() {
 	stock-rsv) cl=stock sv=rdmastor cinl=4096 sinl=$INLINE ;;
 	rsx-stock) cl=rdmastor sv=stock cinl=$INLINE sinl=4096 ;;
 	rdmastor | rdmastor-keep) cl=rdmastor sv=rdmastor cinl=$INLINE sinl=$INLINE ;;
-	rdmastor-wq) cl=rdmastor sv=rdmastor-wq cinl=$INLINE sinl=$INLINE ;;
+	rdmastor-sirq) cl=rdmastor sv=rdmastor-sirq cinl=$INLINE sinl=$INLINE ;;
 	*) return 1 ;;
 	esac
 	st=$STOCK_THREADS

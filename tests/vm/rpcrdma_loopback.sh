@@ -19,11 +19,13 @@ check "RAM-backed export" sh -c "mkdir -p $EXPORT && mount -t tmpfs -o size=256m
 check "rdmastor installed" rdmastor_install
 check "modprobe configuration installed" rdmastor_nfs_client
 check "nfsd" sh -c "modprobe nfsd && { mountpoint -q /proc/fs/nfsd || mount -t nfsd nfsd /proc/fs/nfsd; }"
+echo "options rdmastor_svcrdma cq_softirq=Y" > /etc/modprobe.d/rdmastor-test-cq.conf
 check "nfsd serving over RDMA on 20049" nfsd_start || bail "no server"
 check "the listener loaded rdmastor_svcrdma" grep -q "^rdmastor_svcrdma " /proc/modules
 
-# The server's connection handles its completions in softirq
-# (rdmastor_svcrdma cq_softirq=Y), the client's in a workqueue: the
+# The server's connection handles its completions in softirq when asked
+# (rdmastor_svcrdma cq_softirq=Y, set here; off by default), the
+# client's in a workqueue: the
 # kernel's rdma_core:cq_alloc event names each CQ's context as it is
 # made (iproute2 6.1's "rdma resource show cq" names them one off the
 # kernel's enum: SOFTIRQ as DIRECT, WORKQUEUE as SOFTIRQ). Only
@@ -79,6 +81,7 @@ for kind in qp cq mr; do
 done
 check "rdmastor's modules unload" \
 	wait_for 30 modprobe -r rdmastor_svcrdma rdmastor_rpcrdma rdmastor_transport rnic_mgr
+rm -f /etc/modprobe.d/rdmastor-test-cq.conf
 
 # rdmastor's modules missing for the running kernel (a kernel DKMS did
 # not build for, a module the kernel refuses), its routing still in

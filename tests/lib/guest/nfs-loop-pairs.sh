@@ -14,8 +14,8 @@
 #     stock-inl  the stock pair at INLINE by sysctl
 #     stock-rsv  stock client (4 KiB) + rdmastor's server
 #     rdmastor   rdmastor's client + server at INLINE
-#     rdmastor-wq  the same, the server handling completions in a
-#                workqueue (rdmastor_svcrdma cq_softirq=N)
+#     rdmastor-sirq  the same, the server handling completions in
+#                softirq (rdmastor_svcrdma cq_softirq=Y)
 #   NAME-aa is NAME set up anew; @T: T nfsd threads, else the server's
 #   *_THREADS
 
@@ -49,8 +49,8 @@ pb_pairing() {
 		sysctl -qw sunrpc.rdma_max_inline_read=4096 sunrpc.rdma_max_inline_write=4096 ;;
 	rdmastor) modprobe rdmastor_svcrdma inline_size=$INLINE &&
 		modprobe rdmastor_rpcrdma inline_size=$INLINE ;;
-	# the server handling its completions in a workqueue, as before 2026-12
-	rdmastor-wq) modprobe rdmastor_svcrdma inline_size=$INLINE cq_softirq=N &&
+	# the server handling its completions in softirq
+	rdmastor-sirq) modprobe rdmastor_svcrdma inline_size=$INLINE cq_softirq=Y &&
 		modprobe rdmastor_rpcrdma inline_size=$INLINE ;;
 	*) return 1 ;;
 	esac && nfsd_threads "$t" && nfs_mount "${NFS_VERS:-4.2}" "$MOUNT_OPTS" || return 1
