@@ -68,8 +68,9 @@
  *       (->xpo_free and the backchannel's xprt_put() sleep), an
  *       RDMA_ERROR's credits do not re-read the rnic_mgr share, and a
  *       forced-MR READ's MR is freed by the engine's work.
- *       Asserted: ->recv never calls rsv_bc_reply() or svc_xprt_put()
- *       itself (rsv_bc_queue(), rsv_svc_put()); rpcrdma_loopback and
+ *       Asserted: rsv_bc_reply() and rsv_put_work() warn when called
+ *       with bottom halves off; ->recv reaches them only through
+ *       rsv_bc_queue() and rsv_svc_put(). rpcrdma_loopback and
  *       svcrdma_malformed serve with the CQ in softirq (cq_softirq=Y).
  *
  * Locks: each is taken and dropped within one function, and no two are

@@ -104,6 +104,7 @@ static void rsv_bc_reply(struct rsv_xprt *x, const struct rsv_bc_reply *r)
 	struct rpc_rqst *req;
 	u32 credits;
 
+	WARN_ON_ONCE(in_interrupt());	/* S7: SUNRPC's locks, not from a CQ */
 	trace_rsv_bc_reply(x, r->b_xid, len);
 	if (!xprt)
 		goto bad;

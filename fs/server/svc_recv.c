@@ -161,6 +161,7 @@ void rsv_put_work(struct work_struct *work)
 {
 	struct rsv_xprt *x = container_of(work, struct rsv_xprt, x_put_work);
 
+	WARN_ON_ONCE(in_interrupt());	/* S7: ->xpo_free sleeps */
 	svc_xprt_put(&x->xprt);
 }
 
