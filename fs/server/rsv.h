@@ -70,8 +70,9 @@
  *       forced-MR READ's MR is freed by the engine's work.
  *       Asserted: rsv_bc_reply() and rsv_put_work() warn when called
  *       with bottom halves off; ->recv reaches them only through
- *       rsv_bc_queue() and rsv_svc_put(). rpcrdma_loopback and
- *       svcrdma_malformed serve with the CQ in softirq (cq_softirq=Y).
+ *       rsv_bc_queue() and rsv_svc_put(). rpcrdma_loopback,
+ *       svcrdma_malformed and svcrdma_force_mr's second pass serve with
+ *       the CQ in softirq (cq_softirq=Y).
  *
  * Locks: each is taken and dropped within one function, and no two are
  * ever held at once, so no function expects its caller to hold one

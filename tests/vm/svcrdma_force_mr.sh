@@ -9,7 +9,8 @@
 # load brings the connection's MRs within its share and the credits each
 # reply grants down to the MRs the share covers; restoring the budget
 # grants them again; an idle connection holds no MR; data stays
-# verified throughout.
+# verified throughout. Then a shorter pass with the server's CQ in
+# softirq (cq_softirq=Y): the budget cut, verified data, nothing left.
 . tests/lib/guest/lib.sh
 . tests/lib/guest/nfs-server.sh
 . tests/lib/guest/nfs-client.sh
@@ -72,4 +73,40 @@ for kind in qp cq mr; do
 done
 trace_pairs_check
 check "everything unloads" modprobe -r rdmastor_svcrdma rpcrdma rdmastor_transport rnic_mgr
+
+# Again with the server's completions in softirq (cq_softirq=Y): a
+# forced-MR READ's end puts its MR without sleeping
+# (rst_mr_put_nosleep()), and the MRs a budget cut drops are
+# deregistered by the engine's work item, not by the completion.
+check "softirq: load rdmastor_svcrdma with force_mr=1 cq_softirq=Y" \
+	modprobe rdmastor_svcrdma force_mr=1 cq_softirq=Y
+expect_eq "softirq: the parameter took" \
+	"$(cat /sys/module/rdmastor_svcrdma/parameters/cq_softirq)" Y
+check "softirq: the stock client's rpcrdma" modprobe rpcrdma
+check "softirq: nfsd serving again" nfsd_threads || bail "no server"
+check "softirq: mount NFSv3" nfs_mount 3 nolock || bail "no mount"
+check "softirq: the connection is in MR mode" [ "$(cstat mode)" = mr ]
+budget0=$(cat $SYS/budget)
+fio --name=share --directory=$MNT --size=32m --bs=64k --rw=randwrite --direct=1 \
+	--ioengine=libaio --iodepth=32 --time_based --runtime=10 --verify=crc32c \
+	--do_verify=1 --output-format=terse > /tmp/fio.out 2>&1 & load=$!
+check "softirq: the load holds several MRs" wait_for 15 cgt mrs 2
+echo 600 > $SYS/budget
+check "softirq: MRs fall within the share in 2 s" wait_for 2 cle mrs 2
+echo "$budget0" > $SYS/budget
+wait $load; r=$?
+[ "$r" = 0 ] || tail -5 /tmp/fio.out
+ok "$r" "softirq: the run completes, verified"
+check "softirq: an idle connection gives its MRs back" wait_for 10 cle mrs 0
+diag "$(cat $STATS)"
+expect_eq "softirq: every READ sink was invalidated (local_inv = regs)" \
+	"$(cstat local_inv)" "$(cstat regs)"
+rm -f $MNT/share*
+check "softirq: umount" umount $MNT
+check "softirq: nfsd stops" rpc.nfsd 0
+for kind in qp cq mr; do
+	check "softirq: no $kind of rdmastor left" wait_for 30 none_left $kind
+done
+check "softirq: everything unloads" \
+	modprobe -r rdmastor_svcrdma rpcrdma rdmastor_transport rnic_mgr
 tap_done
