@@ -5,7 +5,9 @@
 # INLINE (stock-inl) and rdmastor's pair, each running JOBS (4 KiB random
 # read and write at depth 16) for PROFILE_S (10) seconds under
 # `perf record -a -g` (cpu-clock: TCG has no hardware counters), ROUNDS
-# (2) rounds alternating. PROFILE_JOBS, PROFILE_S, PROFILE_ROUNDS,
+# (2) rounds alternating. A job NAME:create|stat|unlink:0:N[:numjobs=J]
+# runs pb_meta on N files (as the pairing runs' metadata jobs) under
+# perf for as long as it takes; the IOPS it prints are files a second. PROFILE_JOBS, PROFILE_S, PROFILE_ROUNDS,
 # MOUNT_OPTS and NFS_VERS come from make bench's environment (4.2 and
 # no options unless set). perf report's top symbols of each, and the
 # split by module, go to $RDMASTOR_OUT/profile-STACK-JOB.txt;
@@ -25,20 +27,42 @@ PB_DIR=$MNT
 . tests/lib/guest/nfs-loop-pairs.sh
 loop_setup
 # shellcheck disable=SC2046	# one bench file per block size the jobs use
-pb_files $(for spec in $JOBS; do IFS=: read -r _ _ bs _ <<< "$spec"; echo "$bs"; done | sort -u)
+pb_files $(for spec in $JOBS; do IFS=: read -r _ rw bs _ <<< "$spec"; case $rw in
+	create|stat|unlink) ;; *) echo "$bs" ;; esac; done | sort -u)
 umount $MNT
 
+# perf_meta OP N J: pb_meta's OP on N files in J processes under perf
+# (system-wide, for as long as the calls take: no fixed run time); its
+# row in /tmp/pm.row. The metadata jobs are pb_meta's, as the pairing
+# runs', in the order given: a stat or unlink needs the create before it.
+perf_meta() {
+	perf record -q -a -g -e cpu-clock -o /tmp/perf.data -- sleep 86399 2>/tmp/perf.err &
+	local p=$! rc
+	sleep 1
+	pb_meta "$1" "$2" "$3" > /tmp/pm.row; rc=$?
+	pkill -x -f "sleep 86399"
+	wait $p || { cat /tmp/perf.err; return 1; }
+	return $rc
+}
+
 profile() {	# profile STACK SPEC: one job under perf, its reports
-	local name rw bs depth f
-	IFS=: read -r name rw bs depth _ <<< "$2"
+	local name rw bs depth opts f rate
+	IFS=: read -r name rw bs depth opts <<< "$2"
 	f=$RDMASTOR_OUT/profile-$1-$name
-	perf record -q -a -g -e cpu-clock -o /tmp/perf.data -- \
-		fio --name="$name" --directory=$MNT --filename="bench.$bs" --size=64m --rw="$rw" \
-		--bs="$bs" --iodepth="$depth" --direct=1 --ioengine=libaio --time_based \
-		--runtime="$PROFILE_S" --output-format=json+ > /tmp/pf.json 2>/tmp/perf.err || {
-		cat /tmp/perf.err; return 1; }
+	case $rw in
+	create|stat|unlink)
+		perf_meta "$rw" "$depth" "$(pb_numjobs "$opts")" || return 1
+		rate=$(awk '{ print $1 }' /tmp/pm.row) ;;
+	*)
+		perf record -q -a -g -e cpu-clock -o /tmp/perf.data -- \
+			fio --name="$name" --directory=$MNT --filename="bench.$bs" --size=64m --rw="$rw" \
+			--bs="$bs" --iodepth="$depth" --direct=1 --ioengine=libaio --time_based \
+			--runtime="$PROFILE_S" --output-format=json+ > /tmp/pf.json 2>/tmp/perf.err || {
+			cat /tmp/perf.err; return 1; }
+		rate=$(tests/lib/guest/fio-row /tmp/pf.json | awk '{ print $1 }') ;;
+	esac
 	{
-		echo "$1 $name: $(tests/lib/guest/fio-row /tmp/pf.json | awk '{ print $1 }') IOPS"
+		echo "$1 $name: $rate IOPS"
 		echo "== by module (self)"
 		perf report -i /tmp/perf.data --no-children --sort dso --stdio -g none 2>/dev/null |
 			grep -v '^#' | grep -v '^$' | head -15
