@@ -36,12 +36,17 @@ umount $MNT
 # row in /tmp/pm.row. The metadata jobs are pb_meta's, as the pairing
 # runs', in the order given: a stat or unlink needs the create before it.
 perf_meta() {
+	rm -f /tmp/perf.data
 	perf record -q -a -g -e cpu-clock -o /tmp/perf.data -- sleep 86399 2>/tmp/perf.err &
 	local p=$! rc
 	sleep 1
-	pb_meta "$1" "$2" "$3" > /tmp/pm.row; rc=$?
-	pkill -x -f "sleep 86399"
-	wait $p || { cat /tmp/perf.err; return 1; }
+	pb_meta "$1" "$2" "$3" > /tmp/pm.row 2> /tmp/pm.err; rc=$?
+	# perf writes its data once its workload ends, and then exits with
+	# the workload's status (killed): what counts is the data
+	pkill -INT -x -f "sleep 86399"
+	wait $p
+	[ -s /tmp/perf.data ] || { cat /tmp/perf.err; return 1; }
+	[ "$rc" = 0 ] || head -c 300 /tmp/pm.err
 	return $rc
 }
 
