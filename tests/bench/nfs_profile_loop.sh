@@ -7,7 +7,10 @@
 # `perf record -a -g` (cpu-clock: TCG has no hardware counters), ROUNDS
 # (2) rounds alternating. A job NAME:create|stat|unlink:0:N[:numjobs=J]
 # runs pb_meta on N files (as the pairing runs' metadata jobs) under
-# perf for as long as it takes; the IOPS it prints are files a second. PROFILE_JOBS, PROFILE_S, PROFILE_ROUNDS,
+# perf for as long as it takes; the IOPS it prints are files a second
+# (creates profiled at dc19993; a cold stat in 8 processes under perf
+# had not finished after 8 minutes there, cause not found).
+# PROFILE_JOBS, PROFILE_S, PROFILE_ROUNDS,
 # MOUNT_OPTS and NFS_VERS come from make bench's environment (4.2 and
 # no options unless set). perf report's top symbols of each, and the
 # split by module, go to $RDMASTOR_OUT/profile-STACK-JOB.txt;
