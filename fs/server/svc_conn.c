@@ -42,15 +42,6 @@ bool rsv_cq_softirq;
 module_param_named(cq_softirq, rsv_cq_softirq, bool, 0444);
 MODULE_PARM_DESC(cq_softirq, "handle completions in softirq rather than in a workqueue (slower on soft-RoCE)");
 
-/*
- * Posting with bottom halves off, a software provider's send work
- * (soft-RoCE's tasklet) runs in the nfsd thread at the unlock, before it
- * can take the next call; with interrupts off it goes to ksoftirqd.
- */
-static bool rsv_post_irqoff;
-module_param_named(post_irqoff, rsv_post_irqoff, bool, 0444);
-MODULE_PARM_DESC(post_irqoff, "post with interrupts off: a software provider's send work leaves nfsd's thread (new connections)");
-
 struct workqueue_struct *rsv_wq;
 static u8 rsv_accept_pdata[RPCRDMA_CM_PDATA_LEN];
 
@@ -250,7 +241,6 @@ static struct rst_conn_params rsv_conn_params(void)
 		/* a reply's WRITEs: up to 1 MiB in up to 33 segments */
 		.rw_pages = RSV_MAX_CHUNK_PAGES + 32 * 33,
 		.cq_softirq = READ_ONCE(rsv_cq_softirq),
-		.post_irqoff = READ_ONCE(rsv_post_irqoff),
 		.ops = &rsv_conn_ops,
 		.owner = THIS_MODULE,
 	};

@@ -17,8 +17,6 @@
 #                rnic_mgr asks (rdmastor_transport mr_keep_idle=Y)
 #   rdmastor-sirq  the same pair, the server handling its completions in
 #                softirq (rdmastor_svcrdma cq_softirq=Y)
-#   rdmastor-pirq  the same pair, the server posting with interrupts off
-#                (rdmastor_svcrdma post_irqoff=Y)
 # rdmastor talking to a stock end uses what the stock end advertises.
 # The sets of jobs (SETS) are nfs_pairs_loop.sh's: core, lat (QD1),
 # more (fsync, CPU at a fixed rate, bursts, metadata) and nconnect.
@@ -69,7 +67,7 @@ pb_pairing() {
 	stock-rsv) cl=stock sv=rdmastor cinl=4096 sinl=$INLINE ;;
 	rsx-stock) cl=rdmastor sv=stock cinl=$INLINE sinl=4096 ;;
 	rdmastor | rdmastor-keep) cl=rdmastor sv=rdmastor cinl=$INLINE sinl=$INLINE ;;
-	rdmastor-sirq | rdmastor-pirq) cl=rdmastor sv=$kind cinl=$INLINE sinl=$INLINE ;;
+	rdmastor-sirq) cl=rdmastor sv=rdmastor-sirq cinl=$INLINE sinl=$INLINE ;;
 	*) return 1 ;;
 	esac
 	st=$STOCK_THREADS

@@ -16,8 +16,6 @@
 #     rdmastor   rdmastor's client + server at INLINE
 #     rdmastor-sirq  the same, the server handling completions in
 #                softirq (rdmastor_svcrdma cq_softirq=Y)
-#     rdmastor-pirq  the same, the server posting with interrupts off
-#                (rdmastor_svcrdma post_irqoff=Y)
 #   NAME-aa is NAME set up anew; @T: T nfsd threads, else the server's
 #   *_THREADS
 
@@ -53,9 +51,6 @@ pb_pairing() {
 		modprobe rdmastor_rpcrdma inline_size=$INLINE ;;
 	# the server handling its completions in softirq
 	rdmastor-sirq) modprobe rdmastor_svcrdma inline_size=$INLINE cq_softirq=Y &&
-		modprobe rdmastor_rpcrdma inline_size=$INLINE ;;
-	# the server posting with interrupts off
-	rdmastor-pirq) modprobe rdmastor_svcrdma inline_size=$INLINE post_irqoff=Y &&
 		modprobe rdmastor_rpcrdma inline_size=$INLINE ;;
 	*) return 1 ;;
 	esac && nfsd_threads "$t" && nfs_mount "${NFS_VERS:-4.2}" "$MOUNT_OPTS" || return 1

@@ -27,12 +27,10 @@ nfsd_threads() {
 server_stack() {
 	rpc.nfsd 0
 	wait_for 60 sh -c 'modprobe -r rdmastor_svcrdma 2>/dev/null; modprobe -r rpcrdma 2>/dev/null; ! grep -qE "^(rdmastor_svcrdma|rpcrdma) " /proc/modules' || return 1
-	if [[ "$1" == rdmastor* ]]; then
-		# rdmastor-sirq: completions in softirq; rdmastor-pirq: posts
-		# with interrupts off
+	if [ "$1" = rdmastor ] || [ "$1" = rdmastor-sirq ]; then
+		# rdmastor-sirq: completions in softirq
 		modprobe rdmastor_svcrdma inline_size="$2" \
-			cq_softirq="$([ "$1" = rdmastor-sirq ] && echo Y || echo N)" \
-			post_irqoff="$([ "$1" = rdmastor-pirq ] && echo Y || echo N)"
+			cq_softirq="$([ "$1" = rdmastor-sirq ] && echo Y || echo N)"
 	else
 		modprobe --ignore-install rpcrdma && sysctl -qw sunrpc.svc_rdma.max_req_size="$2"
 	fi && nfsd_threads "${3:-8}"
