@@ -66,6 +66,7 @@ struct rst_conn *rst_conn_alloc(const struct rst_conn_params *p,
 	INIT_WORK(&c->c_mr_defer_work, rst_mr_defer_work);
 	INIT_LIST_HEAD(&c->c_lnode);
 	rst_reads_init(c);
+	rst_kick_init(c);
 	/* One credit until the ULP learns the peer's (private data, replies). */
 	c->c_peer_credits = 1;
 	c->c_nr = atomic_inc_return(&rst_conn_nr);
@@ -262,6 +263,7 @@ int rst_conn_setup(struct rst_conn *c, struct rdma_cm_id *id)
 
 	c->c_id = id;
 	c->c_dev = dev;
+	c->c_kick_on = rst_kick_wanted(dev);
 	c->c_port = id->port_num;
 	if (!c->c_p.max_io_pages && c->c_p.iwarp_io_pages &&
 	    rdma_protocol_iwarp(dev, c->c_port))
@@ -319,6 +321,7 @@ int rst_conn_setup(struct rst_conn *c, struct rdma_cm_id *id)
 void rst_conn_free_hw(struct rst_conn *c)
 {
 	rst_mr_pool_destroy(c);
+	rst_kick_stop(c);
 	if (c->c_qp) {
 		rdma_destroy_qp(c->c_id);
 		c->c_qp = NULL;
@@ -400,6 +403,7 @@ void rst_down_work(struct work_struct *work)
 	pflags = rst_post_lock(c);
 	c->c_posts_closed = true;
 	rst_post_unlock(c, pflags);
+	rst_kick_stop(c);
 	ib_drain_qp(c->c_qp);
 	WRITE_ONCE(c->c_drained, true);
 	wake_up_all(&c->c_wq);
@@ -800,6 +804,7 @@ void rst_conn_stats(struct rst_conn *c, struct rst_stats *s)
 	pflags = rst_post_lock(c);
 	s->sends = c->c_sends;
 	s->sends_signaled = c->c_sends_signaled;
+	s->kicks = c->c_kicks;
 	rst_post_unlock(c, pflags);
 	s->window = rst_window(c);
 	s->rx_held = atomic_read(&c->c_rx_held_nr);

@@ -49,6 +49,10 @@ int rst_ack_timeout = -1;
 module_param_cb(ack_timeout, &rst_ack_timeout_ops, &rst_ack_timeout, 0644);
 MODULE_PARM_DESC(ack_timeout, "local ACK timeout of new connections, 4.096 us << N (0..31); -1: rdma_cm's, 20 (4.3 s) on soft-RoCE");
 
+unsigned int rst_rxe_kick_ms = 1000;
+module_param_named(rxe_kick_ms, rst_rxe_kick_ms, uint, 0644);
+MODULE_PARM_DESC(rxe_kick_ms, "on soft-RoCE, ring the doorbell of a send queue that stood still this long (kick.c; 0: never)");
+
 static int __init rst_init(void)
 {
 	/* Teardown runs here: it must make progress under memory pressure. */

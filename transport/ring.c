@@ -352,6 +352,8 @@ static void rst_tx_retire_before(struct rst_conn *c, struct rst_tx *tx)
 	pflags = rst_post_lock(c);
 	list_cut_before(&done, &c->c_tx_posted, &tx->tx_node);
 	list_del_init(&tx->tx_node);
+	if (!list_empty(&c->c_tx_posted))
+		rst_kick_arm(c);
 	rst_post_unlock(c, pflags);
 	if (list_empty(&done))
 		return;
@@ -563,6 +565,7 @@ int rst_tx_post_chain(struct rst_conn *c, struct rst_tx *tx,
 		c->c_sends++;
 		if (tx->tx_wr.send_flags & IB_SEND_SIGNALED)
 			c->c_sends_signaled++;
+		rst_kick_arm(c);
 	}
 	rst_post_unlock(c, pflags);
 	return err;

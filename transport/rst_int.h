@@ -186,6 +186,13 @@ struct rst_conn {
 	u32 c_reads_waiting;
 	struct delayed_work c_read_work;	/* posts them */
 
+	/* kick.c: the doorbell watchdog, on soft-RoCE only */
+	bool c_kick_on;
+	struct delayed_work c_kick_work;
+	u64 c_tx_progress;		/* sends posted and retired (c_post_lock) */
+	u64 c_kick_seen;		/* ... at the watchdog's last look */
+	u64 c_kicks;			/* doorbells rung (c_post_lock) */
+
 	u32 c_peer_credits;
 	u32 c_outstanding;
 	struct rst_stats c_stats;
@@ -332,6 +339,12 @@ int rst_mr_map_off(struct rst_mr *m, struct scatterlist *sg, int nents,
 		   u32 *len, u32 *rkey);
 
 /* read_wait.c */
+void rst_kick_init(struct rst_conn *c);
+bool rst_kick_wanted(const struct ib_device *dev);
+void rst_kick_arm(struct rst_conn *c);
+void rst_kick_stop(struct rst_conn *c);
+extern unsigned int rst_rxe_kick_ms;
+
 void rst_reads_init(struct rst_conn *c);
 bool rst_reads_waiting(struct rst_conn *c);
 int rst_read_park(struct rst_conn *c, struct rst_read_op *op);

@@ -135,6 +135,8 @@ DECLARE_EVENT_CLASS(rst_conn_class,
 DEFINE_RST_CONN_EVENT(rst_conn_create);
 DEFINE_RST_CONN_EVENT(rst_conn_destroy);
 DEFINE_RST_CONN_EVENT(rst_conn_up);
+/* kick.c: soft-RoCE's send queue stood still; its doorbell was rung */
+DEFINE_RST_CONN_EVENT(rst_kick);
 
 TRACE_EVENT(rst_conn_down,
 	TP_PROTO(const struct rst_conn *c, int reason),

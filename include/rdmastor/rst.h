@@ -165,6 +165,7 @@ struct rst_stats {
 	u32 mr_entries;
 	u64 reads_parked;
 	u32 reads_waiting;
+	u64 kicks;
 };
 
 typedef int (*rst_accept_fn)(struct rst_conn *c, const void *pdata, u8 plen,
