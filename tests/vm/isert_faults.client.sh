@@ -168,11 +168,7 @@ conn_errors() { dmesg | grep -c 'detected conn error'; }
 # unacknowledged Send, and fails the second on a valid MR ("not free",
 # and the QP is in error). A failure here should say whether that was it.
 rxe_retries() {
-	local d=/sys/class/infiniband/rxe0/ports/1/hw_counters f out=
-	for f in rcvd_rnr_err rcvd_seq_err completer_retry_err retry_exceeded_err duplicate_request; do
-		out="$out $f $(cat $d/$f 2>/dev/null)"
-	done
-	echo "${out# }; REG_MR refused: $(dmesg | grep -c 'rxe_reg_fast_mr: .* not free')"
+	echo "$(rxe_counters); REG_MR refused: $(dmesg | grep -c 'rxe_reg_fast_mr: .* not free')"
 }
 late_acks() {
 	local e0 rc

@@ -160,6 +160,35 @@ diag() {
 	echo "# $*"
 }
 
+# rxe_counters: soft-RoCE's loss and retry counters of rxe0 on one line
+# (a lost ACK shows as the peer's duplicate_request and this side's
+# completer_retry_err; send_err counts packets rxe could not send).
+rxe_counters() {
+	local d=/sys/class/infiniband/rxe0/ports/1/hw_counters f out=
+	for f in send_err rcvd_rnr_err rcvd_seq_err completer_retry_err \
+		retry_exceeded_err duplicate_request out_of_seq_request; do
+		out="$out $f $(cat $d/$f 2>/dev/null)"
+	done
+	echo "${out# }"
+}
+
+# rxe_progress FILE: once a second until killed, a line of rxe0's packet
+# counters and each RC QP's state and PSNs into FILE, for a failure's
+# diagnosis: a stalled requester shows as sq-psn and sent_pkts standing
+# still while the peer waits.
+rxe_progress() {
+	local d=/sys/class/infiniband/rxe0/ports/1/hw_counters
+	while :; do
+		echo "$(date +%s) sent $(cat $d/sent_pkts) rcvd $(cat $d/rcvd_pkts)" \
+			"$(rdma -d res show qp link rxe0/1 2>/dev/null | awk '/type RC/ {
+				for (i = 1; i < NF; i++)
+					if ($i ~ /^(lqpn|state|sq-psn|rq-psn)$/)
+						printf "%s %s ", $i, $(i + 1)
+				printf "| " }')"
+		sleep 1
+	done >> "$1"
+}
+
 # wait_for SECONDS CMD...: poll CMD every 0.2 s until it succeeds.
 wait_for() {
 	local deadline=$(( $(date +%s) + $1 ))
