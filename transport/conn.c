@@ -786,6 +786,30 @@ bool rst_conn_up(struct rst_conn *c)
 EXPORT_SYMBOL_GPL(rst_conn_up);
 
 /**
+ * rst_conn_closed - did the connection go down by an orderly disconnect?
+ * @c: the connection
+ *
+ * The peer's disconnect, or (client side) rst_shutdown(); not an error.
+ * Known before the drain (rst_conn_down() keeps the first reason), so a
+ * send that drain flushes already sees it: a server can tell a reply
+ * the peer may well have had (its ACK not yet processed when the peer
+ * left) from a failure of its own.
+ *
+ * Return: true once down by an orderly disconnect.
+ */
+bool rst_conn_closed(struct rst_conn *c)
+{
+	unsigned long flags;
+	bool closed;
+
+	spin_lock_irqsave(&c->c_lock, flags);
+	closed = c->c_state == RST_DOWN && !c->c_reason;
+	spin_unlock_irqrestore(&c->c_lock, flags);
+	return closed;
+}
+EXPORT_SYMBOL_GPL(rst_conn_closed);
+
+/**
  * rst_conn_stats - a snapshot of a connection's counters
  * @c: the connection
  * @s: out: the counters, MR pool and window state

@@ -255,6 +255,7 @@ const void *rst_conn_peer_pdata(struct rst_conn *c, u8 *len);
 struct ib_device *rst_conn_device(struct rst_conn *c);
 u32 rst_conn_id(const struct rst_conn *c);
 bool rst_conn_up(struct rst_conn *c);
+bool rst_conn_closed(struct rst_conn *c);
 bool rst_conn_iwarp(struct rst_conn *c);
 void rst_conn_addrs(struct rst_conn *c, struct sockaddr_storage *local,
 		    struct sockaddr_storage *peer);

@@ -466,7 +466,7 @@ static int rtpc_run(const char *ip, u16 port, enum rtp_type op, u32 size,
 		 "verify_errors %lld\nproto_errors %lld\nregs %llu\nremote_inv %llu\n"
 		 "local_inv %llu\nmrs_peak %u\nmr_freed_unknown %llu\nwindow_min %u\n"
 		 "shrinks %llu\ndisconnected %d\nmrs_idle %d\nmap_ns_per_io %llu\n"
-		 "local_inv_ns_per_io %llu\n",
+		 "local_inv_ns_per_io %llu\nkicks %llu\n",
 		 (long long)atomic64_read(&r->r_started),
 		 (long long)atomic64_read(&r->r_ops),
 		 (long long)atomic64_read(&r->r_bytes), us,
@@ -480,7 +480,7 @@ static int rtpc_run(const char *ip, u16 port, enum rtp_type op, u32 size,
 		 div64_u64(atomic64_read(&r->r_map_ns),
 			   max_t(u64, 1, atomic64_read(&r->r_started))),
 		 div64_u64(atomic64_read(&r->r_inv_ns),
-			   max_t(u64, 1, atomic64_read(&r->r_local_invs))));
+			   max_t(u64, 1, atomic64_read(&r->r_local_invs))), st.kicks);
 	rtpc_run_free(r);
 	return 0;
 }

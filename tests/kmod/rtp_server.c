@@ -61,7 +61,8 @@ static struct {
 	struct rst_listener *listener;
 	u32 depth;
 	atomic64_t conns, requests, writes, reads, verify_errors, proto_errors;
-	atomic64_t stale_attempts, stale_failed, io_errors, evil_sent;
+	atomic64_t stale_attempts, stale_failed, io_errors, flushed_at_close, kicks;
+	atomic64_t evil_sent;
 	atomic_t active;	/* connections accepted and not yet gone */
 	atomic_t evil;		/* enum rtps_evil for the next READ reply */
 	atomic_t hold;		/* hold requests before serving them */
@@ -160,6 +161,25 @@ static void rtps_replying(struct rtps_conn *sc)
 	spin_unlock_irq(&sc->sc_lock);
 }
 
+/*
+ * Counted, and said with what tells one cause from another. A reply
+ * flushed because the client closed the connection is not the server's
+ * failure: RC acknowledges a send only when its ACK is processed, and
+ * the client may close once it has the reply, before that (soft-RoCE
+ * defers its completer). The client's own checks say whether it had it.
+ */
+static void rtps_io_error(struct rst_conn *c, struct rtps_req *r,
+			  const char *what, int err)
+{
+	bool closed = rst_conn_closed(c);
+
+	atomic64_inc(closed ? &rtps.flushed_at_close : &rtps.io_errors);
+	pr_info_ratelimited("rtp server: %s of xid %#x (%u bytes) failed (%d)%s\n",
+			    what, r->r_msg.xid, r->r_msg.len, err,
+			    closed ? ": the client had closed the connection" :
+			    rst_conn_up(c) ? "" : ", connection down");
+}
+
 static void rtps_work(struct work_struct *work)
 {
 	struct rtps_req *r = container_of(work, struct rtps_req, r_work);
@@ -214,13 +234,13 @@ static void rtps_work(struct work_struct *work)
 		if (err && r->r_msg.type == RTP_STALE_WRITE)
 			atomic64_inc(&rtps.stale_failed);
 		else if (err)
-			atomic64_inc(&rtps.io_errors);
+			rtps_io_error(c, r, "RDMA WRITE and reply", err);
 		break;
 	default: /* RTP_READ */
 		atomic64_inc(&rtps.reads);
 		err = rst_rw_read(c, r->r_sg, nents, r->r_msg.addr, r->r_msg.rkey);
 		if (err) {
-			atomic64_inc(&rtps.io_errors);
+			rtps_io_error(c, r, "RDMA READ", err);
 			rtps_replying(sc);
 			rst_tx_put(c, tx);
 			break;
@@ -307,12 +327,15 @@ static bool rtps_idle(struct rtps_conn *sc)
 static void rtps_disconnected(struct rst_conn *c, int reason)
 {
 	struct rtps_conn *sc = rst_conn_priv(c);
+	struct rst_stats st;
 
 	/*
 	 * Everything posted is flushed, so work items still running finish
 	 * (their waits end with the connection down): let them.
 	 */
 	wait_event(sc->sc_wq, rtps_idle(sc));
+	rst_conn_stats(c, &st);
+	atomic64_add(st.kicks, &rtps.kicks);
 	rtps_conn_free(sc);
 	atomic_dec(&rtps.active);
 }
@@ -442,7 +465,7 @@ static int rtps_stats_show(struct seq_file *m, void *v)
 		   (long long)atomic64_read(&rtps.evil_sent));
 	seq_printf(m, "listening %d\nconns %lld\nrequests %lld\nwrites %lld\nreads %lld\n"
 		   "verify_errors %lld\nproto_errors %lld\nstale_attempts %lld\n"
-		   "stale_failed %lld\nio_errors %lld\n",
+		   "stale_failed %lld\nio_errors %lld\nflushed_at_close %lld\nkicks %lld\n",
 		   rtps.listener != NULL,
 		   (long long)atomic64_read(&rtps.conns),
 		   (long long)atomic64_read(&rtps.requests),
@@ -452,7 +475,9 @@ static int rtps_stats_show(struct seq_file *m, void *v)
 		   (long long)atomic64_read(&rtps.proto_errors),
 		   (long long)atomic64_read(&rtps.stale_attempts),
 		   (long long)atomic64_read(&rtps.stale_failed),
-		   (long long)atomic64_read(&rtps.io_errors));
+		   (long long)atomic64_read(&rtps.io_errors),
+		   (long long)atomic64_read(&rtps.flushed_at_close),
+		   (long long)atomic64_read(&rtps.kicks));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(rtps_stats);

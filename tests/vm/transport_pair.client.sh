@@ -66,6 +66,7 @@ check "RDMA READ 1 MiB across guests, verified" run_ok big -o read -s 1m -c 4 -t
 $R stale -s 16k -i remote $SERVER > /tmp/out 2>&1
 cat /tmp/out | sed 's/^/# /'
 check "stale key across guests: the server's write fails, our buffer is unchanged" grep -q "disconnected 1 unchanged 1" /tmp/out
+diag "rxe: $(rxe_counters)"
 check "unload rtp" rmmod rtp
 check "unload the transport" modprobe -r rdmastor_transport
 check "unload rnic_mgr" modprobe -r rnic_mgr
