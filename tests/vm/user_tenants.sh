@@ -144,15 +144,18 @@ echo 4000 > $SYS/budget
 # A's registrations wait while B's 16 processes answer their REVOKEs
 echo 10000 > $P/user_wait_ms
 TCAP=3875
-# A holds at least 95% of what its weight owes it of TCAP (A's share
-# column grows with its demand, so it cannot say when A is served)
+# A holds at least 97% of what its weight owes it of TCAP (A's share
+# column grows with its demand, so it cannot say when A is served).
+# 97, not less: with the device full, A at 95% would put B at 2.16
+# times A under weights 1:2, outside the 5% the checks below allow, so
+# a wait that ended there could fail a system still settling.
 settled() {
 	local ha
 	ha=$(tenant_col "cgroup:$CG/tA" 5)
-	[ -n "$ha" ] && [ "$ha" -ge $((TCAP * 95 / 100 / WSUM)) ]
+	[ -n "$ha" ] && [ "$ha" -ge $((TCAP * 97 / 100 / WSUM)) ]
 }
 two_round() {
-	local label=$1 i bpids=() apid ha=0 hb=0
+	local label=$1 i bpids=() apid ha=0 hb=0 a b samples=
 	# both tenants active: each process uses its buffers round and
 	# round through its cache, sized by its entitlement
 	for i in $(seq 16); do
@@ -167,14 +170,18 @@ two_round() {
 	check "$label: A is running" wait_for 60 grep -q "hold started" /tmp/two.a
 	# shares settle (revocations, caches resized): how long that takes
 	# depends on the machine, what they settle to does not
-	check "$label: the tenants settle within 5% of their shares" wait_for 120 settled
+	check "$label: A settles within 3% of its share" wait_for 120 settled
 	sleep 2
 	# the mean of five samples a second apart
 	for _ in 1 2 3 4 5; do
-		ha=$((ha + $(tenant_col "cgroup:$CG/tA" 5)))
-		hb=$((hb + $(tenant_col "cgroup:$CG/tB" 5)))
+		a=$(tenant_col "cgroup:$CG/tA" 5)
+		b=$(tenant_col "cgroup:$CG/tB" 5)
+		samples="$samples $a/$b"
+		ha=$((ha + a))
+		hb=$((hb + b))
 		sleep 1
 	done
+	diag "$label: held A/B, a second apart:$samples"
 	while read -r l; do diag "$label: $l"; done < $SYS/tenants
 	HA=$((ha / 5))
 	HB=$((hb / 5))
