@@ -198,29 +198,24 @@ void rsv_bc_queue(struct rsv_xprt *x, const struct rpcrdma_hdr *h,
 	struct rsv_bc_reply *r;
 	struct rst_rx *rx = NULL;
 
+	/* rst_rx_hold() takes no lock: one x_lock section does it all */
 	spin_lock_bh(&x->x_lock);
 	r = list_first_entry_or_null(&x->x_bc_free, struct rsv_bc_reply, b_node);
 	if (r)
-		list_del_init(&r->b_node);
-	spin_unlock_bh(&x->x_lock);
-	if (r)
 		rx = rst_rx_hold(x->x_conn);
+	if (rx) {
+		list_del(&r->b_node);	/* before the fill overwrites the links */
+		*r = (struct rsv_bc_reply) {
+			.b_rx = rx, .b_msg = msg, .b_len = len,
+			.b_xid = h->xid, .b_credits = h->credits,
+		};
+		list_add_tail(&r->b_node, &x->x_bc_wait);
+	}
+	spin_unlock_bh(&x->x_lock);
 	if (!rx) {
-		if (r) {
-			spin_lock_bh(&x->x_lock);
-			list_add(&r->b_node, &x->x_bc_free);
-			spin_unlock_bh(&x->x_lock);
-		}
 		rsv_protocol_error(x, "more replies than callbacks");
 		return;
 	}
-	*r = (struct rsv_bc_reply) {
-		.b_rx = rx, .b_msg = msg, .b_len = len,
-		.b_xid = h->xid, .b_credits = h->credits,
-	};
-	spin_lock_bh(&x->x_lock);
-	list_add_tail(&r->b_node, &x->x_bc_wait);
-	spin_unlock_bh(&x->x_lock);
 	queue_work(rsv_wq, &x->x_bc_work);
 }
 
