@@ -269,6 +269,17 @@ void rsv_stats_del(struct rsv_xprt *x);
 int rsv_stats_init(void);
 void rsv_stats_exit(void);
 
+/* svc_fault.c: fault switches for tests, in debug builds only (RDMASTOR_DEBUG) */
+#ifdef RDMASTOR_DEBUG
+void rsv_fault_init(void);
+void rsv_fault_exit(void);
+void rsv_fault_bc_work_delay(void);
+#else
+static inline void rsv_fault_init(void) { }
+static inline void rsv_fault_exit(void) { }
+static inline void rsv_fault_bc_work_delay(void) { }
+#endif
+
 /* svc_bc.c */
 int rsv_bc_init(void);
 void rsv_bc_exit(void);

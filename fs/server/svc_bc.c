@@ -142,6 +142,7 @@ static void rsv_bc_work(struct work_struct *work)
 	struct rsv_xprt *x = container_of(work, struct rsv_xprt, x_bc_work);
 	struct rsv_bc_reply *r, copy;
 
+	rsv_fault_bc_work_delay();
 	for (;;) {
 		spin_lock_bh(&x->x_lock);
 		r = list_first_entry_or_null(&x->x_bc_wait, struct rsv_bc_reply,

@@ -467,6 +467,7 @@ static int __init rsv_init(void)
 	if (!rsv_wq)
 		return -ENOMEM;
 	rsv_pull_init();
+	rsv_fault_init();
 	err = rsv_bc_init();
 	if (err)
 		goto out_wq;
@@ -485,6 +486,7 @@ out_stats:
 out_bc:
 	rsv_bc_exit();
 out_wq:
+	rsv_fault_exit();
 	destroy_workqueue(rsv_wq);
 	return err;
 }
@@ -495,6 +497,7 @@ static void __exit rsv_exit(void)
 	svc_unreg_xprt_class(&rsv_class);
 	rsv_stats_exit();
 	rsv_bc_exit();
+	rsv_fault_exit();
 	destroy_workqueue(rsv_wq);
 }
 

@@ -7,8 +7,9 @@
 # is answered with ERR_VERS and a call whose chunk lists lie or are out
 # of bounds with ERR_CHUNK, the connection staying up; a message without
 # an xid, an RDMA_ERROR, a reply to a callback never sent (one, or a
-# flood of them) and a Read chunk behind a key never given end the
-# connection; calls far over the
+# flood of them, also with the server's callback work late so that the
+# flood outruns its slots) and a Read chunk behind a key never given end
+# the connection; calls far over the
 # credits and a flood of idle connections end in answers or disconnects.
 # Never a crash, WARN or leak: a real mount still verifies data, and once
 # nfsd stops nothing is left and everything unloads.
@@ -55,6 +56,20 @@ for m in short rdmaerr bcreply bcflood badkey zeroseg; do
 	check "$m: the server drops the connection ($(cat $P/state))" dropped $m
 	check "$m: a new connection is answered" answered null msg
 done
+# The flood again with the server's callback work 2 s late (a debugfs
+# fault switch): the stray replies fill its 8 slots and the ninth is
+# refused in ->recv, before the work has seen one; the connection ends
+# with 8 receive buffers still held, which its teardown must give back.
+# 5 s first: the protocol-error message is rate-limited.
+F=/sys/kernel/debug/rdmastor_svcrdma/bc_work_delay_ms
+sleep 5
+e0=$(dmesg | grep -c 'more replies than callbacks')
+echo 2000 > $F
+check "bcflood, callback work late: the server drops the connection ($(cat $P/state))" dropped bcflood
+check "bcflood, callback work late: refused as more replies than callbacks" \
+	sh -c "[ \$(dmesg | grep -c 'more replies than callbacks') -gt $e0 ]"
+echo 0 > $F
+check "bcflood, callback work late: a new connection is answered" answered null msg
 diag "server: $(cat $DBG/totals)"
 # badkey's READ fails on the device: a connection error, not a bad call
 check "the server counted the protocol errors" [ "$(awk '{ for (i = 1; i < NF; i++) if ($i == "bad_calls") print $(i + 1) }' $DBG/totals)" -ge 3 ]
