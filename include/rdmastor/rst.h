@@ -157,6 +157,7 @@ struct rst_conn_params {
  * @reads_parked: forced-MR RDMA READs that found no MR and waited for
  *	one, ever
  * @reads_waiting: how many wait now
+ * @kicks: doorbells the soft-RoCE watchdog rang (transport/kick.c)
  */
 struct rst_stats {
 	u32 mrs, mrs_peak, mr_limit, window, outstanding, rx_held;
