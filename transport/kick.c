@@ -50,15 +50,14 @@ bool rst_kick_wanted(const struct ib_device *dev)
 }
 
 /**
- * rst_kick_arm - something moved on the send queue: watch it
- * @c: the connection, under c_post_lock
+ * rst_kick_watch - a soft-RoCE send queue moved: watch it (rst_kick_arm())
+ * @c: the connection, under c_post_lock, c_kick_on set
  */
-void rst_kick_arm(struct rst_conn *c)
+void rst_kick_watch(struct rst_conn *c)
 {
 	unsigned int ms = READ_ONCE(rst_rxe_kick_ms);
 
-	c->c_tx_progress++;
-	if (c->c_kick_on && ms && !c->c_posts_closed &&
+	if (ms && !c->c_posts_closed &&
 	    !delayed_work_pending(&c->c_kick_work))
 		queue_delayed_work(rst_wq, &c->c_kick_work, msecs_to_jiffies(ms));
 }

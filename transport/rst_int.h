@@ -338,13 +338,29 @@ int rst_mr_map_off(struct rst_mr *m, struct scatterlist *sg, int nents,
 		   unsigned int sg_off, enum dma_data_direction dir, u64 *addr,
 		   u32 *len, u32 *rkey);
 
-/* read_wait.c */
+/* kick.c */
 void rst_kick_init(struct rst_conn *c);
 bool rst_kick_wanted(const struct ib_device *dev);
-void rst_kick_arm(struct rst_conn *c);
+void rst_kick_watch(struct rst_conn *c);
 void rst_kick_stop(struct rst_conn *c);
 extern unsigned int rst_rxe_kick_ms;
 
+/**
+ * rst_kick_arm - something moved on the send queue
+ * @c: the connection, under c_post_lock
+ *
+ * Counts the progress the watchdog compares; only a soft-RoCE
+ * connection goes on to watch (a call per post and retire saved on
+ * every other device).
+ */
+static inline void rst_kick_arm(struct rst_conn *c)
+{
+	c->c_tx_progress++;
+	if (c->c_kick_on)
+		rst_kick_watch(c);
+}
+
+/* read_wait.c */
 void rst_reads_init(struct rst_conn *c);
 bool rst_reads_waiting(struct rst_conn *c);
 int rst_read_park(struct rst_conn *c, struct rst_read_op *op);
