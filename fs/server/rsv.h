@@ -41,7 +41,8 @@
  *       copied it out (or the call is dropped); a client that keeps
  *       more calls in flight than its credits finds no buffer to hold,
  *       and that is a protocol error.
- *       Asserted: rsv_recv() disconnects when rst_rx_hold() fails.
+ *       Asserted: rsv_recv() disconnects when rst_rx_hold() fails
+ *       (svcrdma_malformed makes it fail with fail_rx_hold, svc_fault.c).
  *   S2. Every call leaves x_calls_free once and comes back once: from
  *       ->recv to ->xpo_release_ctxt, or to its drop.
  *       Asserted: rsv_call_put() warns on a call that is not out.
@@ -274,10 +275,12 @@ void rsv_stats_exit(void);
 void rsv_fault_init(void);
 void rsv_fault_exit(void);
 void rsv_fault_bc_work_delay(void);
+bool rsv_fault_rx_hold(void);
 #else
 static inline void rsv_fault_init(void) { }
 static inline void rsv_fault_exit(void) { }
 static inline void rsv_fault_bc_work_delay(void) { }
+static inline bool rsv_fault_rx_hold(void) { return false; }
 #endif
 
 /* svc_bc.c */

@@ -190,7 +190,9 @@ void rsv_bc_init_conn(struct rsv_xprt *x)
  * the reply keeps its receive buffer and x_bc_work completes its
  * callback. At most RSV_BC_SLOTS callbacks are out, so a reply beyond
  * that many waiting answers nothing: a protocol error. The receive ring
- * has room to hold that many besides a full window of calls.
+ * has room to hold that many besides a full window of calls, so a reply
+ * that finds it held to its limit is one too (the client sent more than
+ * its credits).
  * Context: ->recv; never sleeps.
  */
 void rsv_bc_queue(struct rsv_xprt *x, const struct rpcrdma_hdr *h,
@@ -202,7 +204,7 @@ void rsv_bc_queue(struct rsv_xprt *x, const struct rpcrdma_hdr *h,
 	/* rst_rx_hold() takes no lock: one x_lock section does it all */
 	spin_lock_bh(&x->x_lock);
 	r = list_first_entry_or_null(&x->x_bc_free, struct rsv_bc_reply, b_node);
-	if (r)
+	if (r && !rsv_fault_rx_hold())
 		rx = rst_rx_hold(x->x_conn);
 	if (rx) {
 		list_del(&r->b_node);	/* before the fill overwrites the links */
@@ -214,7 +216,8 @@ void rsv_bc_queue(struct rsv_xprt *x, const struct rpcrdma_hdr *h,
 	}
 	spin_unlock_bh(&x->x_lock);
 	if (!rx) {
-		rsv_protocol_error(x, "more replies than callbacks");
+		rsv_protocol_error(x, r ? "more replies than the receive ring holds" :
+				   "more replies than callbacks");
 		return;
 	}
 	queue_work(rsv_wq, &x->x_bc_work);

@@ -10,6 +10,13 @@
  *		refused ("more replies than callbacks": svcrdma_malformed's
  *		bcflood). Without it the work ends the connection at the
  *		first stray reply, before the slots fill.
+ *
+ *   fail_rx_hold
+ *		a count: the next N messages that would hold their receive
+ *		buffer (a call in ->recv, a callback's reply in
+ *		rsv_bc_queue()) find none to hold, as when a client keeps
+ *		more in flight than the ring has room for (S1); each ends
+ *		the connection as a protocol error.
  */
 #include <linux/debugfs.h>
 #include <linux/delay.h>
@@ -18,6 +25,7 @@
 
 static struct dentry *rsv_fault_dir;
 static u32 rsv_bc_work_delay_ms;
+static atomic_t rsv_fail_rx_hold = ATOMIC_INIT(0);
 
 /**
  * rsv_fault_bc_work_delay - sleep bc_work_delay_ms
@@ -33,6 +41,17 @@ void rsv_fault_bc_work_delay(void)
 }
 
 /**
+ * rsv_fault_rx_hold - should this message find no receive buffer to hold?
+ *
+ * Return: true once for each count written to fail_rx_hold.
+ * Context: any (->recv may run in softirq).
+ */
+bool rsv_fault_rx_hold(void)
+{
+	return atomic_add_unless(&rsv_fail_rx_hold, -1, 0);
+}
+
+/**
  * rsv_fault_init - create the debugfs switches (none if debugfs is off)
  */
 void rsv_fault_init(void)
@@ -40,6 +59,8 @@ void rsv_fault_init(void)
 	rsv_fault_dir = debugfs_create_dir("rdmastor_svcrdma", NULL);
 	debugfs_create_u32("bc_work_delay_ms", 0600, rsv_fault_dir,
 			   &rsv_bc_work_delay_ms);
+	debugfs_create_atomic_t("fail_rx_hold", 0600, rsv_fault_dir,
+				&rsv_fail_rx_hold);
 }
 
 /**

@@ -412,10 +412,10 @@ void rsv_recv(struct rst_conn *rc, const void *buf, u32 len, bool inv,
 		rsv_protocol_error(x, "more calls than credits");
 		return;
 	}
-	call->c_rx = rst_rx_hold(rc);
+	call->c_rx = rsv_fault_rx_hold() ? NULL : rst_rx_hold(rc);
 	if (!call->c_rx) {
 		rsv_call_put(call);
-		rsv_protocol_error(x, "more calls than credits");
+		rsv_protocol_error(x, "more calls than the receive ring holds");
 		return;
 	}
 	call->c_hdr = *h;

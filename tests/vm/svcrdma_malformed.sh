@@ -8,8 +8,9 @@
 # of bounds with ERR_CHUNK, the connection staying up; a message without
 # an xid, an RDMA_ERROR, a reply to a callback never sent (one, or a
 # flood of them, also with the server's callback work late so that the
-# flood outruns its slots) and a Read chunk behind a key never given end
-# the connection; calls far over the
+# flood outruns its slots), a call or reply that finds the receive ring
+# held to its limit (a fault switch) and a Read chunk behind a key never
+# given end the connection; calls far over the
 # credits and a flood of idle connections end in answers or disconnects.
 # Never a crash, WARN or leak: a real mount still verifies data, and once
 # nfsd stops nothing is left and everything unloads.
@@ -70,6 +71,24 @@ check "bcflood, callback work late: refused as more replies than callbacks" \
 	sh -c "[ \$(dmesg | grep -c 'more replies than callbacks') -gt $e0 ]"
 echo 0 > $F
 check "bcflood, callback work late: a new connection is answered" answered null msg
+# A receive ring held to its limit (a debugfs fault switch: the next
+# message finds no buffer to hold, as when a client sends past its
+# credits): a call and a callback's reply each end the connection as a
+# protocol error of their own, and a new connection is answered.
+H=/sys/kernel/debug/rdmastor_svcrdma/fail_rx_hold
+ring_full() {
+	local e0
+	e0=$(dmesg | grep -c "$2")
+	echo 1 > $H
+	dropped "$1" && [ "$(cat $H)" = 0 ] &&
+		wait_for 5 sh -c "[ \$(dmesg | grep -c '$2') -gt $e0 ]"
+}
+check "a call with the ring held to its limit: refused, the connection dropped" \
+	ring_full null "more calls than the receive ring holds"
+check "ring held, call: a new connection is answered" answered null msg
+check "a reply to a callback with the ring held: refused, the connection dropped" \
+	ring_full bcreply "more replies than the receive ring holds"
+check "ring held, callback reply: a new connection is answered" answered null msg
 diag "server: $(cat $DBG/totals)"
 # badkey's READ fails on the device: a connection error, not a bad call
 check "the server counted the protocol errors" [ "$(awk '{ for (i = 1; i < NF; i++) if ($i == "bad_calls") print $(i + 1) }' $DBG/totals)" -ge 3 ]
