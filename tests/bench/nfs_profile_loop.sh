@@ -7,9 +7,9 @@
 # `perf record -a -g` (cpu-clock: TCG has no hardware counters), ROUNDS
 # (2) rounds alternating. A job NAME:create|stat|unlink:0:N[:numjobs=J]
 # runs pb_meta on N files (as the pairing runs' metadata jobs) under
-# perf for as long as it takes; the IOPS it prints are files a second
-# (creates profiled at dc19993; a cold stat in 8 processes under perf
-# had not finished after 8 minutes there, cause not found).
+# perf for as long as it takes; the IOPS it prints are files a second.
+# A stat or unlink job first creates its N files, unprofiled, if the
+# directory does not hold them (a job list may name it alone).
 # PROFILE_JOBS, PROFILE_S, PROFILE_ROUNDS,
 # MOUNT_OPTS and NFS_VERS come from make bench's environment (4.2 and
 # no options unless set). perf report's top symbols of each, and the
@@ -38,15 +38,24 @@ umount $MNT
 # (system-wide, for as long as the calls take: no fixed run time); its
 # row in /tmp/pm.row. The metadata jobs are pb_meta's, as the pairing
 # runs', in the order given: a stat or unlink needs the create before it.
+# perf_meta OP N JOBS: pb_meta under perf. perf records system-wide with
+# no workload of its own until it is sent SIGINT, so its end cannot miss
+# (it used to wrap `sleep 86399` and stop it by name, and a pkill that
+# ran before perf had exec'd its workload matched nothing: perf waited a
+# day, as a cold stat whose files did not exist showed at 2046d5e).
 perf_meta() {
+	local p rc n
+	if [ "$1" != create ]; then
+		n=$(find "$PB_DIR/meta" -maxdepth 1 -name 'f.*' 2>/dev/null | wc -l)
+		[ "$n" -ge "$2" ] || pb_meta create "$2" "$3" > /dev/null || return 1
+	fi
 	rm -f /tmp/perf.data
-	perf record -q -a -g -e cpu-clock -o /tmp/perf.data -- sleep 86399 2>/tmp/perf.err &
-	local p=$! rc
-	sleep 1
+	perf record -q -a -g -e cpu-clock -o /tmp/perf.data 2>/tmp/perf.err &
+	p=$!
+	# its header written: perf is recording and handles SIGINT
+	wait_for 30 test -s /tmp/perf.data || { kill $p; cat /tmp/perf.err; return 1; }
 	pb_meta "$1" "$2" "$3" > /tmp/pm.row 2> /tmp/pm.err; rc=$?
-	# perf writes its data once its workload ends, and then exits with
-	# the workload's status (killed): what counts is the data
-	pkill -INT -x -f "sleep 86399"
+	kill -INT $p
 	wait $p
 	[ -s /tmp/perf.data ] || { cat /tmp/perf.err; return 1; }
 	[ "$rc" = 0 ] || head -c 300 /tmp/pm.err
