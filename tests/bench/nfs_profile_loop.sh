@@ -91,6 +91,10 @@ profile() {	# profile STACK SPEC: one job under perf, its reports
 		perf report -i /tmp/perf.data --no-children --symbols queue_work_on --stdio \
 			-g graph,0.1,callee --max-stack 12 2>/dev/null |
 			grep -v '^#' | grep -v '^$' | head -300
+		# the server's threads alone: where its per-call work differs
+		echo "== nfsd threads by symbol (self)"
+		perf report -i /tmp/perf.data --no-children --comms nfsd --sort sym --stdio -g none 2>/dev/null |
+			grep -v '^#' | grep -v '^$' | head -60
 		echo "== by thread name (self)"
 		perf report -i /tmp/perf.data --no-children --sort comm --stdio -g none 2>/dev/null |
 			grep -v '^#' | grep -v '^$' | sed 's/[:/][0-9]*\(-\|$\)/\1/' | head -40
