@@ -37,12 +37,12 @@ umount $MNT
 # perf_meta OP N J: pb_meta's OP on N files in J processes under perf
 # (system-wide, for as long as the calls take: no fixed run time); its
 # row in /tmp/pm.row. The metadata jobs are pb_meta's, as the pairing
-# runs', in the order given: a stat or unlink needs the create before it.
-# perf_meta OP N JOBS: pb_meta under perf. perf records system-wide with
-# no workload of its own until it is sent SIGINT, so its end cannot miss
-# (it used to wrap `sleep 86399` and stop it by name, and a pkill that
-# ran before perf had exec'd its workload matched nothing: perf waited a
-# day, as a cold stat whose files did not exist showed at 2046d5e).
+# runs'; a stat or unlink first creates the files it lacks, unprofiled.
+# perf records with no workload of its own until it is sent SIGINT, so
+# its end cannot miss (it used to wrap `sleep 86399` and stop it by
+# name, and a pkill that ran before perf had exec'd its workload matched
+# nothing: perf waited a day, as a cold stat whose files did not exist
+# showed at 2046d5e).
 perf_meta() {
 	local p rc n
 	if [ "$1" != create ]; then
