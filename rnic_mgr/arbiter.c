@@ -28,7 +28,8 @@
  *      share as it stands when the deadline passes: the target is
  *      re-derived from the current share first, raised if the share
  *      grew, cleared (ending the shrink) once it holds no more than
- *      share + hysteresis.
+ *      share + hysteresis (than its share while the pool is over its
+ *      budget or short of its reserve).
  *      Enforced: rnic_enforce_one(), which the reaper calls at every
  *      tick for a consumer with a pending shrink, after a rebalance,
  *      before it counts it late; tested by test_policy's "follows

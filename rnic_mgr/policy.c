@@ -886,11 +886,12 @@ u64 rnp_trim(struct rnp_pool *p, struct rnp_cons *c, bool to_share)
  *
  * Returns unused grant beyond the share, and asks the consumer to shrink
  * when it holds more than share + hysteresis, or more than its share
- * while the pool is over its budget. A target follows the share
- * both ways: it is raised when the share rose above it, and cleared once
- * the consumer holds no more than share + hysteresis (the consumers that
- * cut its share left, or it shrank as far as it needs to). Announces
- * share growth beyond hysteresis.
+ * while the pool is over its budget or short of its reserve. A target
+ * follows the share both ways: it is raised when the share rose above
+ * it, and cleared once the consumer holds no more than share +
+ * hysteresis, or than its share while the pool is short (the consumers
+ * that cut its share left, or it shrank as far as it needs to).
+ * Announces share growth beyond hysteresis.
  *
  * Return: RNP_NOTIFY_* flags for the caller to deliver.
  */
@@ -910,11 +911,17 @@ unsigned int rnp_enforce(struct rnp_pool *p, struct rnp_cons *c)
 		/*
 		 * Hysteresis spares a consumer a shrink for a share that
 		 * moved a little, but never while the pool holds more than
-		 * its budget: a budget lowered under what is granted (a
-		 * kernel ULP's charge) is reached by shrinking.
+		 * its budget (a budget lowered under what is granted, a
+		 * kernel ULP's charge, is reached by shrinking) or has eaten
+		 * into its reserve: a consumer shrinking to a cut budget
+		 * would otherwise stop within hysteresis, above its share,
+		 * with the newcomers' reserve held (transport_faults: 96 of
+		 * a budget of 96, share 93).
 		 */
+		bool short_pool = p->r[r].granted > p->r[r].budget ||
+				  rnp_free(p, r) < p->r[r].reserve;
 		bool over = s->held > e + (e >> p->params.hyst_shift) ||
-			    (p->r[r].granted > p->r[r].budget && s->held > e);
+			    (short_pool && s->held > e);
 
 		had_target |= s->target != RNP_NO_TARGET;
 		if (over && (s->target == RNP_NO_TARGET || s->target > e)) {

@@ -675,6 +675,51 @@ static void test_budget_below_held(void)
 }
 
 /*
+ * transport_faults failed once at 7d097be: a lone consumer holding 16
+ * MRs of 16 entries saw its budget cut to 96 (share 93, the reserve 3)
+ * and shrank MR by MR; at 96 it was within share + hysteresis, so its
+ * target was cleared and it stayed there, the whole budget held and the
+ * newcomers' reserve with it. Short of the reserve, hysteresis spares
+ * nobody above its share.
+ */
+static void test_reserve_kept_when_shrinking(void)
+{
+	unsigned int flags, i;
+	struct upool u;
+	u64 share;
+
+	upool_init(&u, 262144, 65536, 2);
+	upool_add(&u, &cons[0], 1, 16, 0, 0);
+	for (i = 0; i < 16; i++)
+		assert(upool_acquire(&u, &cons[0], 16, 1, 0) == UP_GRANTED);
+	assert(!rnp_set_budget(&u.p, E, 96));
+	rnp_rebalance(&u.p, 1);
+	flags = rnp_enforce(&u.p, &cons[0]);
+	share = cons[0].r[E].share;
+	tap_ok((flags & RNP_NOTIFY_SHRINK) && cons[0].r[E].target == share &&
+	       share == 96 - (96 >> 5),
+	       "reserve kept: asked down to its share (flags %#x, target %llu, share %llu, want 93)",
+	       flags, (unsigned long long)cons[0].r[E].target, (unsigned long long)share);
+	/* MR by MR, the arbiter looking again after each, as under load */
+	while (cons[0].r[E].target != RNP_NO_TARGET &&
+	       cons[0].r[E].held > cons[0].r[E].target) {
+		upool_release(&u, &cons[0], 16, 1, true);
+		rnp_rebalance(&u.p, 2);
+		rnp_enforce(&u.p, &cons[0]);
+	}
+	tap_ok(cons[0].r[E].held <= share && rnp_free(&u.p, E) >= u.p.r[E].reserve,
+	       "reserve kept: it shrinks to its share, not to share + hysteresis (held %llu, want <= %llu; free %llu, reserve %llu)",
+	       (unsigned long long)cons[0].r[E].held, (unsigned long long)share,
+	       (unsigned long long)rnp_free(&u.p, E), (unsigned long long)u.p.r[E].reserve);
+	tap_ok(cons[0].r[E].target == RNP_NO_TARGET,
+	       "reserve kept: then its target is clear (target %llu)",
+	       (unsigned long long)cons[0].r[E].target);
+	tap_ok(!upool_check(&u), "reserve kept: invariants hold");
+	upool_del(&u, &cons[0]);
+	upool_free(&u);
+}
+
+/*
  * I7's policy half: after the consumers a holder shrank for have left,
  * rnp_announce() tells it its share grew, once (hysteresis), and does
  * nothing else: no trim, no target, no shrink. Under the comparison
@@ -988,6 +1033,7 @@ int main(void)
 	test_may_hold();
 	test_target_follows_share();
 	test_budget_below_held();
+	test_reserve_kept_when_shrinking();
 	test_announce_relief();
 	test_groups_model();
 	test_tenants();
