@@ -43,6 +43,13 @@
  *   overrun    EVIL_OVERRUN NULL calls back to back, far over the
  *              credits granted (all answered, or disconnect)
  *   flood      EVIL_FLOOD connections opened and left idle, then closed
+ *   stopflood  in the background, connections opened one after another,
+ *              the last EVIL_STOP_RING of them kept up, until one is refused
+ *              (the server stopped listening) or EVIL_STOP_SECS pass:
+ *              to be sent while nfsd stops, so that requests reach the
+ *              listener after nfsd's last accept; flood_up counts them,
+ *              flood_end is how the last connect failed (-ETIME: none
+ *              failed within the time)
  *   pullflood  EVIL_PULL_CONNS connections, each keeping EVIL_PULL_CALLS
  *              NFS NULL calls in flight for EVIL_PULL_SECS, then waiting
  *              for the answers while they keep coming; each call's
@@ -72,6 +79,8 @@
 #define EVIL_DEPTH	512
 #define EVIL_OVERRUN	400
 #define EVIL_FLOOD	100
+#define EVIL_STOP_RING	16
+#define EVIL_STOP_SECS	120
 #define EVIL_BIG_MSG	16384
 #define EVIL_BIG_FILL	8192
 
@@ -98,6 +107,10 @@ MODULE_PARM_DESC(last, "the last reply: msg, or error N");
 static ulong evil_flood_up;
 module_param_named(flood_up, evil_flood_up, ulong, 0444);
 MODULE_PARM_DESC(flood_up, "connections the last flood got up");
+
+static int evil_flood_end;
+module_param_named(flood_end, evil_flood_end, int, 0444);
+MODULE_PARM_DESC(flood_end, "stopflood: how its last connect failed (-errno; 0 while it runs)");
 
 static char pull_result[64] = "none";
 module_param_string(pull_result, pull_result, sizeof(pull_result), 0444);
@@ -404,6 +417,54 @@ static int evil_flood(void)
 	return 0;
 }
 
+/*
+ * stopflood: connect until the server refuses, the last EVIL_STOP_RING
+ * connections kept up. It runs in a work item, not in the parameter's
+ * store: sysfs holds the module's parameter lock across a store, and
+ * flood_up and flood_end must be readable while it runs, so that a test
+ * can stop nfsd once the flood is under way, whatever the machine's
+ * speed, and then wait for it to end.
+ */
+static bool evil_stop_quit;
+
+static void evil_stopflood(struct work_struct *work)
+{
+	struct rst_conn *ring[EVIL_STOP_RING] = {};
+	unsigned long deadline = jiffies + EVIL_STOP_SECS * HZ;
+	unsigned int i = 0, up = 0;
+	struct rst_conn *c;
+	int end = -ETIME;	/* the time limit: a connect's own timeout is -ETIMEDOUT */
+
+	while (time_before(jiffies, deadline) && !READ_ONCE(evil_stop_quit)) {
+		c = evil_connect();
+		if (IS_ERR(c)) {
+			end = PTR_ERR(c);
+			break;
+		}
+		WRITE_ONCE(evil_flood_up, ++up);
+		if (ring[i])
+			rst_close(ring[i]);
+		ring[i] = c;
+		i = (i + 1) % EVIL_STOP_RING;
+	}
+	for (i = 0; i < EVIL_STOP_RING; i++)
+		if (ring[i])
+			rst_close(ring[i]);
+	WRITE_ONCE(evil_flood_end, end);
+}
+
+static DECLARE_WORK(evil_stop_work, evil_stopflood);
+
+static int evil_stopflood_start(void)
+{
+	if (work_busy(&evil_stop_work))
+		return -EBUSY;
+	WRITE_ONCE(evil_flood_up, 0);
+	WRITE_ONCE(evil_flood_end, 0);
+	queue_work(system_long_wq, &evil_stop_work);
+	return 0;
+}
+
 /* pullflood: a NULL call whose whole message is @pl's 1 MiB chunk. */
 static int evil_pull_call(struct evil_puller *pl, struct rst_mr *m)
 {
@@ -577,6 +638,8 @@ static int evil_send(const char *m)
 	}
 	if (!strcmp(m, "flood"))
 		return evil_flood();
+	if (!strcmp(m, "stopflood"))
+		return evil_stopflood_start();
 	if (!strcmp(m, "bighead"))
 		return evil_bighead();
 	if (!strcmp(m, "pullflood"))
@@ -691,6 +754,8 @@ static int __init evil_init(void)
 
 static void __exit evil_exit(void)
 {
+	WRITE_ONCE(evil_stop_quit, true);
+	flush_work(&evil_stop_work);
 	mutex_lock(&evil_lock);
 	evil_close();
 	mutex_unlock(&evil_lock);
