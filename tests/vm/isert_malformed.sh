@@ -203,6 +203,36 @@ diag "all dropped after $(($(date +%s) - t0)) s"
 echo idleclose > $P/run
 check "LIO lets go of them: their QPs are gone" wait_for 30 qps_gone
 check "a good login still works" evil login "reply 0x23"
+
+# The portal goes while a login flood runs: Debian 6.1's stock svcrdma
+# keeps for good a connect request that reaches its listener after
+# nfsd's last accept (svcrdma_malformed.sh's stop flood). Here iSER
+# goes off the portal while the flood still connects: its connections
+# wait in our portal for LIO's login thread or stall in LIO's login,
+# and more arrive during the removal. All of them end, LIO's removal
+# returns, nothing is left and the portal comes back.
+NP="$(lio_tpg 1)/np/$ISER_IP:3260"
+rm -f /tmp/np-off
+(echo loginstall > $P/run) &
+flood=$!
+flood_up() { [ "$(iser_qps)" -ge 16 ]; }	# 8 connections, both ends' QPs
+flood_over() { ! kill -0 $flood 2>/dev/null; }
+check "portal removal: the login flood is under way" wait_for 60 flood_up
+running=no
+kill -0 $flood 2>/dev/null && running=yes
+t0=$(date +%s)
+(echo 0 > "$NP/iser" && touch /tmp/np-off) &
+diag "QPs when iSER went off the portal: $(iser_qps); flood still connecting: $running"
+check "iSER off the portal under the flood, within 60 s" wait_for 60 test -e /tmp/np-off
+diag "removal took $(($(date +%s) - t0)) s"
+check "the flood ends" wait_for 120 flood_over
+diag "flood: $(cat $P/result)"
+check "every flood connection is down" \
+	wait_for 30 sh -c "[ \"\$(echo idleup > $P/run; awk '{ print \$2 }' $P/result)\" = 0 ]"
+echo idleclose > $P/run
+check "no QP is left" wait_for 30 qps_gone
+check "iSER back on the portal" sh -c "echo 1 > '$NP/iser'"
+check "and a good login works" evil login "reply 0x23"
 check "unload the test initiator" rmmod iser_evil
 # A portal bound to rxe0's address: removing the device waited for the
 # portal to be deleted (the listener ignored DEVICE_REMOVAL).
