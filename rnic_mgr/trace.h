@@ -15,6 +15,7 @@
 #define RNIC_MGR_TRACE_H
 
 #include <linux/tracepoint.h>
+#include <rdmastor/kcompat.h>
 #include "rnic_int.h"
 #include "dev_rules.h"
 
@@ -32,8 +33,8 @@ DECLARE_EVENT_CLASS(rnic_consumer_class,
 		__field(u64, target)
 	),
 	TP_fast_assign(
-		__assign_str(dev, c->rc_dev->rd_name);
-		__assign_str(name, c->rc_name);
+		kc_assign_str(dev, c->rc_dev->rd_name);
+		kc_assign_str(name, c->rc_name);
 		__entry->id = c->rc_id;
 		__entry->entries = c->rc_pol.r[RNP_ENTRIES].held;
 		__entry->keys = c->rc_pol.r[RNP_KEYS].held;
@@ -74,8 +75,8 @@ TRACE_EVENT(rnic_reclaim_idle,
 		__field(u64, entries)
 	),
 	TP_fast_assign(
-		__assign_str(dev, c->rc_dev->rd_name);
-		__assign_str(name, c->rc_name);
+		kc_assign_str(dev, c->rc_dev->rd_name);
+		kc_assign_str(name, c->rc_name);
 		__entry->id = c->rc_id;
 		__entry->held = c->rc_pol.r[RNP_ENTRIES].held;
 		__entry->entries = entries;
@@ -99,8 +100,8 @@ DECLARE_EVENT_CLASS(rnic_acquire_class,
 		__field(int, status)
 	),
 	TP_fast_assign(
-		__assign_str(dev, c->rc_dev->rd_name);
-		__assign_str(name, c->rc_name);
+		kc_assign_str(dev, c->rc_dev->rd_name);
+		kc_assign_str(name, c->rc_name);
 		__entry->id = c->rc_id;
 		__entry->entries = n[RNP_ENTRIES];
 		__entry->keys = n[RNP_KEYS];
@@ -137,8 +138,8 @@ TRACE_EVENT(rnic_wait_done,
 		__field(int, status)
 	),
 	TP_fast_assign(
-		__assign_str(dev, c->rc_dev->rd_name);
-		__assign_str(name, c->rc_name);
+		kc_assign_str(dev, c->rc_dev->rd_name);
+		kc_assign_str(name, c->rc_name);
 		__entry->id = c->rc_id;
 		__entry->entries = n[RNP_ENTRIES];
 		__entry->ns = ns;
@@ -159,8 +160,8 @@ TRACE_EVENT(rnic_shrink_done,
 		__field(u64, ms)
 	),
 	TP_fast_assign(
-		__assign_str(dev, c->rc_dev->rd_name);
-		__assign_str(name, c->rc_name);
+		kc_assign_str(dev, c->rc_dev->rd_name);
+		kc_assign_str(name, c->rc_name);
 		__entry->id = c->rc_id;
 		__entry->ms = c->rc_last_reclaim_ms;
 	),
@@ -179,7 +180,7 @@ TRACE_EVENT(rnic_rebalance,
 		__field(u64, ns)
 	),
 	TP_fast_assign(
-		__assign_str(dev, rd->rd_name);
+		kc_assign_str(dev, rd->rd_name);
 		__entry->consumers = rd->rd_pool.nr;
 		__entry->ns = ns;
 	),
@@ -196,7 +197,7 @@ TRACE_EVENT(rnic_budget,
 		__field(u64, budget)
 	),
 	TP_fast_assign(
-		__assign_str(dev, rd->rd_name);
+		kc_assign_str(dev, rd->rd_name);
 		__entry->res = res;
 		__entry->budget = budget;
 	),
@@ -212,7 +213,7 @@ TRACE_EVENT(rnic_policy,
 		__field(u32, policy)
 	),
 	TP_fast_assign(
-		__assign_str(dev, rd->rd_name);
+		kc_assign_str(dev, rd->rd_name);
 		__entry->policy = policy;
 	),
 	TP_printk("dev=%s policy=%s", __get_str(dev),
@@ -228,8 +229,8 @@ TRACE_EVENT(rnic_dev_rename,
 		__string(old, old)
 	),
 	TP_fast_assign(
-		__assign_str(dev, rd->rd_name);
-		__assign_str(old, old);
+		kc_assign_str(dev, rd->rd_name);
+		kc_assign_str(old, old);
 	),
 	TP_printk("dev=%s old=%s", __get_str(dev), __get_str(old))
 );
@@ -245,10 +246,10 @@ TRACE_EVENT(rnic_user_mode,
 		__string(why, why)
 	),
 	TP_fast_assign(
-		__assign_str(dev, rd->rd_name);
+		kc_assign_str(dev, rd->rd_name);
 		__entry->from = from;
 		__entry->to = to;
-		__assign_str(why, why);
+		kc_assign_str(why, why);
 	),
 	TP_printk("dev=%s user=%s->%s by=%s", __get_str(dev),
 		  rdr_user_name(__entry->from), rdr_user_name(__entry->to),
@@ -266,7 +267,7 @@ TRACE_EVENT(rnic_kulp_charge,
 		__field(u64, budget)
 	),
 	TP_fast_assign(
-		__assign_str(dev, rd->rd_name);
+		kc_assign_str(dev, rd->rd_name);
 		__entry->entries = entries;
 		__entry->keys = keys;
 		__entry->budget = budget;
@@ -287,8 +288,8 @@ TRACE_EVENT(rnic_kulp_mr,
 		__field(u64, held)
 	),
 	TP_fast_assign(
-		__assign_str(dev, dev);
-		__assign_str(ulp, ulp);
+		kc_assign_str(dev, dev);
+		kc_assign_str(ulp, ulp);
 		__entry->alloc = alloc;
 		__entry->entries = entries;
 		__entry->held = held;
@@ -317,12 +318,12 @@ TRACE_EVENT(rnic_kulp_cap,
 		__string(verdict, verdict)
 	),
 	TP_fast_assign(
-		__assign_str(dev, dev);
-		__assign_str(ulp, ulp);
+		kc_assign_str(dev, dev);
+		kc_assign_str(ulp, ulp);
 		__entry->entries = entries;
 		__entry->held = held;
 		__entry->cap = cap;
-		__assign_str(verdict, verdict);
+		kc_assign_str(verdict, verdict);
 	),
 	TP_printk("dev=%s ulp=kernel:%s entries=%llu held=%llu cap=%llu %s", __get_str(dev),
 		  __get_str(ulp), __entry->entries, __entry->held, __entry->cap,
@@ -339,8 +340,8 @@ TRACE_EVENT(rnic_weight,
 		__field(u32, weight)
 	),
 	TP_fast_assign(
-		__assign_str(dev, c->rc_dev->rd_name);
-		__assign_str(name, c->rc_name);
+		kc_assign_str(dev, c->rc_dev->rd_name);
+		kc_assign_str(name, c->rc_name);
 		__entry->weight = weight;
 	),
 	TP_printk("dev=%s consumer=%s weight=%u", __get_str(dev),
@@ -357,8 +358,8 @@ TRACE_EVENT(rnic_tenant_weight,
 		__field(u32, weight)
 	),
 	TP_fast_assign(
-		__assign_str(dev, rd->rd_name);
-		__assign_str(tenant, tenant);
+		kc_assign_str(dev, rd->rd_name);
+		kc_assign_str(tenant, tenant);
 		__entry->weight = weight;
 	),
 	TP_printk("dev=%s tenant=%s weight=%u", __get_str(dev),
@@ -378,8 +379,8 @@ DECLARE_EVENT_CLASS(rnic_tenant_class,
 		__field(u32, procs)
 	),
 	TP_fast_assign(
-		__assign_str(dev, rd->rd_name);
-		__assign_str(tenant, tenant);
+		kc_assign_str(dev, rd->rd_name);
+		kc_assign_str(tenant, tenant);
 		__entry->procs = procs;
 	),
 	TP_printk("dev=%s tenant=%s procs=%u", __get_str(dev),
@@ -409,8 +410,8 @@ DECLARE_EVENT_CLASS(rnic_user_mr_class,
 		__field(int, status)
 	),
 	TP_fast_assign(
-		__assign_str(dev, c->rc_dev->rd_name);
-		__assign_str(name, c->rc_name);
+		kc_assign_str(dev, c->rc_dev->rd_name);
+		kc_assign_str(name, c->rc_name);
 		__entry->id = c->rc_id;
 		__entry->entries = entries;
 		__entry->held = c->rc_pol.r[RNP_ENTRIES].held;
@@ -441,12 +442,12 @@ TRACE_EVENT(rnic_user_late,
 		__string(verdict, verdict)
 	),
 	TP_fast_assign(
-		__assign_str(dev, c->rc_dev->rd_name);
-		__assign_str(name, c->rc_name);
+		kc_assign_str(dev, c->rc_dev->rd_name);
+		kc_assign_str(name, c->rc_name);
 		__entry->id = c->rc_id;
 		__entry->held = c->rc_pol.r[RNP_ENTRIES].held;
 		__entry->target = c->rc_pol.r[RNP_ENTRIES].target;
-		__assign_str(verdict, verdict);
+		kc_assign_str(verdict, verdict);
 	),
 	TP_printk("dev=%s cons=%s.%llu held=%llu target=%llu %s",
 		  __get_str(dev), __get_str(name), __entry->id,
@@ -468,8 +469,8 @@ TRACE_EVENT(rnic_user_event,
 		__field(bool, dropped)
 	),
 	TP_fast_assign(
-		__assign_str(dev, c->rc_dev->rd_name);
-		__assign_str(name, c->rc_name);
+		kc_assign_str(dev, c->rc_dev->rd_name);
+		kc_assign_str(name, c->rc_name);
 		__entry->id = c->rc_id;
 		__entry->type = type;
 		__entry->seq = seq;
@@ -495,7 +496,7 @@ TRACE_EVENT(rnic_user_plan,
 		__field(u64, entries)
 	),
 	TP_fast_assign(
-		__assign_str(name, c->rc_name);
+		kc_assign_str(name, c->rc_name);
 		__entry->id = c->rc_id;
 		__entry->revoke_seq = revoke_seq;
 		__entry->nlkeys = nlkeys;

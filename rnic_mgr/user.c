@@ -81,6 +81,7 @@
 #include <linux/wait_bit.h>
 #include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
+#include <rdmastor/kcompat.h>
 
 #include "rnic_int.h"
 #include "trace.h"
@@ -727,9 +728,10 @@ static struct ib_mr *rnic_user_reg_mr(struct ib_pd *pd, u64 start, u64 length,
 
 static struct ib_mr *rnic_user_reg_mr_dmabuf(struct ib_pd *pd, u64 offset,
 					     u64 length, u64 virt_addr, int fd,
-					     int access, struct ib_udata *udata)
+					     int access, kc_dmabuf_arg_t *arg)
 {
 	struct rnic_dev *rd = rnic_user_enter(pd->device);
+	struct ib_udata *udata = kc_dmabuf_udata(arg);
 	struct rnic_ucharge ch;
 	struct ib_mr *mr;
 	int err;
@@ -740,7 +742,7 @@ static struct ib_mr *rnic_user_reg_mr_dmabuf(struct ib_pd *pd, u64 offset,
 	} else {
 		mr = rd->rd_user_orig->reg_user_mr_dmabuf(pd, offset, length,
 							 virt_addr, fd, access,
-							 udata);
+							 arg);
 		/* a dma-buf is not the process's memory: nothing to watch */
 		mr = rnic_user_commit(rd, &ch, mr, 0, 0, udata);
 	}

@@ -57,6 +57,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
+#include <rdmastor/kcompat.h>
 #include <rdmastor/rnic_user_event.h>
 
 #include "bind_split.h"
@@ -1032,8 +1033,7 @@ static int rnic_ufile_mmap(struct file *file, struct vm_area_struct *vma)
 		return -EINVAL;
 	if (!page)
 		return -ENOTCONN;	/* never bound: there is no page yet */
-	vma->vm_flags &= ~VM_MAYWRITE;
-	vma->vm_flags |= VM_DONTEXPAND | VM_DONTDUMP;
+	kc_vm_flags_mod(vma, VM_DONTEXPAND | VM_DONTDUMP, VM_MAYWRITE);
 	return remap_pfn_range(vma, vma->vm_start, virt_to_phys(page) >> PAGE_SHIFT,
 			       PAGE_SIZE, vma->vm_page_prot);
 }

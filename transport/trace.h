@@ -22,6 +22,7 @@
 #define RST_TRACE_H
 
 #include <linux/tracepoint.h>
+#include <rdmastor/kcompat.h>
 #include <rdma/ib_cm.h>		/* trace/misc/rdma.h names its events */
 #include <trace/misc/rdma.h>
 #include "rst_int.h"
@@ -119,7 +120,7 @@ DECLARE_EVENT_CLASS(rst_conn_class,
 	TP_fast_assign(
 		__entry->conn = c->c_nr;
 		__entry->state = c->c_state;
-		__assign_str(name, c->c_p.name);
+		kc_assign_str(name, c->c_p.name);
 		__entry->server = c->c_server;
 	),
 	TP_printk("conn=%u name=%s %s state=%s", __entry->conn,
@@ -217,7 +218,7 @@ TRACE_EVENT(rst_post_error,
 	),
 	TP_fast_assign(
 		__entry->conn = c->c_nr;
-		__assign_str(what, what);
+		kc_assign_str(what, what);
 		__entry->err = err;
 	),
 	TP_printk("conn=%u what=%s err=%d", __entry->conn, __get_str(what),

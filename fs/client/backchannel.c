@@ -15,6 +15,7 @@
 #include <linux/slab.h>
 #include <linux/sunrpc/svc.h>
 #include <linux/sunrpc/bc_xprt.h>
+#include <rdmastor/kcompat.h>
 
 #include "rsx.h"
 #include "trace.h"
@@ -173,11 +174,8 @@ void rsx_bc_receive_call(struct rsx_xprt *x, struct rst_conn *c,
 	trace_rsx_bc_call(x, h->xid, 0);
 
 	xprt_get(xprt);
-	atomic_inc(&xprt->bc_slot_count);	/* bc_svc_process() drops it */
-	spin_lock(&serv->sv_cb_lock);
-	list_add(&rqst->rq_bc_list, &serv->sv_cb_list);
-	spin_unlock(&serv->sv_cb_lock);
-	wake_up(&serv->sv_cb_waitq);
+	atomic_inc(&xprt->bc_slot_count);	/* the callback thread drops it */
+	kc_bc_queue(serv, rqst);
 	return;
 
 drop:

@@ -18,6 +18,7 @@
 #define RSX_TRACE_H
 
 #include <linux/tracepoint.h>
+#include <rdmastor/kcompat.h>
 #include "rsx.h"
 
 TRACE_DEFINE_ENUM(RPCRDMA_MSG);
@@ -47,7 +48,7 @@ TRACE_EVENT(rsx_marshal,
 		__field(bool, reply_chunk)
 	),
 	TP_fast_assign(
-		__assign_str(xprt, x->x_name);
+		kc_assign_str(xprt, x->x_name);
 		__entry->xid = h->xid;
 		__entry->proc = h->proc;
 		__entry->call_len = req->r_rqst->rq_snd_buf.len;
@@ -75,7 +76,7 @@ TRACE_EVENT(rsx_marshal_error,
 		__field(int, err)
 	),
 	TP_fast_assign(
-		__assign_str(xprt, x->x_name);
+		kc_assign_str(xprt, x->x_name);
 		__entry->xid = xid;
 		__entry->err = err;
 	),
@@ -100,7 +101,7 @@ TRACE_EVENT(rsx_reply,
 		__field(u32, inv_rkey)
 	),
 	TP_fast_assign(
-		__assign_str(xprt, x->x_name);
+		kc_assign_str(xprt, x->x_name);
 		__entry->xid = h->xid;
 		__entry->proc = h->proc;
 		__entry->credits = h->credits;
@@ -125,9 +126,9 @@ TRACE_EVENT(rsx_bad_reply,
 		__string(why, why)
 	),
 	TP_fast_assign(
-		__assign_str(xprt, x->x_name);
+		kc_assign_str(xprt, x->x_name);
 		__entry->xid = xid;
-		__assign_str(why, why);
+		kc_assign_str(why, why);
 	),
 	TP_printk("xprt=%s xid=0x%08x why=\"%s\"", __get_str(xprt),
 		  __entry->xid, __get_str(why))
@@ -142,7 +143,7 @@ DECLARE_EVENT_CLASS(rsx_xid_class,
 		__field(int, status)
 	),
 	TP_fast_assign(
-		__assign_str(xprt, x->x_name);
+		kc_assign_str(xprt, x->x_name);
 		__entry->xid = xid;
 		__entry->status = status;
 	),
@@ -180,7 +181,7 @@ DECLARE_EVENT_CLASS(rsx_xprt_class,
 		__field(u32, inline_recv)
 	),
 	TP_fast_assign(
-		__assign_str(xprt, x->x_name);
+		kc_assign_str(xprt, x->x_name);
 		__entry->status = status;
 		__entry->inline_send = x->x_inline_send;
 		__entry->inline_recv = x->x_inline_recv;

@@ -22,6 +22,7 @@
 #include <linux/slab.h>
 #include <linux/sunrpc/addr.h>
 #include <linux/wait_bit.h>
+#include <rdmastor/kcompat.h>
 
 #include "rsv.h"
 #include "svc_trace.h"
@@ -398,18 +399,6 @@ static int rsv_has_wspace(struct svc_xprt *xprt)
 }
 
 /**
- * rsv_secure_port - svc's ->xpo_secure_port
- * @rqstp: the request
- *
- * RDMA has no reserved ports; like the stock transport, every caller
- * counts as using one (exports' "secure" option cannot apply).
- */
-static void rsv_secure_port(struct svc_rqst *rqstp)
-{
-	set_bit(RQ_SECURE, &rqstp->rq_flags);
-}
-
-/**
  * rsv_kill_temp_xprt - svc's ->xpo_kill_temp_xprt: nothing to do
  * @xprt: a connection
  */
@@ -427,7 +416,7 @@ static const struct svc_xprt_ops rsv_ops = {
 	.xpo_free = rsv_free,
 	.xpo_has_wspace = rsv_has_wspace,
 	.xpo_accept = rsv_xpo_accept,
-	.xpo_secure_port = rsv_secure_port,
+	KC_SVC_XPRT_OPS_SECURE_PORT
 	.xpo_kill_temp_xprt = rsv_kill_temp_xprt,
 };
 

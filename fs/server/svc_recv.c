@@ -622,6 +622,8 @@ int rsv_recvfrom(struct svc_rqst *rqstp)
 	rqstp->rq_next_page = rqstp->rq_respages;
 	rqstp->rq_xprt_ctxt = call;
 	rqstp->rq_prot = IPPROTO_MAX;
+	/* no reserved ports on RDMA: every caller counts as on one */
+	set_bit(RQ_SECURE, &rqstp->rq_flags);
 	svc_xprt_copy_addrs(rqstp, xprt);
 	trace_rsv_recvfrom(x, call);
 	return rqstp->rq_arg.len;

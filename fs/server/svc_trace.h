@@ -19,6 +19,7 @@
 #define RSV_TRACE_H
 
 #include <linux/tracepoint.h>
+#include <rdmastor/kcompat.h>
 #include "rsv.h"
 
 TRACE_DEFINE_ENUM(RPCRDMA_MSG);
@@ -91,7 +92,7 @@ DECLARE_EVENT_CLASS(rsv_xprt_str_class,
 	),
 	TP_fast_assign(
 		__entry->conn = x->x_nr;
-		__assign_str(what, what);
+		kc_assign_str(what, what);
 	),
 	TP_printk("conn=%u %s", __entry->conn, __get_str(what))
 );

@@ -19,6 +19,7 @@
 #define INI_TRACE_H
 
 #include <linux/tracepoint.h>
+#include <rdmastor/kcompat.h>
 #include "ini.h"
 
 DECLARE_EVENT_CLASS(ini_conn_class,
@@ -60,7 +61,7 @@ TRACE_EVENT(ini_disconnected,
 	TP_fast_assign(
 		__entry->conn = rst_conn_id(rc);
 		__entry->reason = reason;
-		__assign_str(verdict, verdict);
+		kc_assign_str(verdict, verdict);
 	),
 	TP_printk("conn=%u reason=%d verdict=%s", __entry->conn, __entry->reason,
 		  __get_str(verdict))
@@ -107,7 +108,7 @@ TRACE_EVENT(ini_cmd_refused,
 	TP_fast_assign(
 		__entry->conn = rst_conn_id(rc);
 		__entry->itt = itt;
-		__assign_str(what, what);
+		kc_assign_str(what, what);
 		__entry->err = err;
 	),
 	TP_printk("conn=%u itt=0x%x %s err=%d", __entry->conn, __entry->itt,
@@ -128,7 +129,7 @@ TRACE_EVENT(ini_rsp,
 		__entry->conn = rst_conn_id(rc);
 		__entry->itt = itt;
 		__entry->stat_sn = stat_sn;
-		__assign_str(how, how);
+		kc_assign_str(how, how);
 	),
 	TP_printk("conn=%u itt=0x%x statsn=%u %s", __entry->conn, __entry->itt,
 		  __entry->stat_sn, __get_str(how))
@@ -181,7 +182,7 @@ TRACE_EVENT(ini_proto_error,
 	TP_fast_assign(
 		__entry->conn = rc ? rst_conn_id(rc) : 0;
 		__entry->err = err;
-		__assign_str(why, why);
+		kc_assign_str(why, why);
 	),
 	TP_printk("conn=%u iscsi_err=%d %s", __entry->conn, __entry->err,
 		  __get_str(why))

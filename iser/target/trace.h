@@ -18,7 +18,7 @@
 #define IST_TRACE_H
 
 #include <linux/tracepoint.h>
-#include <asm/unaligned.h>
+#include <rdmastor/kcompat.h>
 #include "ist.h"
 
 /* Connections */
@@ -108,7 +108,7 @@ TRACE_EVENT(ist_protocol_error,
 	),
 	TP_fast_assign(
 		__entry->conn = ic->nr;
-		__assign_str(what, what);
+		kc_assign_str(what, what);
 	),
 	TP_printk("conn=%u what=\"%s\"", __entry->conn, __get_str(what))
 );

@@ -16,7 +16,7 @@
  */
 #include <linux/module.h>
 #include <linux/slab.h>
-#include <asm/unaligned.h>
+#include <rdmastor/kcompat.h>
 #include <target/target_core_base.h>
 #include <target/target_core_fabric.h>
 

@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Does ib_device_ops.reg_user_mr_dmabuf take the uverbs attribute bundle
+ * (6.10 on) rather than the ib_udata?
+ */
+#include <rdma/ib_verbs.h>
+#include <rdma/uverbs_ioctl.h>
+
+static struct ib_mr *kcompat_reg(struct ib_pd *pd, u64 offset, u64 length,
+				 u64 virt_addr, int fd, int access,
+				 struct uverbs_attr_bundle *attrs)
+{
+	return NULL;
+}
+
+void kcompat_probe(struct ib_device_ops *ops);
+void kcompat_probe(struct ib_device_ops *ops)
+{
+	ops->reg_user_mr_dmabuf = kcompat_reg;
+}
