@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# rdmastor: top-level targets. Kernel modules are built by Kbuild (see
-# ./Kbuild) against the newest installed Debian kernel that has headers
-# and an image; scripts/dev/kver finds it.
+# rdmastor: top-level targets. make builds the kernel modules in place
+# (Kbuild, see ./Kbuild) against the newest installed Debian kernel that
+# has headers and an image (scripts/dev/kver), or KVER. The guests' builds
+# (make modlayer) are one per supported kernel series installed
+# (scripts/dev/kernels), each in a copy of its own under build/kbuild.
 
 KVER ?= $(shell scripts/dev/kver 2>/dev/null)
 KDIR ?= /lib/modules/$(KVER)/build
@@ -48,16 +50,23 @@ modules:
 # takes them out. The tests never do this: guests get the tree's modules
 # from build/vm/modlayer (make modlayer).
 install: modules
-	@scripts/dev/install-modules
+	@KVER=$(KVER) scripts/dev/install-modules
 
 uninstall:
-	@scripts/dev/install-modules --uninstall
+	@KVER=$(KVER) scripts/dev/install-modules --uninstall
 
-# What guests boot with: the tree's modules and their index as a layer
-# over the host's root (tests/lib/vm/build-modlayer). The host's
-# /lib/modules is never written.
-modlayer: modules librnic tools eval
-	@tests/lib/vm/build-modlayer "$(KVER)" $(BUILD)/vm/modlayer
+# What guests boot with: for each supported kernel installed, the tree's
+# modules built for it (scripts/dev/build-for) and their index, as a
+# layer over the host's root, build/vm/modlayer-KVER
+# (tests/lib/vm/build-modlayer). The host's /lib/modules is never written.
+# The kernels one after the other, each build on every core ('+': the
+# jobserver reaches the script's make).
+modlayer: librnic tools eval
+	@test -n "$$(scripts/dev/kernels)" || { echo "no supported kernel found: run 'make deps'"; exit 1; }
+	+@scripts/dev/kernels | while read -r series kver; do \
+		src=$$(scripts/dev/build-for "$$kver" "$(RDMASTOR_DEBUG)") && \
+		tests/lib/vm/build-modlayer "$$kver" $(BUILD)/vm/modlayer-$$kver "$$src" || exit 1; \
+	done
 
 # verbs programs the guest tests run (build/tools)
 tools: librnic

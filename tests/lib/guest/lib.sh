@@ -281,9 +281,10 @@ routed_to() {
 	modprobe -n -v "$1" 2>&1 | grep -q -- "--ignore-install $2 "
 }
 
-# rdmastor_testmod NAME: path of a test-only module.
+# rdmastor_testmod NAME: path of a test-only module, built for this
+# guest's kernel (tests/lib/vm/build-modlayer).
 rdmastor_testmod() {
-	echo "$RDMASTOR_TREE/tests/kmod/$1.ko"
+	echo "/rdmastor-tests/$1.ko"
 }
 
 # test_consumer_stat NAME COLUMN: a column of the test consumer
