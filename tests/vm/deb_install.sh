@@ -85,8 +85,9 @@ check "no module tree but DKMS's" sh -c "! ls /lib/modules/$kver/updates/rdmasto
 src=$(ls -d /usr/src/rdmastor-* | head -n1)
 same_src() {
 	local d
-	for d in Kbuild include common rnic_mgr transport fs iser; do
+	for d in Kbuild include kcompat common rnic_mgr transport fs iser; do
 		diff -rq -x '*.o' -x '*.ko' -x '*.mod' -x '*.mod.c' -x '.*' -x modules.order \
+			-x kcompat_config.h \
 			"$src/$d" "$RDMASTOR_TREE/$d" || return 1
 	done
 }
@@ -179,6 +180,12 @@ for p in "nfs-client rdmastor_rpcrdma" "nfs-server rdmastor_svcrdma" \
 	set -- $p
 	expect_eq "rdmastor status: $1 served by rdmastor ($2), and so the next use" \
 		"$(proto_is "$1")" "rdmastor $2 rdmastor"
+done
+# DKMS built for every supported kernel installed (this one and the
+# other series': the host's postinst built both, tests/vm/deb_install.host)
+for k in $(ls /lib/modules | grep -E '^6\.(1|12)\.'); do
+	[ -e "/lib/modules/$k/build/Makefile" ] || continue
+	expect_match "rdmastor status: DKMS built for $k" "$(grep -F "  $k" /tmp/status.txt)" ": built$"
 done
 check "rdmastor status --json parses, and names rxe0's budget" \
 	sh -c "rdmastor status --json | python3 -c 'import json, sys; d = json.load(sys.stdin); sys.exit(0 if [x for x in d[\"rnic_mgr\"][\"devices\"] if x[\"device\"] == \"rxe0\" and x[\"budget\"] == 50000] else 1)'"
@@ -298,7 +305,8 @@ for p in rdmastor-utils rdmastor-dkms librnic0 librnic-dev; do
 	check_not "$p is gone" pkg_installed $p
 done
 left=$(ls -d /lib/modprobe.d/rdmastor-* /etc/modprobe.d/rdmastor-* /etc/rdmastor \
-	/usr/src/rdmastor-* /var/lib/dkms/rdmastor \
+	/usr/src/rdmastor-* /var/lib/dkms/rdmastor /var/lib/rdmastor /etc/kernel/*/rdmastor \
+	/usr/lib/rdmastor \
 	/lib/udev/rules.d/*rdmastor* /usr/sbin/rnic-top /usr/sbin/rnic-mgr-config /usr/sbin/rdmastor \
 	/lib/modules/*/updates/dkms/rnic_mgr.ko* /lib/modules/*/updates/dkms/rdmastor_* \
 	/usr/lib/x86_64-linux-gnu/librnic* /usr/include/librnic 2>/dev/null)
