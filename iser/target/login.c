@@ -2,9 +2,11 @@
 /*
  * Login phase. A few receive buffers are posted from the start
  * (IST_LOGIN_DEPTH; the full rings come with full feature phase), so
- * login requests arrive like any message. The first is kept until LIO's login
- * thread asks for it (->iscsit_get_login_rx); later ones are handed to
- * LIO's login work as they arrive, as LIO expects of RDMA transports.
+ * login requests arrive like any message. Each is kept here until LIO
+ * asks for it (->iscsit_get_login_rx): the first from its login thread,
+ * later ones from its login work, which each one queues as it arrives.
+ * Only LIO's own threads write LIO's login buffers: LIO frees them when a
+ * login fails, and from 6.5 its login timer fails a login by itself.
  * Login is request and response: a request LIO is not waiting for (one
  * pipelined behind another, or after a reject) ends the connection, and
  * so does an initiator that owes a request for IST_LOGIN_WAIT_MS.
@@ -19,12 +21,6 @@
 
 #include "ist.h"
 
-static void ist_login_copy(struct ist_conn *ic, struct iscsi_login *login)
-{
-	memcpy(login->req, ic->login_bhs, ISCSI_HDR_LEN);
-	memcpy(login->req_buf, ic->login_data, ic->login_len);
-}
-
 /**
  * ist_login_recv - a message arrived in the login phase
  * @ic: the connection
@@ -36,7 +32,6 @@ static void ist_login_copy(struct ist_conn *ic, struct iscsi_login *login)
  */
 void ist_login_recv(struct ist_conn *ic, const struct iser_pdu *p)
 {
-	struct iscsit_conn *conn;
 	bool ready;
 
 	if (p->opcode != ISER_ISCSI_OP_LOGIN) {
@@ -53,12 +48,14 @@ void ist_login_recv(struct ist_conn *ic, const struct iser_pdu *p)
 	memcpy(ic->login_bhs, p->bhs, ISER_BHS_LEN);
 	memcpy(ic->login_data, p->data, p->data_len);
 	ic->login_len = p->data_len;
-	conn = ic->conn;
-	/* later requests go to LIO's login work, as it expects of RDMA */
-	if (conn && conn->conn_login && !conn->conn_login->first_request) {
-		ist_login_copy(ic, conn->conn_login);
-		schedule_delayed_work(&conn->login_work, 0);
-	}
+	/*
+	 * A request after the first (LIO's login thread took the first
+	 * when it bound the connection) goes to LIO's login work, as LIO
+	 * expects of RDMA. The connection is LIO's until ist_wait_conn(),
+	 * which takes login_expect back first.
+	 */
+	if (ic->bound)
+		schedule_delayed_work(&ic->conn->login_work, 0);
 	ready = !ic->login_ready;
 	ic->login_ready = true;
 	mutex_unlock(&ic->inp->lock);
@@ -85,8 +82,7 @@ static bool ist_login_unexpect(struct ist_conn *ic)
 /**
  * ist_get_login_rx - LIO's ->iscsit_get_login_rx: the next login request
  * @conn: LIO's connection
- * @login: LIO's login state; the first request is copied into it here,
- *	later ones by ist_login_recv()
+ * @login: LIO's login state; the request is copied into it here
  *
  * Return: 0, or an errno when LIO's login timer interrupted the wait or
  * the connection went down (no login request is taken after that).
@@ -107,9 +103,11 @@ int ist_get_login_rx(struct iscsit_conn *conn, struct iscsi_login *login)
 		ist_login_unexpect(ic);
 		return err;
 	}
+	/* stable: the next is taken only after LIO's response to this one */
+	memcpy(login->req, ic->login_bhs, ISCSI_HDR_LEN);
+	memcpy(login->req_buf, ic->login_data, ic->login_len);
 	if (!login->first_request)
-		return 0;	/* ist_login_recv() copied it in */
-	ist_login_copy(ic, login);
+		return 0;
 	req = (struct iscsi_login_req *)login->req;
 	login->leading_connection = !req->tsih;
 	login->current_stage = (req->flags & ISCSI_FLAG_LOGIN_CURRENT_STAGE_MASK) >> 2;

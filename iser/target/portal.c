@@ -489,17 +489,31 @@ void ist_wait_conn(struct iscsit_conn *conn)
 {
 	struct ist_conn *ic = conn->context;
 
+	/*
+	 * LIO ends the connection; it waits for no login request any
+	 * more, so none may queue its login work from here on (neither
+	 * ist_login_recv() nor ist_disconnected()). From 6.5 LIO's login
+	 * timer fails a login in that work without asking us, and then
+	 * the work comes here.
+	 */
+	mutex_lock(&ic->inp->lock);
+	ic->login_expect = false;
+	mutex_unlock(&ic->inp->lock);
 	rst_disconnect(ic->rc, 0);
 	wait_event(ic->wq, READ_ONCE(ic->down));
 	/*
-	 * No login work may run after LIO frees the connection. From the
-	 * login work itself (a failed login) it is not queued again: no
-	 * login request is accepted after the failure. LIO sets the work
-	 * up only once it found the portal; a connection dropped before
-	 * that has none to cancel.
+	 * No login work may run after LIO frees the connection. Run from
+	 * that work itself, a request may have queued it again before
+	 * login_expect was taken back: that pending run is dropped (a work
+	 * item never runs beside itself). LIO sets the work up only once
+	 * it found the portal; a connection dropped before has none.
 	 */
-	if (conn->login_work.work.func && current_work() != &conn->login_work.work)
-		cancel_delayed_work_sync(&conn->login_work);
+	if (conn->login_work.work.func) {
+		if (current_work() != &conn->login_work.work)
+			cancel_delayed_work_sync(&conn->login_work);
+		else
+			cancel_delayed_work(&conn->login_work);
+	}
 	if (conn->sess) {
 		ist_drop_unsolicited_waiters(conn);
 		ist_release_parked(conn);

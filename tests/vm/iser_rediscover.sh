@@ -1,0 +1,75 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# vm-group: iser (one guest boot: tests/lib/check)
+#
+# SendTargets discovery right after the initiator's module loads, again
+# and again, against rdmastor's target: the initiator switched between
+# the stock ib_iser and rdmastor_iser each round (isert_faults' switch),
+# iscsid restarted, and `iscsiadm -m discovery` run at once. A discovery
+# whose Text response never comes makes open-iscsi's iscsiadm give up
+# after its timeout, and its retry path then crashes it (SIGSEGV): the
+# crash isert_faults once showed. Each round must discover at its first
+# try and log in with verified I/O. Then the crash itself, on purpose:
+# the target holds back every full-feature PDU (fault_silent), the
+# discovery times out, and iscsiadm must fail, whatever way it fails,
+# while the target and the initiator stay well (the kernel log is
+# checked by the harness).
+. tests/lib/guest/lib.sh
+. tests/lib/guest/iser.sh
+DBG=/sys/kernel/debug/rdmastor_isert
+
+check "soft-RoCE" tests/lib/guest/rxe-setup single
+check "rdmastor installed" rdmastor_install
+check "modprobe configuration installed" rdmastor_iser_target
+check "target: one 32 MiB LUN" iser_target_create 1 1 32M || bail "no target"
+
+# discover_now: a SendTargets discovery; its exit status (139: SIGSEGV)
+discover_now() {
+	iscsiadm -m discovery -t st -p "$ISER_IP:3260" -I iser > /tmp/disc.out 2>&1
+}
+
+# one_round KIND: KIND's initiator (stock or rdmastor) freshly loaded
+# with a new iscsid, then discovery at once, login, verified I/O, logout
+one_round() {
+	local kind=$1 rc dev
+	pkill -x iscsid; wait_for 10 sh -c '! pgrep -x iscsid >/dev/null'
+	rmmod ib_iser rdmastor_iser 2>/dev/null
+	if [ "$kind" = rdmastor ]; then
+		rdmastor_iser_initiator
+	else
+		rm -f /etc/modprobe.d/rdmastor-iser-initiator.conf
+	fi
+	iscsid_start
+	discover_now; rc=$?
+	expect_eq "$kind, round $2: discovery right after the module loaded: exit" "$rc" 0 ||
+		diag "$(paste -sd'|' /tmp/disc.out)"
+	[ "$rc" = 0 ] || return 1
+	check "$kind, round $2: log in" iscsiadm -m node -T "$ISER_IQN:t1" -p "$ISER_IP:3260" \
+		-I iser --login || return 1
+	wait_for 20 iser_disk 1 0 || { ok 1 "$kind, round $2: the LUN appears"; return 1; }
+	dev=$(iser_disk 1 0)
+	check "$kind, round $2: verified I/O" iser_fio "rd$2" "$dev" --rw=randrw --bs=4k \
+		--iodepth=8 --size=2M --io_size=2M
+	check "$kind, round $2: log out" iser_logout 1
+}
+for r in 1 2 3; do
+	one_round stock "$r" || break
+	one_round rdmastor "$r" || break
+done
+
+# The crash on purpose: a target that never answers the Text request
+check "the target answers no full-feature PDU" sh -c "echo 1 > $DBG/fault_silent"
+discover_now; rc=$?
+diag "iscsiadm against a silent target: exit $rc: $(paste -sd'|' /tmp/disc.out)"
+expect_ne "the discovery fails" "$rc" 0
+check "the target answers again" sh -c "echo 0 > $DBG/fault_silent"
+check "and a discovery succeeds" discover_now
+
+pkill -x iscsid
+check "no session left" sh -c '! iscsiadm -m session >/dev/null 2>&1'
+check "remove the target" iser_target_clear
+check "no qp left (within 30 s)" wait_for 30 iser_none_left qp
+check "the initiators unload" sh -c 'rmmod ib_iser 2>/dev/null; rmmod rdmastor_iser 2>/dev/null; ! grep -qE "^(ib_iser|rdmastor_iser) " /proc/modules'
+check "rdmastor_isert unloads" rmmod rdmastor_isert
+check "then the engine and rnic_mgr" modprobe -r rdmastor_transport rnic_mgr
+tap_done
