@@ -728,7 +728,7 @@ static struct ib_mr *rnic_user_reg_mr(struct ib_pd *pd, u64 start, u64 length,
 
 static struct ib_mr *rnic_user_reg_mr_dmabuf(struct ib_pd *pd, u64 offset,
 					     u64 length, u64 virt_addr, int fd,
-					     int access, kc_dmabuf_arg_t *arg)
+					     int access, KC_DMABUF_ARG *arg)
 {
 	struct rnic_dev *rd = rnic_user_enter(pd->device);
 	struct ib_udata *udata = kc_dmabuf_udata(arg);

@@ -29,7 +29,7 @@
 #endif
 
 /* The unaligned accessors moved from asm/ to linux/ in 6.12. */
-#if __has_include(<linux/unaligned.h>)
+#ifdef KC_HAVE_LINUX_UNALIGNED_H
 #include <linux/unaligned.h>
 #else
 #include <asm/unaligned.h>
@@ -100,14 +100,14 @@ static inline void kc_xpo_secure_port(struct svc_rqst *rqstp)
 #include <rdma/ib_verbs.h>
 #ifdef KC_HAVE_DMABUF_MR_ATTRS
 #include <rdma/uverbs_ioctl.h>
-typedef struct uverbs_attr_bundle kc_dmabuf_arg_t;
-static inline struct ib_udata *kc_dmabuf_udata(kc_dmabuf_arg_t *attrs)
+#define KC_DMABUF_ARG struct uverbs_attr_bundle
+static inline struct ib_udata *kc_dmabuf_udata(KC_DMABUF_ARG *attrs)
 {
 	return attrs ? &attrs->driver_udata : NULL;
 }
 #else
-typedef struct ib_udata kc_dmabuf_arg_t;
-static inline struct ib_udata *kc_dmabuf_udata(kc_dmabuf_arg_t *udata)
+#define KC_DMABUF_ARG struct ib_udata
+static inline struct ib_udata *kc_dmabuf_udata(KC_DMABUF_ARG *udata)
 {
 	return udata;
 }

@@ -13,8 +13,7 @@ static struct ib_mr *kcompat_reg(struct ib_pd *pd, u64 offset, u64 length,
 	return NULL;
 }
 
-void kcompat_probe(struct ib_device_ops *ops);
-void kcompat_probe(struct ib_device_ops *ops)
-{
-	ops->reg_user_mr_dmabuf = kcompat_reg;
-}
+const struct ib_device_ops kcompat_probe_ops;
+const struct ib_device_ops kcompat_probe_ops = {
+	.reg_user_mr_dmabuf = kcompat_reg,
+};
