@@ -52,15 +52,17 @@ one_round() {
 		--iodepth=8 --size=2M --io_size=2M
 	check "$kind, round $2: log out" iser_logout 1
 }
-for r in 1 2 3; do
+for r in 1 2; do
 	one_round stock "$r" || break
 	one_round rdmastor "$r" || break
 done
 
 # The crash on purpose: a target that never answers the Text request
 check "the target answers no full-feature PDU" sh -c "echo 1 > $DBG/fault_silent"
-discover_now; rc=$?
-diag "iscsiadm against a silent target: exit $rc: $(paste -sd'|' /tmp/disc.out)"
+# iscsiadm waits 30 s for the Text response (active_timeout), then
+# retries up to 5 times if it lives: cut at 45 s (exit 124)
+timeout 45 iscsiadm -m discovery -t st -p "$ISER_IP:3260" -I iser > /tmp/disc.out 2>&1; rc=$?
+diag "iscsiadm against a silent target: exit $rc (139: SIGSEGV, 124: cut): $(paste -sd'|' /tmp/disc.out)"
 expect_ne "the discovery fails" "$rc" 0
 check "the target answers again" sh -c "echo 0 > $DBG/fault_silent"
 check "and a discovery succeeds" discover_now

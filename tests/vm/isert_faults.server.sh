@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
+# vm-kernels: 6.1
 # vm-run: --timeout 1500
 #
 # Target guest of isert_faults: LIO with rdmastor_isert exporting a RAM

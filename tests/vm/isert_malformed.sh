@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
+# vm-kernels: 6.12
 # vm-run: --cmdline slub_debug=FZP
 #
 # Malformed iSER from a test initiator (tests/kmod/iser_evil.c) against

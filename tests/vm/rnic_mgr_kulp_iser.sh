@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
+# vm-kernels: 6.1
 # vm-group: rnic_mgr (one guest boot: tests/lib/check)
 #
 # What the stock iSER initiator (ib_iser) does when a cap refuses its MRs

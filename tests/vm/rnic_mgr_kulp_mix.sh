@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
+# vm-kernels: 6.1
 # vm-group: rnic_mgr (one guest boot: tests/lib/check)
 #
 # One budget for the whole device (issue 35): the stock nvme-rdma host

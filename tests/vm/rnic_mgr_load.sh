@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
+# vm-kernels: 6.12
 # vm-group: rnic_mgr (one guest boot: tests/lib/check)
 #
 # rnic_mgr loads and unloads with an rxe device absent and present, and

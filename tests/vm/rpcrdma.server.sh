@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
+# vm-kernels: 6.1 6.12:core
 #
 # Server half of the rdmastor NFS client test (tests/lib/guest/nfs-server.sh).
 . tests/lib/guest/lib.sh

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
+# vm-kernels: 6.12
 # vm-group: nfs (one guest boot: tests/lib/check)
 #
 # A hostile client against rdmastor's NFS server (rxe loopback in one

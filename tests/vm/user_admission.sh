@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
+# vm-kernels: 6.1
 # vm-group: user (one guest boot: tests/lib/check)
 # vm-run: --mem 4096
 # (the group's options are its first body's: user_charging pins 2 GiB)

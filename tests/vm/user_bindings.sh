@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
+# vm-kernels: 6.1
 # vm-group: user (one guest boot: tests/lib/check)
 #
 # Several bindings in one process (review L6, rnic_mgr/user_dev.c F5):

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
+# vm-kernels: 6.1
 # vm-group: user (one guest boot: tests/lib/check)
 #
 # Tenants (rnic_mgr/tenant.c): user consumers grouped by cgroup v2 (the

@@ -281,6 +281,11 @@ routed_to() {
 	modprobe -n -v "$1" 2>&1 | grep -q -- "--ignore-install $2 "
 }
 
+# full_scope: true unless the harness runs this body for its core checks
+# only (make check's "# vm-kernels: SERIES:core"): a body runs its
+# further checks under `if full_scope; then ... fi`
+full_scope() { [ "${RDMASTOR_SCOPE:-full}" != core ]; }
+
 # rdmastor_testmod NAME: path of a test-only module, built for this
 # guest's kernel (tests/lib/vm/build-modlayer).
 rdmastor_testmod() {
