@@ -25,6 +25,7 @@
 #   - then the same NFS commands reach the stock modules (and the iSER
 #     names are stock's), and apt-get purge leaves nothing on disk.
 # vm-run: --layer build/deb-test/root/upper --timeout 1200
+# vm-kernels: 6.1 6.12:core
 . tests/lib/guest/lib.sh
 . tests/lib/guest/iser.sh
 . tests/lib/guest/nfs-server.sh
@@ -209,6 +210,11 @@ check "rdmastor: iscsiadm --logout" iser_logout 1
 check "rdmastor: targetcli clearconfig" iser_target_clear_tcli
 pkill -x iscsid
 wait_for 10 sh -c '! pgrep -x iscsid'
+
+# Core scope (lib.sh's full_scope: make check's second kernel): the
+# packages served each protocol through rdmastor on this kernel; the
+# fallback, remove and purge, the same on every kernel, run on the first.
+full_scope || tap_done
 
 # rdmastor's iSER modules missing for the running kernel (a kernel DKMS
 # did not build for, a signature the kernel refuses), the routing in

@@ -3,8 +3,9 @@
 # vm-group: iser (one guest boot: tests/lib/check)
 #
 # SendTargets discovery right after the initiator's module loads, again
-# and again, against rdmastor's target: the initiator switched between
-# the stock ib_iser and rdmastor_iser each round (isert_faults' switch),
+# and again, against rdmastor's target (two targets on one portal, as
+# iser_initiator has them): the initiator switched between the stock
+# ib_iser and rdmastor_iser each round (isert_faults' switch),
 # iscsid restarted, and `iscsiadm -m discovery` run at once. A discovery
 # whose Text response never comes makes open-iscsi's iscsiadm give up
 # after its timeout, and its retry path then crashes it (SIGSEGV): the
@@ -13,7 +14,9 @@
 # the target holds back every full-feature PDU (fault_silent), the
 # discovery times out, and iscsiadm must fail, whatever way it fails,
 # while the target and the initiator stay well (the kernel log is
-# checked by the harness).
+# checked by the harness). Last, rdmastor_iser against the stock
+# ib_isert: with the rounds, iSER with rdmastor at both ends and against
+# each stock peer, verified, on every kernel make check boots.
 . tests/lib/guest/lib.sh
 . tests/lib/guest/iser.sh
 DBG=/sys/kernel/debug/rdmastor_isert
@@ -21,7 +24,8 @@ DBG=/sys/kernel/debug/rdmastor_isert
 check "soft-RoCE" tests/lib/guest/rxe-setup single
 check "rdmastor installed" rdmastor_install
 check "modprobe configuration installed" rdmastor_iser_target
-check "target: one 32 MiB LUN" iser_target_create 1 1 32M || bail "no target"
+check "target 1: one 32 MiB LUN" iser_target_create 1 1 32M || bail "no target"
+check "target 2 on the same portal: one 32 MiB LUN" iser_target_create 2 1 32M
 
 # discover_now: a SendTargets discovery; its exit status (139: SIGSEGV)
 discover_now() {
@@ -67,11 +71,19 @@ expect_ne "the discovery fails" "$rc" 0
 check "the target answers again" sh -c "echo 0 > $DBG/fault_silent"
 check "and a discovery succeeds" discover_now
 
-pkill -x iscsid
 check "no session left" sh -c '! iscsiadm -m session >/dev/null 2>&1'
-check "remove the target" iser_target_clear
+check "remove the targets" iser_target_clear
+check "rdmastor_isert unloads" wait_for 30 rmmod rdmastor_isert
+
+# rdmastor's initiator against the stock target
+iser_stock_target
+check "stock target: one 32 MiB LUN" iser_target_create 1 1 32M
+check "that is the stock ib_isert" grep -q '^ib_isert ' /proc/modules
+one_round rdmastor stock
+check "remove the stock target" iser_target_clear
+pkill -x iscsid
 check "no qp left (within 30 s)" wait_for 30 iser_none_left qp
 check "the initiators unload" sh -c 'rmmod ib_iser 2>/dev/null; rmmod rdmastor_iser 2>/dev/null; ! grep -qE "^(ib_iser|rdmastor_iser) " /proc/modules'
-check "rdmastor_isert unloads" rmmod rdmastor_isert
+check "ib_isert unloads" wait_for 30 rmmod ib_isert
 check "then the engine and rnic_mgr" modprobe -r rdmastor_transport rnic_mgr
 tap_done

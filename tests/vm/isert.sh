@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
+# vm-kernels: 6.1
 # vm-group: iser (one guest boot: tests/lib/check)
 #
 # rdmastor's iSER target under LIO, with the stock open-iscsi + ib_iser

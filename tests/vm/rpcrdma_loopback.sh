@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# vm-kernels: 6.1
+# vm-kernels: 6.12
 # vm-group: nfs (one guest boot: tests/lib/check)
 #
 # One host both serving and mounting NFS over RDMA through rdmastor (rxe0

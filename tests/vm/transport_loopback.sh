@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# vm-kernels: 6.1
+# vm-kernels: 6.12
 # vm-group: transport (one guest boot: tests/lib/check)
 #
 # The transport engine in one guest (client and server over rxe0's

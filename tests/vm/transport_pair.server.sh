@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# vm-kernels: 6.1
+# vm-kernels: 6.12
 #
 # Server half of the two-guest transport test. First the link itself,
 # stock tools only (one rping session and one ib_send_bw run served):
