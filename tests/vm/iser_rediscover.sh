@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # vm-group: iser (one guest boot: tests/lib/check)
+# vm-kernels: 6.1 6.12:core
 #
 # SendTargets discovery right after the initiator's module loads, again
 # and again, against rdmastor's target (two targets on one portal, as
@@ -56,20 +57,25 @@ one_round() {
 		--iodepth=8 --size=2M --io_size=2M
 	check "$kind, round $2: log out" iser_logout 1
 }
-for r in 1 2; do
+rounds="1 2"
+full_scope || rounds=1
+for r in $rounds; do
 	one_round stock "$r" || break
 	one_round rdmastor "$r" || break
 done
 
-# The crash on purpose: a target that never answers the Text request
-check "the target answers no full-feature PDU" sh -c "echo 1 > $DBG/fault_silent"
-# iscsiadm waits 30 s for the Text response (active_timeout), then
-# retries up to 5 times if it lives: cut at 45 s (exit 124)
-timeout 45 iscsiadm -m discovery -t st -p "$ISER_IP:3260" -I iser > /tmp/disc.out 2>&1; rc=$?
-diag "iscsiadm against a silent target: exit $rc (139: SIGSEGV, 124: cut): $(paste -sd'|' /tmp/disc.out)"
-expect_ne "the discovery fails" "$rc" 0
-check "the target answers again" sh -c "echo 0 > $DBG/fault_silent"
-check "and a discovery succeeds" discover_now
+# The crash on purpose (not in core scope: the same on every kernel): a
+# target that never answers the Text request
+if full_scope; then
+	check "the target answers no full-feature PDU" sh -c "echo 1 > $DBG/fault_silent"
+	# iscsiadm waits 30 s for the Text response (active_timeout), then
+	# retries up to 5 times if it lives: cut at 45 s (exit 124)
+	timeout 45 iscsiadm -m discovery -t st -p "$ISER_IP:3260" -I iser > /tmp/disc.out 2>&1; rc=$?
+	diag "iscsiadm against a silent target: exit $rc (139: SIGSEGV, 124: cut): $(paste -sd'|' /tmp/disc.out)"
+	expect_ne "the discovery fails" "$rc" 0
+	check "the target answers again" sh -c "echo 0 > $DBG/fault_silent"
+	check "and a discovery succeeds" discover_now
+fi
 
 check "no session left" sh -c '! iscsiadm -m session >/dev/null 2>&1'
 check "remove the targets" iser_target_clear
