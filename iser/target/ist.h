@@ -39,6 +39,12 @@
  *      IST_LOGIN_DEPTH receive buffers and send slots, not its full rings.
  *      Asserted: ist_conn_free() warns if it is still counted;
  *      ist_get_rx_pdu() grows the rings only after ist_np_login_end().
+ *  T5. A portal's ist_np lives while LIO's portal or any connection it
+ *      accepted does (ref: one for the portal, one per ist_conn): LIO
+ *      may run a connection's login work, which takes the portal's lock,
+ *      after it freed the portal (from 6.5 its login timer queues that
+ *      work by itself). Asserted: ist_np_release() warns if a connection
+ *      is still pending or counted in login.
  */
 #ifndef RDMASTOR_IST_H
 #define RDMASTOR_IST_H
@@ -94,6 +100,7 @@
 #define IST_LOGIN_WAIT_MS	15000
 
 struct ist_np {
+	struct kref ref;		/* T5 */
 	struct iscsi_np *np;
 	struct rst_listener *lst;
 	struct mutex lock;		/* pending, and each ist_conn's binding */

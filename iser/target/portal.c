@@ -156,6 +156,7 @@ static int ist_accept_conn(struct rst_conn *rc, const void *pdata, u8 plen,
 	}
 	ic->rc = rc;
 	ic->nr = rst_conn_id(rc);
+	kref_get(&inp->ref);		/* T5: until ic is freed */
 	ic->inp = inp;
 	ic->phase = IST_LOGIN;
 	ic->in_login = true;		/* T4: counted by ist_accept() */
@@ -180,6 +181,15 @@ static int ist_accept_conn(struct rst_conn *rc, const void *pdata, u8 plen,
 	return 0;
 }
 
+/* T5: the portal and every connection it accepted are gone. */
+static void ist_np_release(struct kref *ref)
+{
+	struct ist_np *inp = container_of(ref, struct ist_np, ref);
+
+	WARN_ON_ONCE(!list_empty(&inp->pending) || inp->nr_login);
+	kfree(inp);
+}
+
 /* The last reference is gone: the engine and LIO are both done with it. */
 static void ist_conn_free(struct kref *ref)
 {
@@ -194,6 +204,7 @@ static void ist_conn_free(struct kref *ref)
 	ist_stats_del(ic);
 	rst_conn_set_priv(ic->rc, NULL);
 	rst_conn_put(ic->rc);
+	kref_put(&ic->inp->ref, ist_np_release);
 	kfree(ic->login_data);
 	kfree(ic);
 }
@@ -316,6 +327,7 @@ int ist_setup_np(struct iscsi_np *np, struct sockaddr_storage *addr)
 	inp = kzalloc(sizeof(*inp), GFP_KERNEL);
 	if (!inp)
 		return -ENOMEM;
+	kref_init(&inp->ref);		/* T5: LIO's portal */
 	inp->np = np;
 	mutex_init(&inp->lock);
 	INIT_LIST_HEAD(&inp->pending);
@@ -424,7 +436,8 @@ void ist_free_np(struct iscsi_np *np)
 	rst_listener_destroy(inp->lst);
 	WARN_ON(!list_empty(&inp->pending));
 	np->np_context = NULL;
-	kfree(inp);
+	/* T5: connections LIO still holds keep it until they are freed */
+	kref_put(&inp->ref, ist_np_release);
 }
 
 /*
