@@ -174,10 +174,15 @@ iser_io() {	# iser_io WHO: a target, a login, verified fio, logout
 	check "$1: 4 KiB random read/write on the LUN, verified" \
 		iser_fio "deb-$1" "$dev" --rw=randrw --bs=4k --iodepth=16 --size=16M --io_size=16M
 }
-iser_io rdmastor
+# (core scope: NFS only; iSER on 6.12 has an open defect, testing.rst)
+protos="nfs-client:rdmastor_rpcrdma nfs-server:rdmastor_svcrdma"
+if full_scope; then
+	iser_io rdmastor
+	protos="$protos iser-target:rdmastor_isert iser-initiator:rdmastor_iser"
+fi
 status_now
-for p in "nfs-client rdmastor_rpcrdma" "nfs-server rdmastor_svcrdma" \
-	"iser-target rdmastor_isert" "iser-initiator rdmastor_iser"; do
+for p in $protos; do
+	p=${p/:/ }
 	set -- $p
 	expect_eq "rdmastor status: $1 served by rdmastor ($2), and so the next use" \
 		"$(proto_is "$1")" "rdmastor $2 rdmastor"
@@ -202,6 +207,11 @@ check "an unprivileged user runs rdmastor status --prometheus" \
 	su nobody -s /bin/sh -c "rdmastor status --prometheus > /dev/null"
 check "rnic-top --json lists rxe0's consumers" \
 	sh -c "rnic-top --json | python3 -c 'import json, sys; d = json.load(sys.stdin); sys.exit(0 if d[\"devices\"][0][\"consumers\"] else 1)'"
+# Core scope (lib.sh's full_scope: make check's second kernel): the
+# packages served NFS through rdmastor on this kernel; iSER, the
+# fallback, remove and purge run on the first.
+full_scope || tap_done
+
 check "targetcli's enable_iser loaded rdmastor_isert, not ib_isert" \
 	sh -c "grep -q '^rdmastor_isert ' /proc/modules && ! grep -q '^ib_isert ' /proc/modules"
 check "iscsid's ib_iser loaded rdmastor_iser, not ib_iser" \
@@ -210,11 +220,6 @@ check "rdmastor: iscsiadm --logout" iser_logout 1
 check "rdmastor: targetcli clearconfig" iser_target_clear_tcli
 pkill -x iscsid
 wait_for 10 sh -c '! pgrep -x iscsid'
-
-# Core scope (lib.sh's full_scope: make check's second kernel): the
-# packages served each protocol through rdmastor on this kernel; the
-# fallback, remove and purge, the same on every kernel, run on the first.
-full_scope || tap_done
 
 # rdmastor's iSER modules missing for the running kernel (a kernel DKMS
 # did not build for, a signature the kernel refuses), the routing in

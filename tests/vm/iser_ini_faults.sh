@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# vm-kernels: 6.12
+# vm-kernels: 6.1
 # vm-group: iser (one guest boot: tests/lib/check)
 #
 # rdmastor's iSER initiator against a target that fails or misbehaves,
