@@ -305,14 +305,17 @@ rpc.nfsd 0
 check "still no module of rdmastor" sh -c "! grep -q '^rdmastor_\|^rnic_mgr ' /proc/modules"
 
 # after a remove only a package with conffiles is still known to apt
-# (librnic and rdmastor-dkms have none, and no archive has them):
-# what is left to purge is rdmastor-utils' configuration
-expect_eq "after the remove, dpkg keeps only rdmastor-utils' configuration" \
-	"$(dpkg-query -W -f='${Package} ${db:Status-Status}\n' rdmastor-utils rdmastor-dkms librnic0 librnic-dev 2>/dev/null | grep -v not-installed)" \
-	"rdmastor-utils config-files"
+# (librnic has none, and no archive has them): what is left to purge is
+# rdmastor-utils' configuration and rdmastor-dkms' kernel hooks (which
+# do nothing once /usr/lib/rdmastor/dkms-build is gone)
+expect_eq "after the remove, dpkg keeps only the two packages' configuration" \
+	"$(dpkg-query -W -f='${Package} ${db:Status-Status}\n' rdmastor-utils rdmastor-dkms librnic0 librnic-dev 2>/dev/null | grep -v not-installed | sort | paste -sd' ')" \
+	"rdmastor-dkms config-files rdmastor-utils config-files"
+check "and rdmastor-dkms' kernel hooks do nothing" sh -c \
+	"/etc/kernel/postinst.d/rdmastor $kver && ! test -e /var/lib/rdmastor/dkms"
 # shellcheck disable=SC2086
-DEBIAN_FRONTEND=noninteractive apt-get $APT_NO_LISTS purge -y -q rdmastor-utils > /tmp/purge.log 2>&1
-ok $? "apt-get purge rdmastor-utils" "$(tail -3 /tmp/purge.log)"
+DEBIAN_FRONTEND=noninteractive apt-get $APT_NO_LISTS purge -y -q rdmastor-utils rdmastor-dkms > /tmp/purge.log 2>&1
+ok $? "apt-get purge rdmastor-utils rdmastor-dkms" "$(tail -3 /tmp/purge.log)"
 for p in rdmastor-utils rdmastor-dkms librnic0 librnic-dev; do
 	check_not "$p is gone" pkg_installed $p
 done
