@@ -8,6 +8,11 @@
 #include <linux/sunrpc/xprt.h>
 
 void kcompat_probe(struct svc_serv *serv, struct rpc_rqst *rqst);
+/**
+ * kcompat_probe - compiles only where the callback queue is an lwq
+ * @serv: a server
+ * @rqst: a callback call
+ */
 void kcompat_probe(struct svc_serv *serv, struct rpc_rqst *rqst)
 {
 	lwq_enqueue(&rqst->rq_bc_list, &serv->sv_cb_list);

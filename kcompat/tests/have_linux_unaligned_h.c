@@ -7,6 +7,12 @@
 #include <linux/unaligned.h>
 
 u32 kcompat_probe(const void *p);
+/**
+ * kcompat_probe - compiles only where linux/unaligned.h exists
+ * @p: four bytes at any alignment
+ *
+ * Return: them, big-endian.
+ */
 u32 kcompat_probe(const void *p)
 {
 	return get_unaligned_be32(p);

@@ -6,6 +6,10 @@
 #include <linux/mm.h>
 
 void kcompat_probe(struct vm_area_struct *vma);
+/**
+ * kcompat_probe - compiles only where vm_flags_mod() exists
+ * @vma: a mapping
+ */
 void kcompat_probe(struct vm_area_struct *vma)
 {
 	vm_flags_mod(vma, VM_DONTEXPAND, VM_MAYWRITE);

@@ -7,6 +7,11 @@
 #include <linux/sunrpc/svc_xprt.h>
 
 int kcompat_probe(void);
+/**
+ * kcompat_probe - compiles only where ->xpo_secure_port exists
+ *
+ * Return: the member's offset.
+ */
 int kcompat_probe(void)
 {
 	return offsetof(struct svc_xprt_ops, xpo_secure_port);
