@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # vm-group: iser (one guest boot: tests/lib/check)
-# vm-kernels: 6.1
+# vm-kernels: 6.1 6.12
 #
 # SendTargets discovery right after the initiator's module loads, again
 # and again, against rdmastor's target (two targets on one portal, as

@@ -216,10 +216,17 @@ iscsid_start() {
 	wait_for 10 sh -c "ss -xl | grep -q ISCSIADM_ABSTRACT_NAMESPACE" || true
 }
 
-# iser_login N: discover and log in to target N over iSER.
+# iser_login N: discover and log in to target N over iSER. A discovery
+# that fails shows what iscsiadm and the kernel said.
 iser_login() {
-	local iqn=$ISER_IQN:t$1
-	iscsiadm -m discovery -t st -p "$ISER_IP:3260" -I iser >/dev/null || return 1
+	local iqn=$ISER_IQN:t$1 rc
+	iscsiadm -m discovery -t st -p "$ISER_IP:3260" -I iser >/tmp/iser-disc.out 2>&1
+	rc=$?
+	if [ "$rc" != 0 ]; then
+		diag "discovery: exit $rc (139: SIGSEGV): $(tail -n 5 /tmp/iser-disc.out | paste -sd'|')"
+		diag "$(dmesg | tail -n 15)"
+		return 1
+	fi
 	iscsiadm -m node -T "$iqn" -p "$ISER_IP:3260" -I iser --login >/dev/null
 }
 
