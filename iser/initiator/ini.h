@@ -52,6 +52,15 @@
  *  6. The rst_conn is freed only after its QP is drained and libiscsi
  *     has cleaned up every task (stop_conn), so a task's MR never
  *     outlives the connection it belongs to.
+ *  7. A Login or Text request that a user task sent is posted only once
+ *     that task has returned from the system call that sent it, so the
+ *     target's response reaches its netlink socket after
+ *     scsi_transport_iscsi's reply (ini_send_pdu.c: open-iscsi's
+ *     iscsiadm loses a response that comes first). A held request is
+ *     posted by the sender's task_work or given back by
+ *     ini_conn_release(), never both.
+ *     Asserted: ini_held_post() and ini_held_release() hold ini_mutex
+ *     (lockdep_assert_held), under which held_tx is taken.
  */
 #ifndef RDMASTOR_INI_H
 #define RDMASTOR_INI_H
@@ -132,6 +141,12 @@ struct ini_ep {
  * @tmf_pending: LOCAL_INVs of commands it ended still to complete
  * @tmf_failed: one of them failed (the connection is going down)
  * @tmf_rsp: its response, held until they complete
+ * @hold_mgmt: ini_send_pdu() asks ini_xmit_mgmt() to build the login
+ *	task's PDU into @held_tx instead of posting it (ini_send_pdu.c)
+ * @held_tx: a Login or Text request built, posted when its sender
+ *	returns to user space (ini_mutex; invariant 7)
+ * @held_len: its length
+ * @held: the sender's task_work's link to us while it is pending
  * @grow_work: makes idle MRs (rst_mr_prealloc), then reruns the queues
  * @grow_pages: pages of the command that found none
  * @all: in ini_stats.c's list while @rc is set
@@ -150,6 +165,10 @@ struct ini_conn {
 	atomic_t tmf_pending;
 	bool tmf_failed;
 	u8 tmf_rsp[ISER_BHS_LEN];
+	bool hold_mgmt;
+	struct rst_tx *held_tx;
+	u32 held_len;
+	struct ini_held *held;
 	struct work_struct grow_work;
 	u32 grow_pages;
 	struct list_head all;
@@ -216,6 +235,11 @@ int ini_xmit_task(struct iscsi_task *task);
 void ini_cleanup_task(struct iscsi_task *task);
 void ini_grow_work(struct work_struct *work);
 
+/* ini_send_pdu.c */
+int ini_send_pdu(struct iscsi_cls_conn *cls_conn, struct iscsi_hdr *hdr,
+		 char *data, u32 size);
+void ini_held_release(struct ini_conn *ic);
+
 /* ini_stats.c */
 void ini_stats_add(struct ini_conn *ic);
 void ini_stats_del(struct ini_conn *ic);
@@ -229,9 +253,11 @@ void ini_inv_done(void *arg, int status);
 #ifdef RDMASTOR_DEBUG
 void ini_fault_init(struct dentry *dir);
 rst_mr_inv_fn ini_fault_inv_done(void);
+void ini_fault_send_pdu_delay(u8 opcode);
 #else
 static inline void ini_fault_init(struct dentry *dir) { }
 static inline rst_mr_inv_fn ini_fault_inv_done(void) { return ini_inv_done; }
+static inline void ini_fault_send_pdu_delay(u8 opcode) { }
 #endif
 
 /* ini_rx.c */

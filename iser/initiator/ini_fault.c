@@ -9,13 +9,19 @@
  *                  LOCAL_INV of its key completed before it is treated
  *                  as complete: a slow LOCAL_INV, so that a task
  *                  management response can arrive meanwhile (review L1)
+ *   send_pdu_delay_ms  while non-zero, a Text request sent for iscsiadm
+ *                  returns to it this much later, so that the target's
+ *                  response would come before the request's netlink
+ *                  reply if the request were posted at once (invariant 7)
  */
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/workqueue.h>
 
 #include "ini.h"
 
 static u32 ini_inv_delay_ms;
+static u32 ini_send_pdu_delay_ms;
 
 /* The delayed completion: as if the LOCAL_INV completed only now. */
 static void ini_fault_inv_work(struct work_struct *work)
@@ -51,10 +57,25 @@ rst_mr_inv_fn ini_fault_inv_done(void)
 }
 
 /**
+ * ini_fault_send_pdu_delay - a slow return from send_pdu (send_pdu_delay_ms)
+ * @opcode: the PDU's opcode; Text requests only
+ *
+ * Context: process, after the PDU was handed on; sleeps.
+ */
+void ini_fault_send_pdu_delay(u8 opcode)
+{
+	u32 ms = READ_ONCE(ini_send_pdu_delay_ms);
+
+	if (ms && opcode == ISCSI_OP_TEXT)
+		msleep(ms);
+}
+
+/**
  * ini_fault_init - create the switches
  * @dir: rdmastor_iser's debugfs directory
  */
 void ini_fault_init(struct dentry *dir)
 {
 	debugfs_create_u32("inv_delay_ms", 0600, dir, &ini_inv_delay_ms);
+	debugfs_create_u32("send_pdu_delay_ms", 0600, dir, &ini_send_pdu_delay_ms);
 }

@@ -129,6 +129,7 @@ static void ini_conn_release(struct ini_conn *ic)
 	}
 	if (rc) {
 		trace_ini_conn_release(rc, 0);
+		ini_held_release(ic);	/* its slot is rc's */
 		rst_close(rc);
 	}
 }
@@ -359,7 +360,7 @@ static struct iscsi_transport ini_transport = {
 	.stop_conn = ini_conn_stop,
 	.get_host_param = iscsi_host_get_param,
 	.set_host_param = iscsi_host_set_param,
-	.send_pdu = iscsi_conn_send_pdu,
+	.send_pdu = ini_send_pdu,
 	.get_stats = ini_get_stats,
 	.init_task = ini_init_task,
 	.xmit_task = ini_xmit_task,

@@ -90,6 +90,12 @@ static int ini_xmit_mgmt(struct ini_conn *ic, struct rst_conn *rc,
 		ic->tmf_rtt = tm->rtt;
 		ic->tmf_lun = tm->lun;
 	}
+	if (READ_ONCE(ic->hold_mgmt) && task == ic->iconn->login_task) {
+		/* ini_send_pdu() posts it after the sender's reply (invariant 7) */
+		ic->held_tx = tx;
+		ic->held_len = len;
+		return 0;
+	}
 	err = rst_tx_post(rc, tx, len, NULL, false, 0);
 	if (err)
 		return err;

@@ -11,8 +11,9 @@
 # whose Text response never comes makes open-iscsi's iscsiadm give up
 # after its timeout, and its retry path then crashes it (SIGSEGV): the
 # crash isert_faults once showed. Each round must discover at its first
-# try and log in with verified I/O. Last, rdmastor_iser against the
-# stock ib_isert.
+# try and log in with verified I/O. Then the same race made certain: the
+# netlink reply to rdmastor_iser's Text request held back. Last,
+# rdmastor_iser against the stock ib_isert.
 . tests/lib/guest/lib.sh
 . tests/lib/guest/iser.sh
 
@@ -55,6 +56,31 @@ for r in 1 2; do
 	one_round stock "$r" || break
 	one_round rdmastor "$r" || break
 done
+
+# late_reply: rdmastor_iser freshly loaded, its Text requests' netlink
+# replies held back 500 ms (the fault switch send_pdu_delay_ms). Were a
+# request posted at once, the target's response would reach iscsiadm's
+# socket before the reply, iscsiadm would take it while it looks for the
+# reply and then wait for it in vain: the discovery would time out after
+# 30 s and its retry crash. rdmastor_iser posts it after the reply
+# (iser/initiator/ini_send_pdu.c).
+late_reply() {
+	local sw=/sys/kernel/debug/rdmastor_iser/send_pdu_delay_ms rc t0 t
+	pkill -x iscsid; wait_for 10 sh -c '! pgrep -x iscsid >/dev/null'
+	rmmod ib_iser rdmastor_iser 2>/dev/null
+	rdmastor_iser_initiator
+	iscsid_start
+	[ -e "$sw" ] || { ok 1 "the fault switch $sw exists"; return 1; }
+	echo 500 > "$sw"
+	t0=$(date +%s)
+	discover_now; rc=$?
+	t=$(($(date +%s) - t0))
+	echo 0 > "$sw"
+	expect_eq "rdmastor, netlink reply 500 ms late: discovery: exit" "$rc" 0 ||
+		diag "$(paste -sd'|' /tmp/disc.out)"
+	expect_le "rdmastor, netlink reply 500 ms late: discovery took at most 10 s" "$t" 10
+}
+late_reply
 
 check "no session left" sh -c '! iscsiadm -m session >/dev/null 2>&1'
 check "remove the targets" iser_target_clear
