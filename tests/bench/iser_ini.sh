@@ -28,21 +28,16 @@ PORTAL=/iscsi/$ISER_IQN:t1/tpg1/portals/$ISER_IP:3260
 SETS=${SETS:-core lat}
 
 pb_pairing() {	# pb_pairing NAME
-	local ini=stock tgt=stock
-	case ${1%-aa} in
-	stock) ;;
-	ini) ini=rdmastor ;;
-	tgt) tgt=rdmastor ;;
-	rdmastor) ini=rdmastor tgt=rdmastor ;;
-	nvme)
+	local ini tgt
+	if [ "${1%-aa}" = nvme ]; then
 		iscsiadm -m session >/dev/null 2>&1 && { iser_logout 1 || return 1; }
 		nvme_connect "$ISER_IP" || return 1
 		PB_DEV=$(nvme_dev)
 		[ -n "$nvme_filled" ] || { nvme_filled=1
 			dd if=/dev/urandom of="$PB_DEV" bs=1M count=256 oflag=direct status=none; }
-		return ;;
-	*) return 1 ;;
-	esac
+		return
+	fi
+	read -r ini tgt < <(iser_pair_ends "$1") && [ -n "$tgt" ] || return 1
 	nvme_disconnect
 	iscsiadm -m session >/dev/null 2>&1 && { iser_logout 1 || return 1; }
 	targetcli "$PORTAL" enable_iser false >/dev/null 2>&1

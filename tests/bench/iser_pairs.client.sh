@@ -25,14 +25,8 @@ SETS=${SETS:-core lat}
 PB_PEER=$ISER_IP:9999
 
 pb_pairing() {	# pb_pairing NAME
-	local ini=stock tgt=stock
-	case ${1%-aa} in
-	stock) ;;
-	ini) ini=rdmastor ;;
-	tgt) tgt=rdmastor ;;
-	rdmastor) ini=rdmastor tgt=rdmastor ;;
-	*) return 1 ;;
-	esac
+	local ini tgt
+	read -r ini tgt < <(iser_pair_ends "$1") && [ -n "$tgt" ] || return 1
 	iscsiadm -m session >/dev/null 2>&1 && { iser_logout 1 || return 1; }
 	wait_for 30 sh -c 'rmmod rdmastor_iser ib_iser 2>/dev/null
 		! grep -qE "^(rdmastor_iser|ib_iser) " /proc/modules' || return 1

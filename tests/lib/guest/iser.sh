@@ -340,6 +340,20 @@ iser_stock_target() {
 	rm -f /etc/modprobe.d/rdmastor-iser.conf
 }
 
+# iser_pair_ends NAME: the initiator's and the target's kind (stock or
+# rdmastor) in a pairing of the iSER benchmarks, "INI TGT": stock, ini
+# (rdmastor_iser alone), tgt (rdmastor_isert alone), rdmastor; NAME-aa
+# as NAME. Fails on any other name.
+iser_pair_ends() {
+	case ${1%-aa} in
+	stock) echo "stock stock" ;;
+	ini) echo "rdmastor stock" ;;
+	tgt) echo "stock rdmastor" ;;
+	rdmastor) echo "rdmastor rdmastor" ;;
+	*) return 1 ;;
+	esac
+}
+
 # iser_files DIR: 200 files, a directory tree and renames in DIR; their
 # sums go to /tmp/iser-sums (check with sha256sum -c in DIR).
 iser_files() {
