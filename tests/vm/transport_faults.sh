@@ -94,6 +94,9 @@ diag "overrun: $(cat /tmp/out) proto_errors $before -> $after; $(dmesg | grep -E
 expect_match "credit overrun: the server closes" "$(cat /tmp/out)" 'disconnected 1$'
 expect_gt "credit overrun: the server counts a protocol error" "$after" "$before"
 $R run -o read -s 16k -c 4 -t 1 -i remote $IP > /tmp/out 2>&1
+diag "well-formed client after the overrun: $(paste -sd' ' /tmp/out)"
+[ "$(field errors)" = 0 ] ||
+	diag "server: $(paste -sd' ' /sys/kernel/debug/rtp/server_stats); $(dmesg | grep -E 'rtp|rdmastor' | tail -6 | paste -sd' ')"
 expect_eq "the server still serves well-formed clients: no error" "$(field errors)" 0
 expect_gt "the server still serves well-formed clients: I/O done" "$(field ops)" 0
 check "every server connection is gone" wait_for 10 sh -c \
