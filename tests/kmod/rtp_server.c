@@ -11,7 +11,8 @@
  *   echo "evil hold" > /sys/kernel/debug/rtp/server_ctl
  *       test mode: requests are held (up to 30 s) before being served,
  *       so a client that ignores its credits overruns them for sure;
- *       ends at the next protocol error
+ *       ends at the next protocol error, or when a held request stops
+ *       waiting (its 30 s are up or its connection went down)
  *   cat /sys/kernel/debug/rtp/server_stats
  *
  * Each connection grants DEPTH credits. A request is decoded in ->recv,
@@ -201,6 +202,11 @@ static void rtps_work(struct work_struct *work)
 	if (atomic_read(&rtps.hold)) {
 		for (i = 0; i < 300 && atomic_read(&rtps.hold) && rst_conn_up(c); i++)
 			msleep(100);
+		/*
+		 * One connection's hold: a client connecting after it was
+		 * given up on (its 30 s, its connection gone) is served.
+		 */
+		atomic_set(&rtps.hold, 0);
 		if (!rst_conn_up(c)) {
 			rtps_replying(sc);
 			goto out;
