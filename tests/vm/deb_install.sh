@@ -8,7 +8,8 @@
 # overlay of the host's root (DKMS built the modules for this kernel
 # there, natively); this guest boots with that overlay's changes as its
 # top layer (vm-run --layer), so it sees a host with rdmastor installed
-# and nothing of the tree's own modules, and:
+# and nothing of the tree's own modules (on the oldest series, a host
+# with that kernel only; on the newest, one with both), and:
 #   - modprobe finds DKMS's modules, built from this tree;
 #   - udev applies /etc/rdmastor/rnic_mgr.conf when rxe0 appears, again
 #     after a device reset and when rnic_mgr is reloaded;
@@ -24,7 +25,7 @@
 #     with the modules; the configuration stays;
 #   - then the same NFS commands reach the stock modules (and the iSER
 #     names are stock's), and apt-get purge leaves nothing on disk.
-# vm-run: --layer build/deb-test/root/upper --timeout 1200
+# vm-run: --layer build/deb-test/layer-{kernel} --timeout 1200
 # vm-kernels: 6.1 6.12:core
 . tests/lib/guest/lib.sh
 . tests/lib/guest/iser.sh
@@ -187,8 +188,9 @@ for p in $protos; do
 	expect_eq "rdmastor status: $1 served by rdmastor ($2), and so the next use" \
 		"$(proto_is "$1")" "rdmastor $2 rdmastor"
 done
-# DKMS built for every supported kernel installed (this one and the
-# other series': the host's postinst built both, tests/vm/deb_install.host)
+# DKMS built for every supported kernel installed (on the newest
+# series, this one and the older one: the host's postinst built both,
+# tests/vm/deb_install.host)
 for d in /lib/modules/6.1.* /lib/modules/6.12.*; do
 	k=${d##*/}
 	[ -e "$d/build/Makefile" ] || continue
@@ -265,7 +267,9 @@ t0=$(date +%s)
 DEBIAN_FRONTEND=noninteractive apt-get $APT_NO_LISTS remove -y -q rdmastor-utils rdmastor-dkms \
 	librnic-dev librnic0 > /tmp/remove.log 2>&1
 ok $? "apt-get remove rdmastor-utils rdmastor-dkms librnic-dev librnic0"
-# of its time, DKMS's depmod takes about half here (25 s under TCG)
+# of its time, DKMS's depmod for this kernel takes about half (25 s
+# under TCG); the host with two kernels is removed from natively
+# (deb_install.host's remove_both)
 diag "remove took $(($(date +%s) - t0)) s"
 sed 's/^/# remove: /' /tmp/remove.log | grep -i "rdmastor\|error" | head -20
 check "the remove named the NFS modules still in use" \
