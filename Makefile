@@ -95,9 +95,10 @@ NPROC := $(shell nproc 2>/dev/null || echo 1)
 # CHECK_BUILD_LATER): about 50 s of compiling off the critical path.
 CHECK_SERIES = $(or $(CHECK_KERNELS),$(shell scripts/dev/kernels | awk '{ print $$1 }'))
 check: deps
+	@mkdir -p $(BUILD) && date +%s > $(BUILD)/check-t0
 	@$(MAKE) -j$(NPROC) modlayer RDMASTOR_DEBUG=y MODLAYER_SERIES="$(firstword $(CHECK_SERIES))"
 	@$(MAKE) -j$(NPROC) unit
-	@CHECK_BUILD_LATER="$(wordlist 2,9,$(CHECK_SERIES))" tests/lib/check
+	@CHECK_T0=$$(cat $(BUILD)/check-t0) CHECK_BUILD_LATER="$(wordlist 2,9,$(CHECK_SERIES))" tests/lib/check
 
 lint: deps
 	@scripts/dev/lint
