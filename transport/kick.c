@@ -21,8 +21,13 @@
  * something moves. A ring on a connection that was merely idle with its
  * last sends unsignaled costs one empty requester run. Other devices are
  * never touched: their post_send need not accept an empty list.
+ *
+ * 6.12's rxe cannot park that way, and schedules the requester only
+ * when a post holds a work request, so there the watchdog is not armed
+ * at all (kc_rxe_requester_may_park()).
  */
 #include <linux/module.h>
+#include <rdmastor/kcompat.h>
 
 #include "rst_int.h"
 #include "trace.h"
@@ -42,11 +47,11 @@ void rst_kick_init(struct rst_conn *c)
  * rst_kick_wanted - does this device need the watchdog?
  * @dev: the connection's device
  *
- * Return: true for soft-RoCE.
+ * Return: true for soft-RoCE on a kernel whose rxe requester may park.
  */
 bool rst_kick_wanted(const struct ib_device *dev)
 {
-	return dev->ops.driver_id == RDMA_DRIVER_RXE;
+	return dev->ops.driver_id == RDMA_DRIVER_RXE && kc_rxe_requester_may_park();
 }
 
 /**

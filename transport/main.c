@@ -51,7 +51,7 @@ MODULE_PARM_DESC(ack_timeout, "local ACK timeout of new connections, 4.096 us <<
 
 unsigned int rst_rxe_kick_ms = 1000;
 module_param_named(rxe_kick_ms, rst_rxe_kick_ms, uint, 0644);
-MODULE_PARM_DESC(rxe_kick_ms, "on soft-RoCE, ring the doorbell of a send queue that stood still this long (kick.c; 0: never)");
+MODULE_PARM_DESC(rxe_kick_ms, "on soft-RoCE whose requester may park (6.1), ring the doorbell of a send queue that stood still this long (kick.c; 0: never)");
 
 static int __init rst_init(void)
 {

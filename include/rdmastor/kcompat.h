@@ -6,7 +6,9 @@
  * (kcompat/tests/have_*.c, run by kcompat/configure from ../../Kbuild
  * once per kernel), never on the kernel's version number, so that a
  * distribution kernel with a backport gets what it has. The data path
- * calls these names and holds no #if of its own.
+ * calls these names and holds no #if of its own. One answer is the
+ * version's: soft-RoCE's scheduling (kc_rxe_requester_may_park()),
+ * which no header shows.
  *
  * Kernels built for and tested: Debian 12's 6.1 and the 6.12 LTS series
  * (Documentation/admin.rst, "Supported kernels").
@@ -112,5 +114,27 @@ static inline struct ib_udata *kc_dmabuf_udata(KC_DMABUF_ARG *udata)
 	return udata;
 }
 #endif
+
+/*
+ * Can soft-RoCE's requester park itself with work queued and nothing
+ * left to wake it (transport/kick.c)? In 6.1 it can: it stops at 64
+ * packets in flight and sets the flag that asks their destructor for a
+ * wakeup only after reading the count, and its completer, a task of its
+ * own, does not run it when acknowledgments come. By 6.12 requester and
+ * completer are one task, which every arriving acknowledgment and the
+ * retransmission timer schedule, and a schedule while it runs makes it
+ * run again: a parked requester runs at the next acknowledgment. rxe's
+ * internals are in no header, so kcompat/configure asks the version;
+ * the kernels between, not read, are taken to be 6.1's: on them a
+ * needless ring is an empty post, which rxe accepts.
+ */
+static inline bool kc_rxe_requester_may_park(void)
+{
+#ifdef KC_RXE_REQUESTER_MAY_PARK
+	return true;
+#else
+	return false;
+#endif
+}
 
 #endif /* RDMASTOR_KCOMPAT_H */
