@@ -25,6 +25,11 @@
  * 6.12's rxe cannot park that way, and schedules the requester only
  * when a post holds a work request, so there the watchdog is not armed
  * at all (kc_rxe_requester_may_park()).
+ *
+ * The defect is rxe's, and its fix belongs upstream, in 6.1's stable
+ * series: a requester that sets need_req_skb must read skb_out again
+ * after the store. This file only works around it, for soft-RoCE on
+ * 6.1, and goes when 6.1 is no longer supported.
  */
 #include <linux/module.h>
 #include <rdmastor/kcompat.h>

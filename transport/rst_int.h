@@ -14,14 +14,53 @@
  * send slot, so that c_tx_posted lists the slots in send queue order,
  * and of everything else, so that no post slips past the drain.
  *
- * Invariant (review M4): nothing is posted to the QP once the down work
- * began its drain, so every completion is delivered before
- * ib_drain_qp() returns and none after ->disconnected. Every post goes
- * through rst_post_send(), rst_post_rw(), rst_post_recv() or
- * rst_tx_post_chain(), which check c_posts_closed and post under
- * c_post_lock; rst_down_work() sets it under that lock before it drains.
- * Asserted: each completion handler warns (rst_cqe_check()) if it runs
- * after the drain returned (c_drained).
+ * Invariants (E1-E9; Documentation/transport.rst explains each):
+ *   E1. Messaging uses no MR: every send and receive buffer is mapped
+ *       once at set-up and referenced with the PD's local_dma_lkey.
+ *       Asserted: rst_buf_map() is the rings' only mapping and sets
+ *       that key; transport_loopback checks no MR exists before I/O.
+ *   E2. A registration lives for one I/O: its key is rotated at each
+ *       map and invalid before the ULP completes the I/O; a peer that
+ *       invalidates another key breaks the protocol.
+ *       Asserted: rst_mr_map_off() warns unless the MR is IDLE and
+ *       rotates the key; rst_tx_post_mrs() warns unless it is MAPPED;
+ *       rst_mr_remote_invalidated() returns -EPROTO on a wrong key.
+ *   E3. MRs stay within the share: the entries they hold never exceed
+ *       c_ent_limit and their number c_mr_limit, beyond the one MR
+ *       rnic_mgr always allows; reclaim frees idle MRs only.
+ *       Asserted: rst_over_limits() and rst_mr_room() decide under
+ *       c_lock, which frwr.c's helpers assert (lockdep), with
+ *       rst_window.h's pure rst_mr_over_calc() and rst_mr_room_calc(),
+ *       unit-tested in test_transport.
+ *   E4. The window is min(peer credits, receive ring, MRs of the
+ *       smallest class the share covers); a shrink lowers it at once.
+ *       Asserted: rst_io_end() warns on an I/O leaving an empty window;
+ *       rst_window.h's calculations are unit-tested (test_transport).
+ *   E5. Nothing is posted to the QP once the down work began its drain,
+ *       so every completion is delivered before ib_drain_qp() returns
+ *       and none after ->disconnected. Every post goes through
+ *       rst_post_send(), rst_post_rw(), rst_post_recv() or
+ *       rst_tx_post_chain(), which check c_posts_closed and post under
+ *       c_post_lock; rst_down_work() sets it under that lock first.
+ *       Asserted: each completion handler warns (rst_cqe_check()) if it
+ *       runs after the drain returned (c_drained).
+ *   E6. Sends complete in batches: at most rst_tx_batch() - 1 slots wait
+ *       behind the last signaled Send, so a sender waiting for a slot
+ *       always has a completion coming.
+ *       Asserted: rst_tx_post_chain() signals every Send somebody waits
+ *       for and every rst_tx_batch()-th, and lists slots in c_tx_posted
+ *       in send queue order.
+ *   E7. Queues are sized for the worst I/O: per I/O a REG_MR, the send
+ *       and a LOCAL_INV, or the send plus its RDMA operations, and one
+ *       WR for the drain. Asserted: rst_conn_setup() sizes them so,
+ *       within the device's max_qp_wr.
+ *   E8. On soft-RoCE a retransmission is a connection failure, so the
+ *       ACK timeout is 4.3 s there, not rdma_cm's 0.5 s.
+ *       Asserted: rst_set_ack_timeout() before every connect and accept
+ *       (traced rst_ack_timeout).
+ *   E9. A soft-RoCE send queue that stands still is rung, on 6.1 only.
+ *       Asserted: rst_kick_arm() holds c_post_lock (lockdep) and arms
+ *       only while posts are open (kick.c).
  */
 #ifndef RDMASTOR_RST_INT_H
 #define RDMASTOR_RST_INT_H
@@ -355,6 +394,7 @@ extern unsigned int rst_rxe_kick_ms;
  */
 static inline void rst_kick_arm(struct rst_conn *c)
 {
+	lockdep_assert_held(&c->c_post_lock);
 	c->c_tx_progress++;
 	if (c->c_kick_on)
 		rst_kick_watch(c);

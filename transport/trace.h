@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Tracepoints of the transport engine (system "rst").
+ * Tracepoints of the transport engine: trace system rdmastor_transport,
+ * events rst_*.
  *
  * Every work request carries a completion id (struct rst_cid: the CQ's
  * restrack id and a per-connection counter), so a completion can be

@@ -210,7 +210,7 @@ int rsx_bc_send_reply(struct rpc_rqst *rqst)
 	if (!xprt_request_get_cong(xprt, rqst))
 		return -EBADSLT;
 	rsx_hdr_init(h, rqst->rq_xid, RSX_BC_SLOTS);
-	tx = rst_tx_get(c, 10000);
+	tx = rst_tx_get(c, RSX_SEND_SLOT_MS);
 	if (IS_ERR(tx))
 		goto drop;
 	dst = rst_tx_buf(tx);

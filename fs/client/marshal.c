@@ -236,7 +236,7 @@ int rsx_marshal(struct rsx_xprt *x, struct rst_conn *c, struct rsx_req *req)
 	if (err)
 		goto fail;
 
-	tx = rst_tx_get(c, 10000);
+	tx = rst_tx_get(c, RSX_SEND_SLOT_MS);
 	if (IS_ERR(tx)) {
 		err = PTR_ERR(tx);
 		goto fail;

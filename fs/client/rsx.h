@@ -49,12 +49,17 @@
  *   L1. x_lock guards x_armed and, on it, each req's r_node, r_armed and
  *       r_replied; x_bc_count; x_stats. Taken from process context and
  *       the engine's completion work, never from an interrupt.
+ *       Checked: by lockdep, in make check-debug's rpcrdma_malformed and
+ *       rpcrdma_faults.
  *   L2. x_conn_mutex guards x_conn's lifetime: connect and close change
  *       it under the mutex, buf_free and the statistics read it so. The
  *       send paths read it under SUNRPC's XPRT_LOCKED, which the close
  *       path holds too (xprt_autoclose()).
+ *       Checked: by lockdep, in make check-debug's rpcrdma_faults.
  *   L3. SUNRPC's queue_lock (xprt_lookup_rqst(), pinning, completing)
  *       and transport_lock (the congestion window) are taken alone.
+ *       Checked: by lockdep, which would report a nesting, in make
+ *       check-debug's rpcrdma_malformed and rpcrdma_faults.
  */
 #ifndef RDMASTOR_RSX_H
 #define RDMASTOR_RSX_H
@@ -70,6 +75,12 @@
 #define RSX_MAX_MRS		2
 /* Backchannel calls the server may have outstanding (RFC 8167). */
 #define RSX_BC_SLOTS		8
+/*
+ * How long a call or a backchannel reply waits for a send slot. Slots
+ * come back as earlier Sends complete; after this long they do not,
+ * and the call fails with the engine's error.
+ */
+#define RSX_SEND_SLOT_MS	10000
 /* Fixed header of a message without chunks: 7 words. */
 #define RSX_HDR_NOCHUNKS	28
 /* ... with one Read segment and one Write or Reply segment: 6 words each. */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Tracepoints of the RPC-over-RDMA client transport (system "rsx").
+ * Tracepoints of the RPC-over-RDMA client transport:
+ * trace system rdmastor_rpcrdma, events rsx_*.
  *
  * An RPC is followed by its xid: how it was marshaled (inline, Read
  * chunk or long call; where the reply goes), the reply that came back,

@@ -42,12 +42,16 @@
  *       more calls in flight than its credits finds no buffer to hold,
  *       and that is a protocol error.
  *       Asserted: rsv_recv() disconnects when rst_rx_hold() fails
- *       (svcrdma_malformed makes it fail with fail_rx_hold, svc_fault.c).
+ *       (svcrdma_malformed makes it fail with fail_rx_hold, fault.c).
  *   S2. Every call leaves x_calls_free once and comes back once: from
  *       ->recv to ->xpo_release_ctxt, or to its drop.
  *       Asserted: rsv_call_put() warns on a call that is not out.
  *   S3. A reply's pages and chunk data stay until its send completed
  *       or was flushed: rsv_reply_done() alone puts them.
+ *       Enforced: send.c frees a reply itself only before it is posted;
+ *       once rst_rw_writev_send_async() has it, only rsv_reply_done(),
+ *       which the engine calls once for the Send whether it completed,
+ *       was flushed or was refused, frees it.
  *   S4. The rsv_xprt lives while svc holds it (until ->xpo_free) and
  *       while its engine connection is up (until ->disconnected), and
  *       while a backchannel rpc_xprt points at it (x_ref).
@@ -60,7 +64,7 @@
  *       an nfsd thread).
  *       Enforced: rsv_grant().
  *   S6. The bytes of Read chunks held for calls nfsd has not taken are
- *       bounded per connection and in total (svc_pull.c, which states
+ *       bounded per connection and in total (pull.c, which states
  *       it in full). Asserted: rsv_pull_uncharge().
  *   S7. Nothing that runs from a completion (->recv, a READ's done, a
  *       send's done) sleeps or takes a lock that others take with bottom
@@ -81,15 +85,20 @@
  *   L1. x_lock (with BHs off: the engine's completion work and nfsd's
  *       threads both take it) guards x_ready, x_calls_free, the flags
  *       after it in struct rsv_xprt, and x_stats.
+ *       Checked: by lockdep, in make check-debug's svcrdma_malformed.
  *   L2. The listener's x_pend_lock guards x_pending and each
  *       connection's x_on_pending, between accept and svc's accept.
+ *       Checked: by lockdep, in make check-debug's svcrdma_malformed.
  *   L3. rsv_conns_lock guards the list of connections the statistics
  *       walk and the sums of those already freed.
+ *       Checked: by lockdep, in make check-debug's svcrdma_malformed.
  *   L4. The backchannel's SUNRPC queue_lock and transport_lock are
  *       taken alone.
- *   L5. rsv_pull_lock (svc_pull.c) guards the pull budget, every
+ *       Checked: by lockdep, in make check-debug's svcrdma_malformed.
+ *   L5. rsv_pull_lock (pull.c) guards the pull budget, every
  *       connection's x_pull_wait, x_pull_node and x_pull_bytes, and
  *       each call's c_budget while it is charged.
+ *       Checked: by lockdep, in make check-debug's svcrdma_malformed.
  */
 #ifndef RDMASTOR_RSV_H
 #define RDMASTOR_RSV_H
@@ -118,7 +127,7 @@ extern bool rsv_force_mr;
 extern bool rsv_cq_softirq;
 extern struct svc_xprt_class rsv_class;
 
-/* only u64 counters: svc_stats.c sums them as an array */
+/* only u64 counters: stats.c sums them as an array */
 struct rsv_stats {
 	u64 calls, inline_calls, data_chunks, long_calls;
 	u64 inline_replies, write_chunks, reply_chunks, rdma_errors;
@@ -211,7 +220,7 @@ struct rsv_xprt {
 	struct list_head x_bc_free;	/* x_bc_replies not waiting (L1) */
 	struct rsv_bc_reply x_bc_replies[RSV_BC_SLOTS];
 	struct work_struct x_put_work;	/* svc's last reference (S7) */
-	struct list_head x_all;		/* svc_stats.c, connections only */
+	struct list_head x_all;		/* stats.c, connections only */
 	char x_name[48];
 };
 
@@ -235,7 +244,7 @@ static inline struct rsv_xprt *rsv_of(struct svc_xprt *xprt)
 void rsv_xprt_put(struct rsv_xprt *x);
 void rsv_close(struct rsv_xprt *x);
 
-/* svc_recv.c */
+/* recv.c */
 void rsv_recv(struct rst_conn *rc, const void *buf, u32 len, bool inv,
 	      u32 inv_rkey);
 int rsv_recvfrom(struct svc_rqst *rqstp);
@@ -248,7 +257,7 @@ void rsv_protocol_error(struct rsv_xprt *x, const char *what);
 void rsv_put_work(struct work_struct *work);
 void rsv_pull_work(struct work_struct *work);
 
-/* svc_pull.c */
+/* pull.c */
 struct seq_file;
 void rsv_pull_submit(struct rsv_call *call);
 void rsv_pull_uncharge(struct rsv_call *call);
@@ -257,20 +266,20 @@ struct rds_page;
 void rsv_pull_show(struct rds_page *p);
 void rsv_pull_init(void);
 
-/* svc_send.c */
+/* send.c */
 u32 rsv_grant(struct rsv_xprt *x, bool may_refresh);
 int rsv_sendto(struct svc_rqst *rqstp);
 int rsv_result_payload(struct svc_rqst *rqstp, unsigned int offset,
 		       unsigned int length);
 void rsv_send_error(struct rsv_xprt *x, const struct rpcrdma_hdr *h, int err);
 
-/* svc_stats.c */
+/* stats.c */
 void rsv_stats_add(struct rsv_xprt *x);
 void rsv_stats_del(struct rsv_xprt *x);
 int rsv_stats_init(void);
 void rsv_stats_exit(void);
 
-/* svc_fault.c: fault switches for tests, in debug builds only (RDMASTOR_DEBUG) */
+/* fault.c: fault switches for tests, in debug builds only (RDMASTOR_DEBUG) */
 #ifdef RDMASTOR_DEBUG
 void rsv_fault_init(void);
 void rsv_fault_exit(void);
@@ -283,7 +292,7 @@ static inline void rsv_fault_bc_work_delay(void) { }
 static inline bool rsv_fault_rx_hold(void) { return false; }
 #endif
 
-/* svc_bc.c */
+/* backchannel.c */
 int rsv_bc_init(void);
 void rsv_bc_exit(void);
 void rsv_bc_drop(struct rsv_xprt *x);

@@ -15,52 +15,68 @@
  * command to the SCSI midlayer, which runs the queue again when a
  * command completes (or ini_grow_work() has made MRs).
  *
- * Invariants:
- *  1. A command's data buffer is reachable by the target only between
- *     its Send (the REG_MR is chained in front, key rotated) and the
- *     end of its registration: the target's Send-with-Invalidate of
- *     exactly that key, or our LOCAL_INV, which completes before the
- *     response is handed to libiscsi. Only then can the command
- *     complete to the block layer.
- *  2. Headers, login, text, NOP and logout PDUs travel in the engine's
- *     send ring by the local DMA lkey: no MR. A WRITE whose data all
- *     fits the immediate data is copied and registers nothing.
- *  3. A SCSI Response completes a command once: it must name a command
- *     we sent and have not seen answered (ini_task.it_state), carry a
- *     StatSN newer than every response's seen when the command was sent,
- *     and invalidate no key but the command's. Anything else is a
- *     protocol error: connection failure and open-iscsi's recovery.
- *     Asserted: ini_scsi_rsp(), ini_tmf_rsp() and ini_deliver(), where a
- *     task's it_state changes on a response, hold the back_lock
- *     (lockdep_assert_held); what the target sent is checked, never
- *     WARNed on.
- *  4. Every command in flight holds a place in the engine's window
- *     (rst_io_trybegin), released by cleanup_task, and its MR, charged
- *     to the session's rnic_mgr consumer, is put back there too.
- *     Asserted: ini_cleanup_task() holds the back_lock
- *     (lockdep_assert_held), as ini_scsi_rsp() does when it reads the
- *     task's MR.
- *  5. A task management response that ends commands (abort task, LUN
- *     or target reset) reaches libiscsi, which then fails them to the
- *     block layer, only after our LOCAL_INVs of their keys completed:
- *     those it posts for commands still in flight, and those already
- *     running for commands whose response came without invalidation
- *     (INI_T_INVALIDATING, review L1).
- *     Asserted: ini_tmf_rsp() counts both in tmf_pending, and only the
- *     last LOCAL_INV to complete (ini_tmf_inv_done() or ini_inv_done())
- *     delivers the response.
- *  6. The rst_conn is freed only after its QP is drained and libiscsi
- *     has cleaned up every task (stop_conn), so a task's MR never
- *     outlives the connection it belongs to.
- *  7. A Login or Text request that a user task sent is posted only once
- *     that task has returned from the system call that sent it, so the
- *     target's response reaches its netlink socket after
- *     scsi_transport_iscsi's reply (ini_send_pdu.c: open-iscsi's
- *     iscsiadm loses a response that comes first). A held request is
- *     posted by the sender's task_work or given back by
- *     ini_conn_release(), never both.
- *     Asserted: ini_held_post() and ini_held_release() hold ini_mutex
- *     (lockdep_assert_held), under which held_tx is taken.
+ * Invariants (H, the host side of iSER):
+ *  H1. A command's data buffer is reachable by the target only between
+ *      its Send (the REG_MR is chained in front, key rotated) and the
+ *      end of its registration: the target's Send-with-Invalidate of
+ *      exactly that key, or our LOCAL_INV, which completes before the
+ *      response is handed to libiscsi. Only then can the command
+ *      complete to the block layer.
+ *      Asserted: ini_scsi_rsp() refuses a response that invalidated a
+ *      key not the command's (a protocol error), and one that did not
+ *      invalidate waits for our LOCAL_INV (ini_inv_done());
+ *      ini_conn_stop() drains the QP (rst_shutdown()) before libiscsi
+ *      fails the commands left. Tested by iser_ini_faults (a response
+ *      that invalidates another command's key; READ data sent to a
+ *      completed command's old key, refused by the NIC).
+ *  H2. Headers, login, text, NOP and logout PDUs travel in the engine's
+ *      send ring by the local DMA lkey: no MR. A WRITE whose data all
+ *      fits the immediate data is copied and registers nothing.
+ *      Enforced: the PDU paths (send_pdu.c, ini_xmit_mgmt(),
+ *      ini_xmit_unsol()) post from the ring with rst_tx_post(); only
+ *      ini_xmit_cmd()'s data path calls rst_mr_tryget_sg(). Tested by
+ *      iser_ini_faults: an idle session holds 0 MRs.
+ *  H3. A SCSI Response completes a command once: it must name a command
+ *      we sent and have not seen answered (ini_task.it_state), carry a
+ *      StatSN newer than every response's seen when the command was sent,
+ *      and invalidate no key but the command's. Anything else is a
+ *      protocol error: connection failure and open-iscsi's recovery.
+ *      Asserted: ini_scsi_rsp(), ini_tmf_rsp() and ini_deliver(), where a
+ *      task's it_state changes on a response, hold the back_lock
+ *      (lockdep_assert_held); what the target sent is checked, never
+ *      WARNed on.
+ *  H4. Every command in flight holds a place in the engine's window
+ *      (rst_io_trybegin), released by cleanup_task, and its MR, charged
+ *      to the session's rnic_mgr consumer, is put back there too.
+ *      Asserted: ini_cleanup_task() holds the back_lock
+ *      (lockdep_assert_held), as ini_scsi_rsp() does when it reads the
+ *      task's MR.
+ *  H5. A task management response that ends commands (abort task, LUN
+ *      or target reset) reaches libiscsi, which then fails them to the
+ *      block layer, only after our LOCAL_INVs of their keys completed:
+ *      those it posts for commands still in flight, and those already
+ *      running for commands whose response came without invalidation
+ *      (INI_T_INVALIDATING, review L1).
+ *      Asserted: ini_tmf_rsp() counts both in tmf_pending, and only the
+ *      last LOCAL_INV to complete (ini_tmf_inv_done() or ini_inv_done())
+ *      delivers the response.
+ *  H6. The rst_conn is freed only after its QP is drained and libiscsi
+ *      has cleaned up every task (stop_conn), so a task's MR never
+ *      outlives the connection it belongs to.
+ *      Asserted: the rst_conn is closed (rst_close()) only by
+ *      ini_conn_release(), under ini_mutex (lockdep_assert_held), which
+ *      runs from stop_conn after iscsi_conn_stop() cleaned up the
+ *      tasks, from a recovery's bind and from destroy_conn, both after
+ *      a stop_conn.
+ *  H7. A Login or Text request that a user task sent is posted only once
+ *      that task has returned from the system call that sent it, so the
+ *      target's response reaches its netlink socket after
+ *      scsi_transport_iscsi's reply (send_pdu.c: open-iscsi's
+ *      iscsiadm loses a response that comes first). A held request is
+ *      posted by the sender's task_work or given back by
+ *      ini_conn_release(), never both.
+ *      Asserted: ini_held_post() and ini_held_release() hold ini_mutex
+ *      (lockdep_assert_held), under which held_tx is taken.
  */
 #ifndef RDMASTOR_INI_H
 #define RDMASTOR_INI_H
@@ -133,7 +149,7 @@ struct ini_ep {
  * @logged_out: libiscsi took a Logout Response on it: the target's close
  *	that follows is the end of the logout, not a failure
  * @statsn_seen: @max_statsn is valid
- * @max_statsn: the newest StatSN of a SCSI Response (invariant 3);
+ * @max_statsn: the newest StatSN of a SCSI Response (H3);
  *	written under the back_lock, read locklessly by xmit_task
  * @tmf_func: the function of the last task management request sent
  * @tmf_rtt: its Referenced Task Tag
@@ -142,14 +158,14 @@ struct ini_ep {
  * @tmf_failed: one of them failed (the connection is going down)
  * @tmf_rsp: its response, held until they complete
  * @hold_mgmt: ini_send_pdu() asks ini_xmit_mgmt() to build the login
- *	task's PDU into @held_tx instead of posting it (ini_send_pdu.c)
+ *	task's PDU into @held_tx instead of posting it (send_pdu.c)
  * @held_tx: a Login or Text request built, posted when its sender
- *	returns to user space (ini_mutex; invariant 7)
+ *	returns to user space (ini_mutex; H7)
  * @held_len: its length
  * @held: the sender's task_work's link to us while it is pending
  * @grow_work: makes idle MRs (rst_mr_prealloc), then reruns the queues
  * @grow_pages: pages of the command that found none
- * @all: in ini_stats.c's list while @rc is set
+ * @all: in stats.c's list while @rc is set
  */
 struct ini_conn {
 	struct iscsi_conn *iconn;
@@ -196,7 +212,7 @@ enum ini_task_state {
  * @rsp_len: its length
  * @tmf_waits: a task management response waits for this task's
  *	LOCAL_INV, which was already running when it came (back_lock)
- * @inv_work: debug builds: the LOCAL_INV's completion, delayed (ini_fault.c)
+ * @inv_work: debug builds: the LOCAL_INV's completion, delayed (fault.c)
  * @inv_task: its task
  * @inv_status: its status
  */
@@ -220,7 +236,7 @@ struct ini_task {
 
 extern struct mutex ini_mutex;
 
-/* ini_ep.c */
+/* ep.c */
 struct iscsi_endpoint *ini_ep_connect(struct Scsi_Host *shost,
 				      struct sockaddr *dst, int non_blocking);
 int ini_ep_poll(struct iscsi_endpoint *ep, int timeout_ms);
@@ -228,28 +244,28 @@ void ini_ep_disconnect(struct iscsi_endpoint *ep);
 int ini_get_ep_param(struct iscsi_endpoint *ep, enum iscsi_param param,
 		     char *buf);
 
-/* ini_task.c */
+/* task.c */
 int ini_alloc_pdu(struct iscsi_task *task, u8 opcode);
 int ini_init_task(struct iscsi_task *task);
 int ini_xmit_task(struct iscsi_task *task);
 void ini_cleanup_task(struct iscsi_task *task);
 void ini_grow_work(struct work_struct *work);
 
-/* ini_send_pdu.c */
+/* send_pdu.c */
 int ini_send_pdu(struct iscsi_cls_conn *cls_conn, struct iscsi_hdr *hdr,
 		 char *data, u32 size);
 void ini_held_release(struct ini_conn *ic);
 
-/* ini_stats.c */
+/* stats.c */
 void ini_stats_add(struct ini_conn *ic);
 void ini_stats_del(struct ini_conn *ic);
 void ini_stats_init(void);
 void ini_stats_exit(void);
 
-/* ini_rx.c */
+/* rx.c */
 void ini_inv_done(void *arg, int status);
 
-/* ini_fault.c: fault switches for tests, in debug builds only */
+/* fault.c: fault switches for tests, in debug builds only */
 #ifdef RDMASTOR_DEBUG
 void ini_fault_init(struct dentry *dir);
 rst_mr_inv_fn ini_fault_inv_done(void);
@@ -260,7 +276,7 @@ static inline rst_mr_inv_fn ini_fault_inv_done(void) { return ini_inv_done; }
 static inline void ini_fault_send_pdu_delay(u8 opcode) { }
 #endif
 
-/* ini_rx.c */
+/* rx.c */
 extern const struct rst_conn_ops ini_rst_ops;
 
 #endif /* RDMASTOR_INI_H */

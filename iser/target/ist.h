@@ -13,33 +13,34 @@
  *   struct ist_cmd   our part of each LIO command (iscsit_priv_cmd()).
  *
  * Invariants of a connection's life:
- *  T1. An ist_conn holds one reference (ref) from its accept until the
+ *  N1. An ist_conn holds one reference (ref) from its accept until the
  *      engine says the connection is down (ist_disconnected()), and one
  *      more from LIO's login thread taking it until LIO is done with it
  *      (->iscsit_free_conn). The last one frees it, and with it the
  *      reference it holds on the engine connection (rst_conn_get()).
  *      Asserted: ist_conn_free() warns unless the connection is down
  *      and LIO has let go of it (ic->conn cleared).
- *  T2. A connection LIO has not taken is on its portal's pending list,
+ *  N2. A connection LIO has not taken is on its portal's pending list,
  *      and one it has taken is not: the two change together, under the
  *      portal's lock (bound, node), when LIO takes it or it goes down.
  *      Asserted: ist_np_first_ready() holds inp->lock
  *      (lockdep_assert_held); ist_conn_free() warns if it is still
  *      listed.
- *  T3. The engine's ->disconnected never waits for LIO: it marks the
+ *  N3. The engine's ->disconnected never waits for LIO: it marks the
  *      connection down, wakes its waiters and drops the accept's
  *      reference. LIO learns of the loss from ->iscsit_get_rx_pdu
  *      returning (full feature phase) or ->iscsit_get_login_rx failing
  *      (login phase), and its close path waits for the drain
- *      (ist_wait_conn()). Not asserted: it holds by construction
- *      (ist_disconnected() takes only the portal's lock, briefly).
- *  T4. A connection is counted in its portal's nr_login (in_login) from
+ *      (ist_wait_conn()).
+ *      Enforced: ist_disconnected() takes only the portal's lock,
+ *      briefly, and waits for nothing.
+ *  N4. A connection is counted in its portal's nr_login (in_login) from
  *      its accept until it enters full feature phase or goes down,
  *      whichever comes first, under the portal's lock; until then it has
  *      IST_LOGIN_DEPTH receive buffers and send slots, not its full rings.
  *      Asserted: ist_conn_free() warns if it is still counted;
  *      ist_get_rx_pdu() grows the rings only after ist_np_login_end().
- *  T5. A portal's ist_np lives while LIO's portal or any connection it
+ *  N5. A portal's ist_np lives while LIO's portal or any connection it
  *      accepted does (ref: one for the portal, one per ist_conn): LIO
  *      may run a connection's login work, which takes the portal's lock,
  *      after it freed the portal (from 6.5 its login timer queues that
@@ -89,6 +90,8 @@
  */
 #define IST_MAX_LOGIN		32
 #define IST_REJECT_CLOSE_MS	2000
+/* How long a login response waits for a send slot before it fails. */
+#define IST_LOGIN_SEND_MS	5000
 /*
  * The login deadline: a connection is dropped when its initiator has
  * sent no login request for this long, counted from the accept, then
@@ -100,14 +103,14 @@
 #define IST_LOGIN_WAIT_MS	15000
 
 struct ist_np {
-	struct kref ref;		/* T5 */
+	struct kref ref;		/* N5 */
 	struct iscsi_np *np;
 	struct rst_listener *lst;
 	struct mutex lock;		/* pending, and each ist_conn's binding */
 	struct list_head pending;
 	unsigned int nr_pending;	/* on pending, evicted ones included */
 	unsigned int nr_evicted;
-	unsigned int nr_login;		/* in the login phase (T4) */
+	unsigned int nr_login;		/* in the login phase (N4) */
 	wait_queue_head_t wq;		/* LIO's login thread waits for pending */
 };
 
@@ -122,7 +125,7 @@ struct ist_conn {
 	bool bound;
 	bool login_ready;		/* the first login request is in */
 	bool evicted;			/* dropped to make room (inp->lock) */
-	bool in_login;			/* counted in inp->nr_login (T4) */
+	bool in_login;			/* counted in inp->nr_login (N4) */
 	struct delayed_work login_wait;	/* the login deadline */
 	bool down;			/* ->disconnected ran: nothing in flight */
 	bool send_w_inv;		/* Send-with-Invalidate the initiator's keys */

@@ -150,7 +150,7 @@ int ist_put_login_tx(struct iscsit_conn *conn, struct iscsi_login *login,
 
 	if (length > IST_MAX_DSL)
 		return -EINVAL;
-	tx = rst_tx_get(ic->rc, 5000);
+	tx = rst_tx_get(ic->rc, IST_LOGIN_SEND_MS);
 	if (IS_ERR(tx))
 		return PTR_ERR(tx);
 	buf = rst_tx_buf(tx);
@@ -243,7 +243,7 @@ void ist_get_rx_pdu(struct iscsit_conn *conn)
 		return;		/* the login timed out after its response */
 	ic->login_final = NULL;
 	/*
-	 * T4: full rings before the final response, which lets the
+	 * N4: full rings before the final response, which lets the
 	 * initiator's commands in. Without them the connection cannot work.
 	 */
 	err = ist_np_login_end(ic) ? rst_rings_grow(ic->rc) : -ENOTCONN;

@@ -156,10 +156,10 @@ static int ist_accept_conn(struct rst_conn *rc, const void *pdata, u8 plen,
 	}
 	ic->rc = rc;
 	ic->nr = rst_conn_id(rc);
-	kref_get(&inp->ref);		/* T5: until ic is freed */
+	kref_get(&inp->ref);		/* N5: until ic is freed */
 	ic->inp = inp;
 	ic->phase = IST_LOGIN;
-	ic->in_login = true;		/* T4: counted by ist_accept() */
+	ic->in_login = true;		/* N4: counted by ist_accept() */
 	ic->login_expect = true;
 	ic->use_mr = READ_ONCE(ist_force_mr) || rst_conn_iwarp(rc);
 	ic->send_w_inv = !(flags & ISER_CM_SEND_W_INV_NOT_SUP);
@@ -181,7 +181,7 @@ static int ist_accept_conn(struct rst_conn *rc, const void *pdata, u8 plen,
 	return 0;
 }
 
-/* T5: the portal and every connection it accepted are gone. */
+/* N5: the portal and every connection it accepted are gone. */
 static void ist_np_release(struct kref *ref)
 {
 	struct ist_np *inp = container_of(ref, struct ist_np, ref);
@@ -196,7 +196,7 @@ static void ist_conn_free(struct kref *ref)
 	struct ist_conn *ic = container_of(ref, struct ist_conn, ref);
 
 	trace_ist_conn_free(ic, 0);
-	/* T1: the engine and LIO are both done; T2: off the portal's list; T4 */
+	/* N1: the engine and LIO are both done; N2: off the portal's list; N4 */
 	WARN_ON_ONCE(!READ_ONCE(ic->down) || ic->conn || !list_empty(&ic->node) ||
 		     ic->in_login);
 	cancel_delayed_work_sync(&ic->login_wait);
@@ -215,7 +215,7 @@ static void ist_conn_put(struct ist_conn *ic)
 	kref_put(&ic->ref, ist_conn_free);
 }
 
-/* T4: @ic leaves the login phase (once). Under the portal's lock. */
+/* N4: @ic leaves the login phase (once). Under the portal's lock. */
 static bool ist_np_login_end_locked(struct ist_conn *ic)
 {
 	lockdep_assert_held(&ic->inp->lock);
@@ -318,7 +318,7 @@ int ist_setup_np(struct iscsi_np *np, struct sockaddr_storage *addr)
 		.rw_pages = IST_IO_PAGES,
 		/* immediate data sector-aligned: the backend may take it in place */
 		.rx_align_off = ISER_HEADERS_LEN,
-		/* T4: small rings until full feature phase */
+		/* N4: small rings until full feature phase */
 		.initial_depth = IST_LOGIN_DEPTH,
 		.ops = &ist_conn_ops,
 	};
@@ -327,7 +327,7 @@ int ist_setup_np(struct iscsi_np *np, struct sockaddr_storage *addr)
 	inp = kzalloc(sizeof(*inp), GFP_KERNEL);
 	if (!inp)
 		return -ENOMEM;
-	kref_init(&inp->ref);		/* T5: LIO's portal */
+	kref_init(&inp->ref);		/* N5: LIO's portal */
 	inp->np = np;
 	mutex_init(&inp->lock);
 	INIT_LIST_HEAD(&inp->pending);
@@ -360,14 +360,39 @@ static struct ist_conn *ist_np_first_ready(struct ist_np *inp)
 	return NULL;
 }
 
-static bool ist_np_ready(struct ist_np *inp)
+/*
+ * Take the first ready connection off the pending list, bound to LIO's
+ * @conn; NULL if none is ready.
+ */
+static struct ist_conn *ist_np_take_ready(struct ist_np *inp,
+					  struct iscsit_conn *conn)
 {
-	bool ready;
+	struct ist_conn *ic;
 
 	mutex_lock(&inp->lock);
-	ready = ist_np_first_ready(inp);
+	ic = ist_np_first_ready(inp);
+	if (ic) {
+		list_del_init(&ic->node);
+		inp->nr_pending--;
+		if (ic->evicted)
+			inp->nr_evicted--;
+		ic->bound = true;
+		ic->conn = conn;
+		kref_get(&ic->ref);	/* LIO's, until free_conn */
+	}
 	mutex_unlock(&inp->lock);
-	return ready;
+	return ic;
+}
+
+/* LIO stops or resets its login thread */
+static bool ist_np_stopping(struct iscsi_np *np)
+{
+	bool stop;
+
+	spin_lock_bh(&np->np_thread_lock);
+	stop = np->np_thread_state >= ISCSI_NP_THREAD_RESET;
+	spin_unlock_bh(&np->np_thread_lock);
+	return stop;
 }
 
 /**
@@ -384,34 +409,30 @@ int ist_accept_np(struct iscsi_np *np, struct iscsit_conn *conn)
 {
 	struct ist_np *inp = np->np_context;
 	struct sockaddr_storage local, peer;
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
 	struct ist_conn *ic;
 
+	/*
+	 * Whether one is ready is known only under inp->lock, a mutex: a
+	 * wait_event() whose condition takes it would sleep in the middle
+	 * of its own wait (the debug kernel's atomic-sleep check said so).
+	 * wait_woken() lets the check sleep and still misses no wake-up.
+	 */
+	add_wait_queue(&inp->wq, &wait);
 	for (;;) {
 		/* LIO signals its login thread to stop it */
-		if (wait_event_interruptible(inp->wq, ist_np_ready(inp)))
-			return -ENODEV;
-		spin_lock_bh(&np->np_thread_lock);
-		if (np->np_thread_state >= ISCSI_NP_THREAD_RESET) {
-			spin_unlock_bh(&np->np_thread_lock);
-			return -ENODEV;
+		if (signal_pending(current) || ist_np_stopping(np)) {
+			ic = NULL;
+			break;
 		}
-		spin_unlock_bh(&np->np_thread_lock);
-		mutex_lock(&inp->lock);
-		ic = ist_np_first_ready(inp);
-		if (ic) {
-			list_del_init(&ic->node);
-			inp->nr_pending--;
-			if (ic->evicted)
-				inp->nr_evicted--;
-			ic->bound = true;
-			ic->conn = conn;
-			kref_get(&ic->ref);	/* LIO's, until free_conn */
-		}
-		mutex_unlock(&inp->lock);
+		ic = ist_np_take_ready(inp, conn);
 		if (ic)
 			break;
-		/* it went down before we got to it */
+		wait_woken(&wait, TASK_INTERRUPTIBLE, MAX_SCHEDULE_TIMEOUT);
 	}
+	remove_wait_queue(&inp->wq, &wait);
+	if (!ic)
+		return -ENODEV;
 	/* the login deadline keeps running: LIO's timers do not cover us */
 	trace_ist_conn_bound(ic, 0);
 	conn->context = ic;
@@ -436,7 +457,7 @@ void ist_free_np(struct iscsi_np *np)
 	rst_listener_destroy(inp->lst);
 	WARN_ON(!list_empty(&inp->pending));
 	np->np_context = NULL;
-	/* T5: connections LIO still holds keep it until they are freed */
+	/* N5: connections LIO still holds keep it until they are freed */
 	kref_put(&inp->ref, ist_np_release);
 }
 

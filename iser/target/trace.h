@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Tracepoints of the iSER target (system "ist").
+ * Tracepoints of the iSER target: trace system rdmastor_isert,
+ * events ist_*.
  *
  * A connection is named by the engine's number for it (conn=N, as in
  * the "rst" events underneath), a command by its initiator task tag.

@@ -3,7 +3,7 @@
  * libFuzzer target: the RPC-over-RDMA v1 header and RFC 8797 private
  * data decoders (common/rpcrdma_wire.c) on arbitrary bytes. Whatever decodes
  * must be within the limits and re-encode to exactly the bytes read.
- * The server's call checks (fs/server/rpcrdma_call.c) then run on it: a call
+ * The server's call checks (common/rpcrdma_call.c) then run on it: a call
  * they accept must add up (its message fits what arrived plus the
  * chunk, within the chunk limit), and a reply's chunk filled with any
  * length it accepts must hold exactly that length.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target: the tenant_weights parser (rnic_mgr/tenant_rules.c)
+ * libFuzzer target: the tenant_weights parser (rnic_mgr/user/tenant_rules.c)
  * on arbitrary text, as root may write it. A list it accepts must be
  * within its limits (rule count, weights, path lengths, kinds); a list it
  * refuses must leave the rules as they were; lookups never crash.
@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "rnic_mgr/tenant_rules.h"
+#include "rnic_mgr/user/tenant_rules.h"
 #include "rnic_mgr/rnic_policy.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the responder's call checks (fs/server/rpcrdma_call.c): the
+ * Unit tests of the responder's call checks (common/rpcrdma_call.c): the
  * three shapes a call may take, every way a call can lie about them,
  * chunk lists of a reply, remote-invalidation keys and backchannel
  * replies.

@@ -22,7 +22,7 @@
 #include <linux/sunrpc/xdr.h>
 
 #include "rsv.h"
-#include "svc_trace.h"
+#include "trace.h"
 
 /* A byte range of rq_res that goes somewhere. */
 struct rsv_range {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Tracepoints of the RPC-over-RDMA server transport (system "rsv").
+ * Tracepoints of the RPC-over-RDMA server transport:
+ * trace system rdmastor_svcrdma, events rsv_*.
  *
  * A connection is named by its engine connection number (conn=, as in
  * the engine's "rst" events). Births and deaths: rsv_accept (the engine
@@ -180,7 +181,7 @@ DEFINE_EVENT(rsv_call_class, rsv_call,
 DEFINE_EVENT(rsv_call_class, rsv_recvfrom,
 	TP_PROTO(const struct rsv_xprt *x, const struct rsv_call *call),
 	TP_ARGS(x, call));
-/* its Read chunk does not fit the pull budget now: it waits (svc_pull.c) */
+/* its Read chunk does not fit the pull budget now: it waits (pull.c) */
 DEFINE_EVENT(rsv_call_class, rsv_pull_wait,
 	TP_PROTO(const struct rsv_xprt *x, const struct rsv_call *call),
 	TP_ARGS(x, call));
@@ -299,5 +300,5 @@ TRACE_EVENT(rsv_reply,
 #undef TRACE_INCLUDE_PATH
 #define TRACE_INCLUDE_PATH .
 #undef TRACE_INCLUDE_FILE
-#define TRACE_INCLUDE_FILE svc_trace
+#define TRACE_INCLUDE_FILE trace
 #include <trace/define_trace.h>

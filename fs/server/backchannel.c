@@ -20,7 +20,7 @@
 #include <linux/sunrpc/addr.h>
 
 #include "rsv.h"
-#include "svc_trace.h"
+#include "trace.h"
 
 /* Transport header of a backchannel call: no chunks, 7 words. */
 #define RSV_BC_HDR_LEN		28

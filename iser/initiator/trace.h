@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Tracepoints of the iSER initiator (system "ini").
+ * Tracepoints of the iSER initiator: trace system rdmastor_iser,
+ * events ini_*.
  *
  * A connection is named by the engine's number for it (conn=N, as in the
  * "rst" events underneath), a command by its initiator task tag. Traced:
@@ -192,5 +193,5 @@ TRACE_EVENT(ini_proto_error,
 
 #undef TRACE_INCLUDE_PATH
 #define TRACE_INCLUDE_PATH .
-#define TRACE_INCLUDE_FILE ini_trace
+#define TRACE_INCLUDE_FILE trace
 #include <trace/define_trace.h>

@@ -120,7 +120,7 @@ int ini_ep_poll(struct iscsi_endpoint *iep, int timeout_ms)
  *
  * Called after unbind_conn and before stop_conn: a bound connection is
  * disconnected and drained here but freed by stop_conn, once libiscsi
- * has cleaned up its tasks (invariant 6).
+ * has cleaned up its tasks (H6).
  */
 void ini_ep_disconnect(struct iscsi_endpoint *iep)
 {

@@ -10,7 +10,7 @@
  * svcrdma (inside rpcrdma.ko) registers the same class name, so only
  * one of the two serves a host. Our ident is private (RSV_XPRT_IDENT):
  * nfsd asks for ident|XPRT_TRANSPORT_BC to build its NFSv4.1
- * backchannel, and that must find ours (svc_bc.c), never stock's.
+ * backchannel, and that must find ours (backchannel.c), never stock's.
  *
  * A connection's life: the engine's accept callback (rsv_accept())
  * creates its rsv_xprt and queues it on the listener; nfsd's
@@ -25,7 +25,7 @@
 #include <rdmastor/kcompat.h>
 
 #include "rsv.h"
-#include "svc_trace.h"
+#include "trace.h"
 
 unsigned int rsv_credits = 64;
 module_param_named(credits, rsv_credits, uint, 0444);

@@ -3,14 +3,14 @@
  * rdmastor_iser: the iscsi_transport open-iscsi knows as "iser", its SCSI
  * host template (proc_name "iscsi_iser", which iscsid maps back to the
  * transport), sessions and connections. libiscsi does the iSCSI; the
- * RDMA side is the engine's (ini_ep.c, ini_task.c, ini_rx.c).
+ * RDMA side is the engine's (ep.c, task.c, rx.c).
  */
 #include <linux/module.h>
 #include <scsi/scsi_cmnd.h>
 #include <scsi/scsi_device.h>
 #include <scsi/scsi_host.h>
 #include "ini.h"
-#include "ini_trace.h"
+#include "trace.h"
 
 /* Serialises binding, endpoint disconnect and connection stop. */
 DEFINE_MUTEX(ini_mutex);
@@ -108,7 +108,7 @@ static struct iscsi_cls_conn *ini_conn_create(struct iscsi_cls_session *cls_sess
 }
 
 /*
- * Take the RDMA connection away from @ic and free it (invariant 6).
+ * Take the RDMA connection away from @ic and free it (H6).
  * Under ini_mutex. libiscsi no longer transmits on this connection.
  */
 static void ini_conn_release(struct ini_conn *ic)
@@ -182,7 +182,7 @@ static void ini_conn_stop(struct iscsi_cls_conn *cls_conn, int flag)
 
 	/*
 	 * Drain first, so that no command libiscsi fails below can still
-	 * be reached by the target (invariant 1): its QP is in error.
+	 * be reached by the target (H1): its QP is in error.
 	 */
 	mutex_lock(&ini_mutex);
 	WRITE_ONCE(ic->stopping, true);

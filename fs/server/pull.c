@@ -36,7 +36,7 @@
 #include <rdmastor/sysfs_page.h>
 
 #include "rsv.h"
-#include "svc_trace.h"
+#include "trace.h"
 
 #define RSV_PULL_CONN_BYTES	(16ULL << 20)
 #define RSV_PULL_MAX_DEFAULT	(256ULL << 20)

@@ -12,7 +12,7 @@
  *   send_pdu_delay_ms  while non-zero, a Text request sent for iscsiadm
  *                  returns to it this much later, so that the target's
  *                  response would come before the request's netlink
- *                  reply if the request were posted at once (invariant 7)
+ *                  reply if the request were posted at once (H7)
  */
 #include <linux/debugfs.h>
 #include <linux/delay.h>

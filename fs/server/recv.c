@@ -24,7 +24,7 @@
 #include <linux/wait_bit.h>
 
 #include "rsv.h"
-#include "svc_trace.h"
+#include "trace.h"
 
 /**
  * rsv_protocol_error - the client broke the protocol: count it, end it
@@ -277,7 +277,7 @@ static void rsv_pull_end(struct rsv_xprt *x)
  *
  * Pages for the whole chunk (with its XDR pad), then one RDMA READ per
  * segment, all posted at once; the last completion (rsv_read_done())
- * hands the call to nfsd. Queued by svc_pull.c once the call's bytes
+ * hands the call to nfsd. Queued by pull.c once the call's bytes
  * fit the pull budget.
  */
 void rsv_pull_work(struct work_struct *work)

@@ -2,7 +2,7 @@
 /*
  * Receive: every PDU the target sends is decoded with its lengths
  * checked (iser_pdu_decode, iser_rsp_decode) before libiscsi sees it.
- * A SCSI Response first ends its command's registration (invariant 1):
+ * A SCSI Response first ends its command's registration (H1):
  * the target's Send-with-Invalidate must name the command's key, else
  * we post a LOCAL_INV and hand the response over when it completes.
  * What the target should not have sent is a protocol error: the
@@ -14,7 +14,7 @@
 #include <linux/module.h>
 #include <scsi/scsi_cmnd.h>
 #include "ini.h"
-#include "ini_trace.h"
+#include "trace.h"
 
 /* Why a connection fails; set under the back_lock, acted on outside it */
 struct ini_verdict {
@@ -58,7 +58,7 @@ static void ini_deliver(struct ini_conn *ic, const u8 *bhs, const u8 *data,
 }
 
 /*
- * Hand libiscsi the held task management response (invariant 5): no
+ * Hand libiscsi the held task management response (H5): no
  * command it ended may still be invalidating its key. Under the
  * back_lock, BH off.
  */
@@ -88,8 +88,8 @@ static void ini_tmf_deliver(struct ini_conn *ic, struct ini_verdict *v)
  * @status: the LOCAL_INV's
  *
  * Its response may go, and a task management response that waits for
- * it too (invariant 5).
- * Context: completion, or process (ini_fault.c's delay).
+ * it too (H5).
+ * Context: completion, or process (fault.c's delay).
  */
 void ini_inv_done(void *arg, int status)
 {
@@ -107,7 +107,7 @@ void ini_inv_done(void *arg, int status)
 		ini_deliver(ic, it->rsp, it->rsp + ISER_BHS_LEN,
 			    it->rsp_len - ISER_BHS_LEN, &v);
 	}
-	/* a task management response waits for this key too (invariant 5) */
+	/* a task management response waits for this key too (H5) */
 	if (it->tmf_waits) {
 		it->tmf_waits = false;
 		if (status)
@@ -201,7 +201,7 @@ static void ini_tmf_inv_done(void *arg, int status)
 }
 
 /*
- * A task management response (invariant 5): the commands it ends lose
+ * A task management response (H5): the commands it ends lose
  * their keys first. Under the back_lock, BH off.
  */
 static void ini_tmf_rsp(struct ini_conn *ic, const struct iser_pdu *p,

@@ -17,7 +17,7 @@
 #include <scsi/scsi_device.h>
 #include <scsi/scsi_host.h>
 #include "ini.h"
-#include "ini_trace.h"
+#include "trace.h"
 
 /**
  * ini_alloc_pdu - point libiscsi's header at the task's own (alloc_pdu)
@@ -85,13 +85,13 @@ static int ini_xmit_mgmt(struct ini_conn *ic, struct rst_conn *rc,
 	if ((task->hdr->opcode & ISCSI_OPCODE_MASK) == ISCSI_OP_SCSI_TMFUNC) {
 		struct iscsi_tm *tm = (struct iscsi_tm *)task->hdr;
 
-		/* what its response ends (ini_rx.c); libiscsi sends one at a time */
+		/* what its response ends (rx.c); libiscsi sends one at a time */
 		WRITE_ONCE(ic->tmf_func, tm->flags & ISCSI_FLAG_TM_FUNC_MASK);
 		ic->tmf_rtt = tm->rtt;
 		ic->tmf_lun = tm->lun;
 	}
 	if (READ_ONCE(ic->hold_mgmt) && task == ic->iconn->login_task) {
-		/* ini_send_pdu() posts it after the sender's reply (invariant 7) */
+		/* ini_send_pdu() posts it after the sender's reply (H7) */
 		ic->held_tx = tx;
 		ic->held_len = len;
 		return 0;
@@ -300,9 +300,9 @@ int ini_xmit_task(struct iscsi_task *task)
  * ini_cleanup_task - libiscsi is done with a task (cleanup_task)
  * @task: the task
  *
- * Gives back the task's MR and its place in the window (invariant 4).
+ * Gives back the task's MR and its place in the window (H4).
  * An MR still valid here belongs to a command failed while its
- * connection was already drained (invariant 6) and is freed.
+ * connection was already drained (H6) and is freed.
  * Context: the session's back_lock held; never sleeps.
  */
 void ini_cleanup_task(struct iscsi_task *task)
