@@ -29,7 +29,7 @@
 
 #include "tlbsim.h"
 #include "trace.h"
-#include "tests/unit/pool.h"
+#include "eval/pool.h"
 
 #define VICTIM	1
 #define HOARDER	2

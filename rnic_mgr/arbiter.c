@@ -5,69 +5,7 @@
  * workqueue item delivers shrink callbacks; a reaper keeps the reserve,
  * watches revocation deadlines and serves waiters.
  *
- * Invariants:
- *  I1. A consumer's held and grant change only under its rc_lock; the
- *      pool's granted, shares and targets only under rd_lock.
- *      Asserted: lockdep_assert_held(rd_lock) in every helper that
- *      changes the pool (rnic_trim_others, rnic_enforce_all,
- *      rnic_rebalance, rnic_serve_waiters, rnic_leave_pool).
- *  I2. Waiters are queued FIFO per consumer and served only by
- *      rnic_serve_waiters() (or refused by rnic_refuse_over_target(),
- *      I6) under rd_lock; a waiter's status leaves RNIC_WAITING exactly
- *      once, under rd_lock, in rnic_waiter_finish().
- *      Asserted: rnic_acquire() re-checks w_status under rd_lock before
- *      it unqueues an interrupted waiter itself.
- *  I3. rd_nr_waiting equals the number of queued waiters on the device.
- *      Asserted: rnic_waiter_dequeued() warns if it would go negative.
- *  I4. A consumer in the pool is in rd_pool.cons; a dead one is not, and
- *      holds nothing.
- *      Asserted: rnic_release() warns on releasing more than is held;
- *      rnic_unregister() warns on a consumer that leaves holding any.
- *  I5. A consumer is asked to shrink (rc_shrink_ms set) only while it
- *      has a target, and counted late only if it is still above its
- *      share as it stands when the deadline passes: the target is
- *      re-derived from the current share first, raised if the share
- *      grew, cleared (ending the shrink) once it holds no more than
- *      share + hysteresis (than its share while the pool is over its
- *      budget or short of its reserve).
- *      Enforced: rnic_enforce_one(), which the reaper calls at every
- *      tick for a consumer with a pending shrink, after a rebalance,
- *      before it counts it late; tested by test_policy's "follows
- *      share" and user_tenants' sybil (the target clears once the
- *      sybil is gone).
- *  I6. A waiter that reads shrink requests (RNIC_SHRINK_FIRST: a bound
- *      process's REGISTER-WAIT) never waits on an unread shrink
- *      request: from the delivery of a REVOKE until the process reads
- *      it (rc_shrink_told, cleared by rnic_shrink_read()), a request
- *      that would take the consumer past its target is refused
- *      (-EBUSY), queued or new. Queued before the delivery, it is
- *      refused right after it, so the REVOKE is there to be read when
- *      the registration returns. Once read, the process has done what
- *      it can (its library evicted idle registrations) and may wait for
- *      its I/O in flight to end, as before.
- *      Why: the process is blocked in that registration and cannot
- *      answer the REVOKE; it would hold what others are owed until
- *      user_wait_ms ran out (the isolation bench's greedy tenant, 10 s).
- *      Asserted: rnic_refuse_over_target() warns if it runs before the
- *      delivery; tested by user_mrs ("the newcomer gets 1800 within
- *      T + 1 s").
- *  I7. Relief is announced at once: when a consumer leaves or the
- *      budget grows, standing targets follow the shares up and every
- *      consumer whose share grew beyond hysteresis, or that was asked
- *      to shrink and not told of growth since (rc_cut), is told
- *      (->grow, with what it may now hold, borrowing included), before
- *      rnic_unregister() or the budget's store returns. Not processes:
- *      they hear of shares as before (see rnic_relieve()). A consumer
- *      without a target is neither trimmed nor asked to shrink by it.
- *      Why: a consumer that shrank sizes itself from what it was told
- *      (the iSER target's window, a ULP's MRs) and does not
- *      ask for more until told; the reaper re-derives shares only under
- *      contention, and a share follows decayed demand, so it might never
- *      have been told.
- *      Enforced: rnic_relieve(), which only announces and follows
- *      (rnp_announce() never trims); tested by rnic_mgr_arbiter ("a
- *      consumer that shrank grows back when the newcomer leaves") and
- *      test_policy's announce checks.
+ * Invariants I1-I7: rnic_int.h.
  */
 #include <linux/module.h>
 #include <linux/sched/signal.h>
@@ -538,7 +476,7 @@ void rnic_shrink_read(struct rnic_consumer *c)
  * @entries: translation entries
  * @keys: MR keys
  *
- * For user registrations (REGISTER-WAIT, user.c): the program waits
+ * For user registrations (REGISTER-WAIT, user/wrap.c): the program waits
  * while others shrink, but not forever.
  *
  * @flags: RNIC_SHRINK_FIRST for a caller that reads shrink requests
@@ -675,7 +613,7 @@ void rnic_may_hold(struct rnic_consumer *c, u64 *entries, u64 *keys)
  *
  * rnp_newcomer_share() of the administrator's entry budget (before the
  * kernel ULPs' charge and the reserve) among the consumers in the pool
- * now: the cap kulp_cap.c gives a stock ULP from its share.
+ * now: the cap kulp/cap.c gives a stock ULP from its share.
  * Context: any but hard interrupt; takes rd_lock.
  *
  * Return: entries.
@@ -873,56 +811,24 @@ static int rnic_grow_arrays(struct rnic_dev *rd)
 }
 
 /**
- * rnic_register_in - rnic_register(), as a member of a tenant
- * @ibdev: the device
- * @desc: name, weight (within the tenant), guaranteed minimum, callbacks
- * @grp: the tenant's group, or NULL for a top-level consumer; it must
- *	outlive the consumer's time in the pool (user.c's tenants, T2)
- * @tenant: the tenant's name for sysfs, or NULL; lives as long as @grp
+ * rnic_pool_join - admit a new consumer to its device's pool
+ * @c: the consumer, its name, policy state and group set; c->rc_dev holds
+ *	a device reference
  *
- * Return: as rnic_register().
- * Context: process, may sleep.
+ * Return: 0, or -ENODEV (the device is going away), -ENOSPC (the budget
+ * cannot guarantee its minimum), -ENOMEM.
+ * Context: process, under rd_cons_mutex (so that device removal, which
+ * sets rd_dead under it, finds the consumer or refuses it).
  */
-struct rnic_consumer *rnic_register_in(struct ib_device *ibdev,
-				       const struct rnic_consumer_desc *desc,
-				       struct rnp_group *grp, const char *tenant)
+int rnic_pool_join(struct rnic_consumer *c)
 {
-	struct rnic_consumer *c;
-	struct rnic_dev *rd;
+	struct rnic_dev *rd = c->rc_dev;
 	int err;
 
-	if (!desc->ops || !desc->name)
-		return ERR_PTR(-EINVAL);
-	rd = rnic_dev_get(ibdev);
-	if (!rd)
-		return ERR_PTR(-ENODEV);
-
-	c = kzalloc(sizeof(*c), GFP_KERNEL);
-	if (!c) {
-		err = -ENOMEM;
-		goto out_put_dev;
-	}
-	c->rc_dev = rd;
-	strscpy(c->rc_name, desc->name, sizeof(c->rc_name));
-	c->rc_ops = desc->ops;
-	c->rc_priv = desc->priv;
-	spin_lock_init(&c->rc_lock);
-	INIT_LIST_HEAD(&c->rc_waiters);
-	INIT_LIST_HEAD(&c->rc_node);
-	c->rc_base_weight = desc->weight;
-	/* the administrator's consumer_weights, for kernel consumers */
-	err = rnp_cons_init(&c->rc_pol, rnic_consumer_is_user(c) ? desc->weight :
-			    rnic_conf_weight(c->rc_name, desc->weight),
-			    desc->min_entries, desc->min_keys, rnic_now_ms());
-	if (err)
-		goto out_free;
-	c->rc_pol.group = grp;
-	c->rc_tenant = tenant;
-
-	mutex_lock(&rd->rd_cons_mutex);
+	lockdep_assert_held(&rd->rd_cons_mutex);
 	err = rnic_grow_arrays(rd);
 	if (err)
-		goto out_unlock;
+		return err;
 	spin_lock(&rd->rd_lock);
 	err = rd->rd_dead ? -ENODEV : rnp_admit(&rd->rd_pool, &c->rc_pol);
 	if (!err) {
@@ -933,57 +839,8 @@ struct rnic_consumer *rnic_register_in(struct ib_device *ibdev,
 		trace_rnic_consumer_register(c);
 	}
 	spin_unlock(&rd->rd_lock);
-	if (err)
-		goto out_unlock;
-	/*
-	 * Published under rd_cons_mutex: device removal sets rd_dead under
-	 * it before it removes the consumers/ directory, so the directory
-	 * is still there. From here the kobject owns c and its device
-	 * reference, whether or not the directory could be made.
-	 */
-	err = rnic_sysfs_add_consumer(c);
-	c->rc_published = !err;
-	mutex_unlock(&rd->rd_cons_mutex);
-	if (err)
-		pr_warn("%s: no sysfs entry for consumer %s: %d\n",
-			rd->rd_name, c->rc_name, err);
-	__module_get(THIS_MODULE);
-	pr_debug("%s: consumer %s.%llu registered, weight %u, min %u entries %u keys\n",
-		 rd->rd_name, c->rc_name, c->rc_id, desc->weight,
-		 desc->min_entries, desc->min_keys);
-	return c;
-
-out_unlock:
-	mutex_unlock(&rd->rd_cons_mutex);
-out_free:
-	kfree(c);
-out_put_dev:
-	kobject_put(&rd->rd_kobj);
-	if (err == -ENOSPC)
-		pr_warn("%s: cannot guarantee %s its minimum of %u entries, %u keys\n",
-			rd->rd_name, desc->name, desc->min_entries, desc->min_keys);
-	return ERR_PTR(err);
+	return err;
 }
-
-/**
- * rnic_register - become a consumer of an RDMA device's resources
- * @ibdev: the device
- * @desc: name, weight, guaranteed minimum and callbacks
- *
- * A kernel consumer stands alone at the top level of the device's fair
- * shares, as a tenant of its own.
- *
- * Return: the consumer, or ERR_PTR: -ENODEV (device unknown or going
- * away), -EINVAL (bad weight or missing ops), -ENOSPC (the budget
- * cannot guarantee the minimum), -ENOMEM.
- * Context: process, may sleep.
- */
-struct rnic_consumer *rnic_register(struct ib_device *ibdev,
-				    const struct rnic_consumer_desc *desc)
-{
-	return rnic_register_in(ibdev, desc, NULL, NULL);
-}
-EXPORT_SYMBOL_GPL(rnic_register);
 
 /* Take a consumer out of the pool; everything it had goes back. */
 static void rnic_leave_pool(struct rnic_dev *rd, struct rnic_consumer *c, int status)
@@ -1072,19 +929,44 @@ static void rnic_relieve(struct rnic_dev *rd)
 }
 
 /**
- * rnic_unregister - stop being a consumer
+ * rnic_cancel_waits - end every queued acquire of a consumer now
+ * @c: the consumer
+ * @status: what each of those acquires returns
+ *
+ * For a device's user registrations being unwrapped: a registration in
+ * REGISTER-WAIT, or a RESERVE, must not hold the unwrap up for as long
+ * as user_wait_ms (I2: finished under rd_lock, as serving does).
+ * Context: process.
+ */
+void rnic_cancel_waits(struct rnic_consumer *c, int status)
+{
+	struct rnic_dev *rd = c->rc_dev;
+	struct rnic_waiter *w, *tmp;
+	bool woke = false;
+
+	spin_lock(&rd->rd_lock);
+	list_for_each_entry_safe(w, tmp, &c->rc_waiters, w_node) {
+		rnic_waiter_finish(rd, c, w, status);
+		woke = true;
+	}
+	spin_unlock(&rd->rd_lock);
+	if (woke)
+		wake_up_all(&rd->rd_wq);
+}
+
+/**
+ * rnic_pool_leave - take a consumer out of its device's pool for good
  * @c: the consumer; it should have released everything
  *
- * Whatever is still held is given back (with a warning, unless the
- * device was removed). Must not be called from the consumer's own
- * callbacks.
- * Context: process, may sleep.
+ * Whatever is still held goes back (with a warning, unless the device
+ * was removed), and the others are relieved at once (I7).
+ * Context: process, under rd_cons_mutex.
  */
-void rnic_unregister(struct rnic_consumer *c)
+void rnic_pool_leave(struct rnic_consumer *c)
 {
 	struct rnic_dev *rd = c->rc_dev;
 
-	mutex_lock(&rd->rd_cons_mutex);
+	lockdep_assert_held(&rd->rd_cons_mutex);
 	spin_lock(&rd->rd_lock);
 	trace_rnic_consumer_unregister(c);
 	if (c->rc_in_pool) {
@@ -1098,14 +980,7 @@ void rnic_unregister(struct rnic_consumer *c)
 	}
 	list_del(&c->rc_node);
 	spin_unlock(&rd->rd_lock);
-	mutex_unlock(&rd->rd_cons_mutex);
-
-	pr_debug("%s: consumer %s.%llu unregistered, peak %llu entries\n",
-		 rd->rd_name, c->rc_name, c->rc_id, c->rc_pol.r[RNP_ENTRIES].peak);
-	rnic_consumer_release_kobj(c);
-	module_put(THIS_MODULE);
 }
-EXPORT_SYMBOL_GPL(rnic_unregister);
 
 /*
  * The pool's budget of @r: the administrator's, less what other kernel
@@ -1186,7 +1061,7 @@ int rnic_dev_set_budget(struct rnic_dev *rd, enum rnp_res r, u64 budget)
  * @entries: the entries their MRs map, all told
  * @keys: their MRs
  *
- * kulp.c calls it (kernel_ulps=2) whenever those totals change: the
+ * kulp/count.c calls it (kernel_ulps=2) whenever those totals change: the
  * pool's budgets become the administrator's less these, and rdmastor's
  * consumers over their new shares are asked to shrink, as for any
  * newcomer. The ULPs themselves are never refused.

@@ -14,6 +14,7 @@
 
 #include "rnic_int.h"
 #include "dev_rules.h"
+#include "user/user.h"
 #include "trace.h"
 
 static struct ib_client rnic_client;
@@ -90,8 +91,8 @@ struct rnic_dev *rnic_dev_get_by_name(const char *name)
  * rnic_dev_of - a device's rnic_dev, from a call into the device
  * @ibdev: the RDMA device
  *
- * For user.c's wrappers, which run only while the client data is set
- * (user.c, U4); takes no reference.
+ * For user/wrap.c's wrappers, which run only while the client data is set
+ * (user/wrap.c, U4); takes no reference.
  *
  * Return: the device's rnic_dev.
  */
@@ -122,25 +123,37 @@ static int rnic_add_one(struct ib_device *ibdev)
 	rd->rd_max_mr = ibdev->attrs.max_mr;
 	rd->rd_max_frpl = ibdev->attrs.max_fast_reg_page_list_len;
 	rnic_dev_init_pool(rd);
-	rnic_user_init_dev(rd);
+	err = rnic_user_init_dev(rd);
+	if (err) {
+		kfree(rd);
+		return err;
+	}
 	INIT_WORK(&rd->rd_conf_work, rnic_conf_work);
 
+	/*
+	 * The client data first: from the moment the directory appears, a
+	 * udev rule may turn user charging on, and a wrapper finds its
+	 * rnic_dev here (U4).
+	 */
+	ib_set_client_data(ibdev, &rnic_client, rd);
 	err = rnic_sysfs_add_dev(rd);
-	if (err)
+	if (err) {
+		ib_set_client_data(ibdev, &rnic_client, NULL);
 		return err;	/* the kobject release already freed rd */
+	}
+	rnic_fault_dev_added();
 	rnic_dev_start(rd);
 
 	mutex_lock(&rnic_devs_mutex);
 	list_add_tail(&rd->rd_node, &rnic_devs);
 	mutex_unlock(&rnic_devs_mutex);
-	ib_set_client_data(ibdev, &rnic_client, rd);
 	rnic_kulp_add_dev(rd);
 	/* before any consumer: it registers only once the add returned */
 	rnic_dev_conf_apply(rd, "add");
 	pr_info("device %s added, budget %llu entries, %llu keys, policy %s, user registrations %s\n",
 		rd->rd_name, rd->rd_pool.r[RNP_ENTRIES].budget,
 		rd->rd_pool.r[RNP_KEYS].budget, rnp_policy_name(rd->rd_pool.policy),
-		rdr_user_name(READ_ONCE(rd->rd_user_mode)));
+		rdr_user_name(READ_ONCE(rd->rd_user->ud_mode)));
 	return 0;
 }
 

@@ -19,7 +19,7 @@
  * at registration and, when it is written, at once for every consumer
  * registered: a consumer no rule matches any more goes back to the
  * weight it registered with. User consumers are weighted by tenant
- * (tenant_weights, tenant.c).
+ * (tenant_weights, user/tenant.c).
  *
  *   options rnic_mgr consumer_weights="nfs-192.0.2.1*=4 iser-ini-*=2"
  */

@@ -8,6 +8,10 @@
  *   consumer_sysfs_delay_ms  sleep this long before publishing a new
  *                            consumer's directory: widens the window
  *                            against a concurrent device removal
+ *   dev_add_delay_ms         sleep this long once a new device's
+ *                            directory appeared, before the add goes on:
+ *                            what a udev rule on the directory may
+ *                            write meanwhile
  */
 #include <linux/debugfs.h>
 #include <linux/delay.h>
@@ -17,6 +21,7 @@
 static struct dentry *rnic_fault_dir;
 static atomic_t rnic_fail_consumer_sysfs = ATOMIC_INIT(0);
 static u32 rnic_consumer_sysfs_delay_ms;
+static u32 rnic_dev_add_delay_ms;
 
 /**
  * rnic_fault_consumer_sysfs - should this consumer's sysfs add fail?
@@ -36,6 +41,20 @@ bool rnic_fault_consumer_sysfs(void)
 }
 
 /**
+ * rnic_fault_dev_added - a new device's directory appeared
+ *
+ * Sleeps dev_add_delay_ms, if set.
+ * Context: process, may sleep.
+ */
+void rnic_fault_dev_added(void)
+{
+	u32 delay = READ_ONCE(rnic_dev_add_delay_ms);
+
+	if (delay)
+		msleep(delay);
+}
+
+/**
  * rnic_fault_init - create the debugfs switches (none if debugfs is off)
  */
 void rnic_fault_init(void)
@@ -45,6 +64,8 @@ void rnic_fault_init(void)
 				&rnic_fail_consumer_sysfs);
 	debugfs_create_u32("consumer_sysfs_delay_ms", 0600, rnic_fault_dir,
 			   &rnic_consumer_sysfs_delay_ms);
+	debugfs_create_u32("dev_add_delay_ms", 0600, rnic_fault_dir,
+			   &rnic_dev_add_delay_ms);
 }
 
 /**

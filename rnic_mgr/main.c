@@ -10,7 +10,7 @@
 #include <linux/moduleparam.h>
 
 #include "rnic_int.h"
-#include "user.h"
+#include "user/user.h"
 
 /*
  * Writable parameters are bounded: a value outside [min, max] is refused
@@ -80,10 +80,10 @@ RNIC_UINT_PARAM(reap_interval_ms, rnic_reap_interval_ms, 1, 60000,
 		"period of the reaper that keeps the free reserve");
 
 /*
- * User registrations (user.c), on devices whose user_charging is "on"
+ * User registrations (user/wrap.c), on devices whose user_charging is "on"
  * (the devices parameter, dev_conf.c, or sysfs): how long
  * REGISTER-WAIT lasts, and the weight of a tenant (kernel consumers
- * have weight 1; tenant.c).
+ * have weight 1; user/tenant.c).
  */
 unsigned int rnic_user_wait_ms = 10000;
 RNIC_UINT_PARAM(user_wait_ms, rnic_user_wait_ms, 1, 3600000,
@@ -111,14 +111,14 @@ RNIC_UINT_PARAM(user_enforce, rnic_user_enforce, 0, 1,
 		"past T: 0 counts and traces a late process, 1 kills it");
 
 /*
- * Other kernel ULPs' MRs (kulp.c): ignored, counted, or also charged off
+ * Other kernel ULPs' MRs (kulp/count.c): ignored, counted, or also charged off
  * the budget. Set at load: a change would have to undo a charge.
  */
 unsigned int rnic_kulp_mode = RNIC_KULP_COUNT;
 RNIC_UINT_PARAM_PERM(kernel_ulps, rnic_kulp_mode, 0, 2, 0444,
 		     "other kernel ULPs' MRs: 0 ignored, 1 counted (kernel_ulps in sysfs), 2 also charged off the budget");
 
-/* how long an allocation beyond a kernel ULP's cap waits for room (kulp_cap.c) */
+/* how long an allocation beyond a kernel ULP's cap waits for room (kulp/cap.c) */
 unsigned int rnic_kulp_wait_ms = 1000;
 RNIC_UINT_PARAM(kernel_ulp_wait_ms, rnic_kulp_wait_ms, 0, 60000,
 		"ms a kernel ULP's MR allocation beyond its cap waits for room before it fails");

@@ -4,16 +4,7 @@
  * demand with decay, hysteresis. See rnic_mgr/rnic_policy.h for
  * the model and the locking rules.
  *
- * Invariants (checked by tests/unit/test_policy.c after every step):
- *  1. held <= grant for every consumer and resource, except while a
- *     consumer above a lowered budget still has to release.
- *  2. pool granted == sum of the consumers' grants.
- *  3. pool min_total == sum of the consumers' minimums <= budget.
- *  4. after rnp_rebalance(), sum of shares <= max(budget - reserve,
- *     min_total), and min <= share for every consumer.
- *  5. after rnp_rebalance(), the shares of a group's members sum to no
- *     more than the group's share: a tenant's processes, however many,
- *     divide one share (struct rnp_group).
+ * Invariants P1-P5: rnic_policy.h.
  */
 #include "rnic_policy.h"
 
@@ -157,7 +148,7 @@ u64 rnp_static_cap(const struct rnp_pool *p, const struct rnp_cons *c,
  * tenant counts once, at its weight, whatever its members (each adds
  * its equal part, in 16-bit fixed point). For a kernel ULP that cannot
  * shrink on request, this is the cap it is given from its share
- * (kulp_cap.c).
+ * (kulp/cap.c).
  *
  * Return: the share, at most @budget.
  */

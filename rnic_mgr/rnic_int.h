@@ -14,6 +14,74 @@
  *   rc_lock        one consumer's held and grant: the fast path takes
  *                  only this one.
  */
+
+/*
+ * Invariants of the arbiter, each with its assertion:
+ *  I1. A consumer's held and grant change only under its rc_lock; the
+ *      pool's granted, shares and targets only under rd_lock.
+ *      Asserted: lockdep_assert_held(rd_lock) in every helper that
+ *      changes the pool (rnic_trim_others, rnic_enforce_all,
+ *      rnic_rebalance, rnic_serve_waiters, rnic_leave_pool).
+ *  I2. Waiters are queued FIFO per consumer and served only by
+ *      rnic_serve_waiters() (or refused by rnic_refuse_over_target(),
+ *      I6, or ended by rnic_cancel_waits() when a device's user
+ *      registrations are unwrapped) under rd_lock; a waiter's status
+ *      leaves RNIC_WAITING exactly once, under rd_lock, in
+ *      rnic_waiter_finish().
+ *      Asserted: rnic_acquire() re-checks w_status under rd_lock before
+ *      it unqueues an interrupted waiter itself.
+ *  I3. rd_nr_waiting equals the number of queued waiters on the device.
+ *      Asserted: rnic_waiter_dequeued() warns if it would go negative.
+ *  I4. A consumer in the pool is in rd_pool.cons; a dead one is not, and
+ *      holds nothing.
+ *      Asserted: rnic_release() warns on releasing more than is held;
+ *      rnic_pool_leave() warns on a consumer that leaves holding any.
+ *  I5. A consumer is asked to shrink (rc_shrink_ms set) only while it
+ *      has a target, and counted late only if it is still above its
+ *      share as it stands when the deadline passes: the target is
+ *      re-derived from the current share first, raised if the share
+ *      grew, cleared (ending the shrink) once it holds no more than
+ *      share + hysteresis (than its share while the pool is over its
+ *      budget or short of its reserve).
+ *      Enforced: rnic_enforce_one(), which the reaper calls at every
+ *      tick for a consumer with a pending shrink, after a rebalance,
+ *      before it counts it late; tested by test_policy's "follows
+ *      share" and user_tenants' sybil (the target clears once the
+ *      sybil is gone).
+ *  I6. A waiter that reads shrink requests (RNIC_SHRINK_FIRST: a bound
+ *      process's REGISTER-WAIT) never waits on an unread shrink
+ *      request: from the delivery of a REVOKE until the process reads
+ *      it (rc_shrink_told, cleared by rnic_shrink_read()), a request
+ *      that would take the consumer past its target is refused
+ *      (-EBUSY), queued or new. Queued before the delivery, it is
+ *      refused right after it, so the REVOKE is there to be read when
+ *      the registration returns. Once read, the process has done what
+ *      it can (its library evicted idle registrations) and may wait for
+ *      its I/O in flight to end, as before.
+ *      Why: the process is blocked in that registration and cannot
+ *      answer the REVOKE; it would hold what others are owed until
+ *      user_wait_ms ran out (the isolation bench's greedy tenant, 10 s).
+ *      Asserted: rnic_refuse_over_target() warns if it runs before the
+ *      delivery; tested by user_mrs ("the newcomer gets 1800 within
+ *      T + 1 s").
+ *  I7. Relief is announced at once: when a consumer leaves or the
+ *      budget grows, standing targets follow the shares up and every
+ *      consumer whose share grew beyond hysteresis, or that was asked
+ *      to shrink and not told of growth since (rc_cut), is told
+ *      (->grow, with what it may now hold, borrowing included), before
+ *      rnic_pool_leave() or the budget's store returns. Not processes:
+ *      they hear of shares as before (see rnic_relieve()). A consumer
+ *      without a target is neither trimmed nor asked to shrink by it.
+ *      Why: a consumer that shrank sizes itself from what it was told
+ *      (the iSER target's window, a ULP's MRs) and does not
+ *      ask for more until told; the reaper re-derives shares only under
+ *      contention, and a share follows decayed demand, so it might never
+ *      have been told.
+ *      Enforced: rnic_relieve(), which only announces and follows
+ *      (rnp_announce() never trims); tested by rnic_mgr_arbiter ("a
+ *      consumer that shrank grows back when the newcomer leaves") and
+ *      test_policy's announce checks.
+ */
 #ifndef RNIC_INT_H
 #define RNIC_INT_H
 
@@ -28,6 +96,8 @@
 #include "rnic_policy.h"
 #include <rdmastor/rnic_mgr.h>
 
+struct rnic_user_dev;
+
 /**
  * struct rnic_dev - what rnic_mgr knows of one RDMA device
  * @rd_kobj: sysfs directory; its release frees this structure. Each
@@ -36,12 +106,12 @@
  * @rd_node: on rnic_devs
  * @rd_ibdev: the device; valid from ib_client add until remove returns
  * @rd_name: device name when it was added
- * @rd_index: the device's index in ib_core (kulp.c keys its counts by it)
+ * @rd_index: the device's index in ib_core (kulp/count.c keys its counts by it)
  * @rd_conf_budget: the budgets the administrator set (sysfs, the devices
  *	parameter, the default); the pool's are these less @rd_kulp_charge
  *	(under @rd_cons_mutex)
  * @rd_kulp_charge: entries and keys of other kernel ULPs' MRs, charged
- *	off the budgets when kernel_ulps=2 (kulp.c; under @rd_cons_mutex)
+ *	off the budgets when kernel_ulps=2 (kulp/count.c; under @rd_cons_mutex)
  * @rd_max_mr: MRs the device says it supports
  * @rd_max_frpl: pages one fast-registration MR can map on this device
  * @rd_cons_kset: the consumers/ directory
@@ -58,27 +128,8 @@
  * @rd_reap_work: periodic reaper: reserve, deadlines, waiters
  * @rd_next_id: to name consumers uniquely
  * @rd_rebalances: rebalances done
- * @rd_user_orig: a copy of the driver's own ops, made when user
- *	registrations were wrapped (user.c); freed when the device goes
- * @rd_user_wrapped: the device's ops point at user.c's wrappers
- * @rd_user_closing: being unwrapped: wrappers charge nothing more
- * @rd_umrs: hash of the user MRs' charges by lkey (user.c, U2), or NULL
- * @rd_umrs_lock: guards @rd_umrs
- * @rd_uprocs: the user consumers (processes) of this device
- * @rd_user_inflight: tasks inside one of this device's wrappers (user.c, U1)
- * @rd_user_draining: an unwrap of this device waits for @rd_user_inflight
- * @rd_tenant_by: how its user consumers are grouped into tenants (enum
- *	rnt_by; tenant.c); changes only while it has no tenant (T3)
- * @rd_user_mode: enum rdr_user: what is done with user registrations
- *	(user.c); written under @rd_user_mode_mutex, read locklessly
- * @rd_user_mode_mutex: serialises mode changes, and the removal's unwrap
- *	against them
- * @rd_user_gone: the device is being removed: no mode change wraps it again
- * @rd_umon: user MRs counted in monitor mode: MR pointer -> entries
- *	(an xarray value); an MR is counted exactly while it is here
- * @rd_umon_mrs: how many
- * @rd_umon_entries: their entries in all
- * @rd_umon_peak: the most @rd_umon_entries has been since counting began
+ * @rd_user: its user-registration state (user/user.h), made and freed
+ *	by user/wrap.c with the device
  * @rd_conf_work: applies the devices rules after a rename (client.c)
  */
 struct rnic_dev {
@@ -106,23 +157,8 @@ struct rnic_dev {
 	u64 rd_next_id;
 	u64 rd_rebalances;
 
-	const struct ib_device_ops *rd_user_orig;
-	bool rd_user_wrapped;
-	bool rd_user_closing;
-	struct hlist_head *rd_umrs;
-	spinlock_t rd_umrs_lock;
-	struct list_head rd_uprocs;
-	atomic_t rd_user_inflight;
-	atomic_t rd_user_draining;
-	u32 rd_tenant_by;
+	struct rnic_user_dev *rd_user;
 
-	u32 rd_user_mode;
-	struct mutex rd_user_mode_mutex;	/* mode changes, the removal's unwrap */
-	bool rd_user_gone;
-	struct xarray rd_umon;
-	atomic64_t rd_umon_mrs;
-	atomic64_t rd_umon_entries;
-	atomic64_t rd_umon_peak;
 	struct work_struct rd_conf_work;
 	u64 rd_conf_budget[RNP_NR_RES];
 	u64 rd_kulp_charge[RNP_NR_RES];
@@ -159,7 +195,7 @@ struct rnic_dev {
  * @rc_last_reclaim_ms: time the last shrink took
  * @rc_deadline_ms: its revocation deadline, or 0 for revoke_deadline_ms
  *	(user consumers get user_grace_ms, the T of their REVOKE events)
- * @rc_tenant: the name of the tenant it belongs to (user.c), or NULL
+ * @rc_tenant: the name of the tenant it belongs to (user/wrap.c), or NULL
  * @rc_reclaim: idle entries asked back and not yet delivered (rd_lock);
  *	requests coalesce here, so a burst of waiters sends one RECLAIM
  * @rc_reclaims: idle reclaims asked of it
@@ -200,7 +236,7 @@ struct rnic_consumer {
 	u32 rc_base_weight;
 };
 
-/* A user process's consumer (user.c names them user:COMM:TGID). */
+/* A user process's consumer (user/wrap.c names them user:COMM:TGID). */
 static inline bool rnic_consumer_is_user(const struct rnic_consumer *c)
 {
 	return !strncmp(c->rc_name, "user:", 5);
@@ -238,6 +274,9 @@ int rnic_dev_set_policy(struct rnic_dev *rd, u32 policy);
 int rnic_set_weight(struct rnic_consumer *c, u32 weight);
 int rnic_group_set_weight(struct rnic_dev *rd, struct rnp_group *grp,
 			  u32 weight, const char *name);
+int rnic_pool_join(struct rnic_consumer *c);
+void rnic_pool_leave(struct rnic_consumer *c);
+void rnic_cancel_waits(struct rnic_consumer *c, int status);
 struct rnic_consumer *rnic_register_in(struct ib_device *ibdev,
 				       const struct rnic_consumer_desc *desc,
 				       struct rnp_group *grp, const char *tenant);
@@ -261,11 +300,12 @@ struct rnic_dev *rnic_dev_get_by_name(const char *name);
 typedef void (*rnic_dev_fn)(struct rnic_dev *rd, void *arg);
 void rnic_visit_devs(rnic_dev_fn fn, void *arg);
 
-void rnic_user_init_dev(struct rnic_dev *rd);
+int rnic_user_init_dev(struct rnic_dev *rd);
+void rnic_user_free_dev(struct rnic_dev *rd);
 int rnic_user_set_mode(struct rnic_dev *rd, u32 mode, const char *why);
 void rnic_user_remove_dev(struct rnic_dev *rd);
 
-/* kulp.c: kernel ULPs' MRs, counted (kernel_ulps=1) or charged (2) */
+/* kulp/count.c: kernel ULPs' MRs, counted (kernel_ulps=1) or charged (2) */
 enum { RNIC_KULP_OFF, RNIC_KULP_COUNT, RNIC_KULP_CHARGE };
 extern unsigned int rnic_kulp_mode;
 extern unsigned int rnic_kulp_wait_ms;
@@ -274,7 +314,7 @@ void rnic_kulp_exit(void);
 void rnic_kulp_add_dev(struct rnic_dev *rd);
 void rnic_kulp_remove_dev(struct rnic_dev *rd);
 ssize_t rnic_kulp_show(u32 index, char *buf);
-/* kulp_cap.c: caps on kernel ULPs' entries (sysfs kernel_ulp_caps) */
+/* kulp/cap.c: caps on kernel ULPs' entries (sysfs kernel_ulp_caps) */
 int rnic_kulp_cap_store(struct rnic_dev *rd, const char *buf);
 ssize_t rnic_kulp_caps_show(struct rnic_dev *rd, char *buf);
 ssize_t rnic_tenants_show(struct rnic_dev *rd, char *buf);
@@ -291,10 +331,12 @@ void rnic_dev_conf_exit(void);
 void rnic_fault_init(void);
 void rnic_fault_exit(void);
 bool rnic_fault_consumer_sysfs(void);
+void rnic_fault_dev_added(void);
 #else
 static inline void rnic_fault_init(void) { }
 static inline void rnic_fault_exit(void) { }
 static inline bool rnic_fault_consumer_sysfs(void) { return false; }
+static inline void rnic_fault_dev_added(void) { }
 #endif
 
 #endif /* RNIC_INT_H */

@@ -27,6 +27,25 @@
  * other consumers' held without their locks: a stale value only skews an
  * estimate.
  */
+
+/*
+ * Invariants of the policy (tests/unit/test_policy.c asserts them; its
+ * random pools after every step):
+ *  P1. held <= grant for every consumer and resource, except while a
+ *      consumer above a lowered budget still has to release.
+ *      Asserted: upool_check() (eval/pool.h).
+ *  P2. pool granted == sum of the consumers' grants.
+ *      Asserted: upool_check().
+ *  P3. pool min_total == sum of the consumers' minimums <= budget.
+ *      Asserted: upool_check().
+ *  P4. after rnp_rebalance(), sum of shares <= max(budget - reserve,
+ *      min_total), and min <= share for every consumer.
+ *      Asserted: test_model() and test_groups_model() on random pools.
+ *  P5. after rnp_rebalance(), the shares of a group's members sum to no
+ *      more than the group's share: a tenant's processes, however many,
+ *      divide one share (struct rnp_group).
+ *      Asserted: test_groups_model() on 1000 random pools.
+ */
 #ifndef RDMASTOR_RNIC_POLICY_H
 #define RDMASTOR_RNIC_POLICY_H
 

@@ -11,7 +11,7 @@
  *       tenant_by                    writable: cgroup, uid or process
  *       user_charging                writable: off, monitor or on
  *       user_mrs user_entries user_peak  user MRs counted in monitor mode
- *       tenants                      one line per tenant (tenant.c)
+ *       tenants                      one line per tenant (user/tenant.c)
  *       consumers/<name>.<id>/       one directory per consumer:
  *           name tenant weight min share held grant peak demand target
  *           key_min key_share key_held key_peak
@@ -26,8 +26,9 @@
 #include <linux/sysfs.h>
 
 #include "rnic_int.h"
-#include "tenant_rules.h"
+#include "user/tenant_rules.h"
 #include "dev_rules.h"
+#include "user/user.h"
 
 static struct kobject *rnic_root_kobj;
 static struct kset *rnic_devices_kset;
@@ -256,7 +257,7 @@ static ssize_t user_charging_show(struct kobject *kobj, struct kobj_attribute *a
 				  char *buf)
 {
 	return sysfs_emit(buf, "%s\n",
-			  rdr_user_name(READ_ONCE(to_rnic_dev(kobj)->rd_user_mode)));
+			  rdr_user_name(READ_ONCE(to_rnic_dev(kobj)->rd_user->ud_mode)));
 }
 
 static ssize_t user_charging_store(struct kobject *kobj, struct kobj_attribute *attr,
@@ -273,7 +274,7 @@ static ssize_t user_charging_store(struct kobject *kobj, struct kobj_attribute *
 
 static struct kobj_attribute user_charging_attr = __ATTR_RW(user_charging);
 
-/* the monitor-mode totals (user.c, U7) */
+/* the monitor-mode totals (user/wrap.c, U7) */
 static ssize_t rnic_umon_show(char *buf, atomic64_t *v)
 {
 	return sysfs_emit(buf, "%lld\n", (long long)atomic64_read(v));
@@ -282,22 +283,22 @@ static ssize_t rnic_umon_show(char *buf, atomic64_t *v)
 static ssize_t user_mrs_show(struct kobject *kobj, struct kobj_attribute *attr,
 			     char *buf)
 {
-	return rnic_umon_show(buf, &to_rnic_dev(kobj)->rd_umon_mrs);
+	return rnic_umon_show(buf, &to_rnic_dev(kobj)->rd_user->ud_umon_mrs);
 }
 
 static ssize_t user_entries_show(struct kobject *kobj, struct kobj_attribute *attr,
 				 char *buf)
 {
-	return rnic_umon_show(buf, &to_rnic_dev(kobj)->rd_umon_entries);
+	return rnic_umon_show(buf, &to_rnic_dev(kobj)->rd_user->ud_umon_entries);
 }
 
 static ssize_t user_peak_show(struct kobject *kobj, struct kobj_attribute *attr,
 			      char *buf)
 {
-	return rnic_umon_show(buf, &to_rnic_dev(kobj)->rd_umon_peak);
+	return rnic_umon_show(buf, &to_rnic_dev(kobj)->rd_user->ud_umon_peak);
 }
 
-/* kernel ULPs' MRs (kulp.c) */
+/* kernel ULPs' MRs (kulp/count.c) */
 static ssize_t kernel_ulps_show(struct kobject *kobj, struct kobj_attribute *attr,
 				char *buf)
 {
@@ -306,7 +307,7 @@ static ssize_t kernel_ulps_show(struct kobject *kobj, struct kobj_attribute *att
 
 static struct kobj_attribute kernel_ulps_attr = __ATTR_RO(kernel_ulps);
 
-/* caps on kernel ULPs' entries (kulp_cap.c): "NAME ENTRIES", 0 lifts */
+/* caps on kernel ULPs' entries (kulp/cap.c): "NAME ENTRIES", 0 lifts */
 static ssize_t kernel_ulp_caps_show(struct kobject *kobj, struct kobj_attribute *attr,
 				    char *buf)
 {
@@ -363,6 +364,7 @@ static void rnic_dev_release(struct kobject *kobj)
 
 	kvfree(rd->rd_pool.cons);
 	kvfree(rd->rd_pool.scratch);
+	rnic_user_free_dev(rd);
 	kfree(rd);
 }
 
@@ -528,6 +530,7 @@ static const struct kobj_type rnic_cons_ktype = {
  */
 int rnic_sysfs_add_consumer(struct rnic_consumer *c)
 {
+	lockdep_assert_held(&c->rc_dev->rd_cons_mutex);
 	c->rc_kobj.kset = c->rc_dev->rd_cons_kset;
 	if (rnic_fault_consumer_sysfs()) {
 		/* what a failed kobject_init_and_add() leaves */

@@ -235,7 +235,7 @@ TRACE_EVENT(rnic_dev_rename,
 	TP_printk("dev=%s old=%s", __get_str(dev), __get_str(old))
 );
 
-/* A device's user-registration mode changed (user.c, dev_conf.c). */
+/* A device's user-registration mode changed (user/wrap.c, dev_conf.c). */
 TRACE_EVENT(rnic_user_mode,
 	TP_PROTO(const struct rnic_dev *rd, u32 from, u32 to, const char *why),
 	TP_ARGS(rd, from, to, why),
@@ -256,7 +256,7 @@ TRACE_EVENT(rnic_user_mode,
 		  __get_str(why))
 );
 
-/* Other kernel ULPs' MRs charged off a device's budgets (kulp.c). */
+/* Other kernel ULPs' MRs charged off a device's budgets (kulp/count.c). */
 TRACE_EVENT(rnic_kulp_charge,
 	TP_PROTO(const struct rnic_dev *rd, u64 entries, u64 keys, u64 budget),
 	TP_ARGS(rd, entries, keys, budget),
@@ -276,7 +276,7 @@ TRACE_EVENT(rnic_kulp_charge,
 		  __entry->entries, __entry->keys, __entry->budget)
 );
 
-/* A kernel ULP's MR counted or uncounted (kulp.c). */
+/* A kernel ULP's MR counted or uncounted (kulp/count.c). */
 TRACE_EVENT(rnic_kulp_mr,
 	TP_PROTO(const char *dev, const char *ulp, bool alloc, u64 entries, u64 held),
 	TP_ARGS(dev, ulp, alloc, entries, held),
@@ -300,7 +300,7 @@ TRACE_EVENT(rnic_kulp_mr,
 );
 
 /*
- * A kernel ULP's cap decided (kulp_cap.c): "cap set", "cap set to its
+ * A kernel ULP's cap decided (kulp/cap.c): "cap set", "cap set to its
  * share", "cap from its share" (set anew at an allocation that found it
  * holding nothing), "waits", "granted after waiting" or "refused", with
  * the allocation's entries and what the ULP held and reserved then.
@@ -348,7 +348,7 @@ TRACE_EVENT(rnic_weight,
 		  __get_str(name), __entry->weight)
 );
 
-/* A tenant's weight changed (tenant.c, tenant_weights). */
+/* A tenant's weight changed (user/tenant.c, tenant_weights). */
 TRACE_EVENT(rnic_tenant_weight,
 	TP_PROTO(const struct rnic_dev *rd, const char *tenant, u32 weight),
 	TP_ARGS(rd, tenant, weight),
@@ -367,7 +367,7 @@ TRACE_EVENT(rnic_tenant_weight,
 );
 
 /*
- * A process joined or left a tenant (tenant.c): its consumer is grouped
+ * A process joined or left a tenant (user/tenant.c): its consumer is grouped
  * with the tenant's other processes under one share.
  */
 DECLARE_EVENT_CLASS(rnic_tenant_class,
@@ -394,7 +394,7 @@ DEFINE_EVENT(rnic_tenant_class, rnic_tenant_leave,
 	TP_ARGS(rd, tenant, procs));
 
 /*
- * User registrations (user.c): each one the wrappers saw, its span in
+ * User registrations (user/wrap.c): each one the wrappers saw, its span in
  * entries, and what became of it: 0, or the errno the program got
  * (-ENOMEM when REGISTER-WAIT gave up or the policy refused).
  */
@@ -454,7 +454,7 @@ TRACE_EVENT(rnic_user_late,
 		  __entry->held, __entry->target, __get_str(verdict))
 );
 
-/* events queued to a process through /dev/rnic_mgr (user_dev.c) */
+/* events queued to a process through /dev/rnic_mgr (user/dev.c) */
 TRACE_EVENT(rnic_user_event,
 	TP_PROTO(const struct rnic_consumer *c, u16 type, u32 seq, u64 entries,
 		 bool dropped),

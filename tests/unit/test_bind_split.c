@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of how a REVOKE is divided among a process's bindings
- * (rnic_mgr/bind_split.h): exact cases, edges, and 20000 random ones
+ * (rnic_mgr/user/bind_split.h): exact cases, edges, and 20000 random ones
  * checked against the three properties the kernel relies on.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include "tap.h"
-#include "rnic_mgr/bind_split.h"
+#include "rnic_mgr/user/bind_split.h"
 
 static void one(u64 total, const u64 *held, u32 n, const u64 *want, const char *what)
 {

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "tap.h"
-#include "pool.h"
+#include "eval/pool.h"
 
 #define E RNP_ENTRIES
 #define K RNP_KEYS
@@ -801,7 +801,7 @@ static void model_fill(unsigned int n, const double *mn, const double *d,
 
 /*
  * Hierarchical shares against the model applied twice: over the
- * top-level entities, then inside each group. Invariants 4 and 5.
+ * top-level entities, then inside each group. Invariants P4 and P5.
  */
 static void test_groups_model(void)
 {
@@ -991,7 +991,7 @@ static void test_tenants(void)
 	/*
 	 * A newcomer of weight 2 beside them (1 + 1 at the top level) is
 	 * told half of the budget, and then given it, less the pool's
-	 * reserve (1/32): the cap kulp_cap.c gives a stock ULP.
+	 * reserve (1/32): the cap kulp/cap.c gives a stock ULP.
 	 */
 	share = rnp_newcomer_share(&u.p, 100000, 2);
 	tap_ok(share == 50000, "newcomer share: weight 2 against a tenant of 16 and a consumer: %llu, want 50000",

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the tenant weight rules (rnic_mgr/tenant_rules.c): what
+ * Unit tests of the tenant weight rules (rnic_mgr/user/tenant_rules.c): what
  * an administrator writes to tenant_weights, well-formed or not.
  */
 #include <stdio.h>
 #include "tap.h"
-#include "rnic_mgr/tenant_rules.h"
+#include "rnic_mgr/user/tenant_rules.h"
 #include "rnic_mgr/rnic_policy.h"
 
 static struct rnt_rule rules[RNT_MAX_RULES];

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of what a user registration is charged
- * (rnic_mgr/user_span.h): spans, edges, implicit and explicit ODP.
+ * (rnic_mgr/user/span.h): spans, edges, implicit and explicit ODP.
  */
 #include <stdio.h>
 #include "tap.h"
-#include "rnic_mgr/user_span.h"
+#include "rnic_mgr/user/span.h"
 
 #define PS 12
 #define ODP 16384

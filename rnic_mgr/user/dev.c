@@ -6,7 +6,7 @@
  * A process binds a file to its consumer on one device (RNIC_IOC_BIND)
  * and then reads events (REVOKE, GROW, STALE) and maps a page with what
  * it may hold and holds. Binding changes nothing about what is charged:
- * user.c charges every registration of every process; a bound process
+ * wrap.c charges every registration of every process; a bound process
  * only learns of revocations in time to choose its own victims.
  *
  * A process may bind several files to one device, so that each library
@@ -16,36 +16,7 @@
  * A registration's context is its ib_ucontext's verbs file, compared as
  * a pointer with the one the binding named and never dereferenced.
  *
- * Invariants:
- *  F1. A file is bound to at most one uproc; a uproc has at most
- *      RNIC_BIND_MAX files, at most one of them whole-process and at
- *      most one per context. Links change under rnic_user_mutex and the
- *      uproc's up_lock, and each bound file holds a reference on the
- *      uproc (U3).
- *      Asserted: BIND refuses a second binding of the file, of the
- *      context or of the whole process (-EBUSY), and one too many
- *      (-ENOSPC).
- *  F2. Events are queued whole and read whole: the queue holds encoded
- *      events back to back; one that does not fit is dropped, but its
- *      seq is used, so the reader sees the gap and re-reads the page.
- *      Asserted: rnic_ufile_post() encodes with rnic_ev_encode(), which
- *      refuses a size it did not compute.
- *  F3. The shared page is written only under the file's lock, between
- *      two increments of its seq (odd while writing).
- *  F4. An open file holds only its struct; the shared page and the
- *      event queue (20 KiB) are allocated at its first BIND, and all
- *      three are charged to the opener's memory cgroup, so opening the
- *      device a million times costs the opener, not the host.
- *      Enforced: rnic_ufile_bind() calls rnic_ufile_alloc() under
- *      rnic_user_mutex; mmap and read refuse a file never bound.
- *  F5. Each registration routes to one binding at most: the context
- *      binding of its verbs file if there is one, else the
- *      whole-process binding. Its STALE goes there; a context binding's
- *      held counts exactly its registrations (U6), and the
- *      whole-process binding's held is the rest of what the process is
- *      charged; a REVOKE or RECLAIM is divided by those (bind_split.h),
- *      with each part's victims among that binding's registrations.
- *      Asserted: rnic_ufile_count() warns on a count below zero.
+ * Invariants U8-U12: user.h.
  */
 #include <linux/fs.h>
 #include <linux/kfifo.h>
@@ -61,8 +32,8 @@
 #include <rdmastor/rnic_user_event.h>
 
 #include "bind_split.h"
-#include "rnic_int.h"
-#include "trace.h"
+#include "../rnic_int.h"
+#include "../trace.h"
 #include "user.h"
 
 /* Events waiting to be read, per file: 16 KiB is 40 full REVOKEs. */
@@ -75,19 +46,19 @@ static atomic64_t rnic_ufile_ids = ATOMIC64_INIT(0);
  * struct rnic_ufile - one open /dev/rnic_mgr
  * @lock: the queue, @seq, @shared and @up for posters
  * @wq: readers and pollers
- * @up: the uproc bound (F1), or NULL
+ * @up: the uproc bound (U8), or NULL
  * @node: on @up's up_files (up_lock)
  * @context: bound with RNIC_BIND_CONTEXT
  * @key: a context binding's verbs file; NULL once that context is gone
  *	(it then matches nothing)
  * @id: names it to an asynchronous reservation's grant
  * @told: a REVOKE was queued to it since it bound (up_lock; U5)
- * @held: entries of a context binding's registrations (F5, up_lock)
+ * @held: entries of a context binding's registrations (U12, up_lock)
  * @keys_held: how many registrations those are
  * @detached: the device went away after the bind: reads end
  * @seq: the last event's seq
- * @queue: encoded events (F2); allocated at the first BIND (F4)
- * @shared: the mapped page (F3); allocated at the first BIND (F4), then
+ * @queue: encoded events (U9); allocated at the first BIND (U11)
+ * @shared: the mapped page (U10); allocated at the first BIND (U11), then
  *	kept until the file is released
  */
 struct rnic_ufile {
@@ -124,7 +95,7 @@ static struct rnic_ufile *rnic_ufile_of_key(struct rnic_uproc *up, const void *k
 	return NULL;
 }
 
-/* The binding a registration through @key routes to (F5), or NULL. */
+/* The binding a registration through @key routes to (U12), or NULL. */
 static struct rnic_ufile *rnic_ufile_route(struct rnic_uproc *up, const void *key)
 {
 	struct rnic_ufile *f = rnic_ufile_of_key(up, key);
@@ -138,7 +109,7 @@ static struct rnic_ufile *rnic_ufile_route(struct rnic_uproc *up, const void *ke
 }
 
 /**
- * rnic_ufile_count - count a registration in its binding's held (F5)
+ * rnic_ufile_count - count a registration in its binding's held (U12)
  * @up: the process; its up_lock held
  * @um: the registration
  * @add: it joins (true) or leaves the process's records
@@ -163,7 +134,7 @@ void rnic_ufile_count(struct rnic_uproc *up, struct rnic_umr *um, bool add)
 }
 
 /*
- * What @f's registrations hold (F5): a context binding's are counted; the
+ * What @f's registrations hold (U12): a context binding's are counted; the
  * whole-process binding has the rest of the consumer's charge, which
  * includes what is reserved. Under up_lock.
  */
@@ -190,7 +161,7 @@ static void rnic_ufile_held(struct rnic_ufile *f, struct rnic_uproc *up,
 	*keys = ck > k ? ck - k : 0;
 }
 
-/* Write the page under up_lock and the file's lock (F3). */
+/* Write the page under up_lock and the file's lock (U10). */
 static void rnic_ufile_write_shared(struct rnic_ufile *f, struct rnic_uproc *up,
 				    u64 target, u64 deadline_ns)
 {
@@ -218,7 +189,7 @@ static void rnic_ufile_write_shared(struct rnic_ufile *f, struct rnic_uproc *up,
 	WRITE_ONCE(s->seq, s->seq + 1);
 }
 
-/* Queue one event (F2) and update the page; under the file's lock. */
+/* Queue one event (U9) and update the page; under the file's lock. */
 static void rnic_ufile_post(struct rnic_ufile *f, struct rnic_uproc *up,
 			    struct rnic_ev *ev)
 {
@@ -284,7 +255,7 @@ static void rnic_ufile_post_all(struct rnic_uproc *up, struct rnic_ev *ev,
  * @up: the process
  *
  * Return: true if a REVOKE was queued to one of its bound files since
- * that file bound (user.c, U5).
+ * that file bound (wrap.c, U5).
  */
 bool rnic_ufile_told(struct rnic_uproc *up)
 {
@@ -314,7 +285,7 @@ void rnic_ufile_publish(struct rnic_uproc *up)
 }
 
 /*
- * A REVOKE or RECLAIM divided among a process's bindings (F5): each
+ * A REVOKE or RECLAIM divided among a process's bindings (U12): each
  * binding's part, and for a REVOKE the victims among its registrations.
  * Allocated per ask: too large for the callback's stack.
  */
@@ -389,7 +360,7 @@ static void rnic_split_victims(struct rnic_split *sp, struct rnic_uproc *up)
  * @key_target: keys it may keep
  *
  * Posts REVOKE with the deadline now + T and suggested victims to each
- * binding, asking each for its part (F5).
+ * binding, asking each for its part (U12).
  * Context: the arbiter's shrink callback (process, no arbiter locks).
  */
 void rnic_ufile_revoke(struct rnic_uproc *up, u64 target, u64 key_target)
@@ -448,7 +419,7 @@ void rnic_ufile_grow(struct rnic_uproc *up, u64 entries, u64 keys)
  * @up: the process
  * @entries: entries another consumer waits for, at most
  *
- * Each binding is asked for its part (F5). Not a revocation: the shared
+ * Each binding is asked for its part (U12). Not a revocation: the shared
  * pages, their targets and deadlines stay.
  */
 void rnic_ufile_reclaim(struct rnic_uproc *up, u64 entries)
@@ -480,7 +451,7 @@ void rnic_ufile_reclaim(struct rnic_uproc *up, u64 entries)
  * @up: the process
  * @um: the registration whose range was unmapped or cleared
  *
- * Only the binding its context routes to hears of it (F5).
+ * Only the binding its context routes to hears of it (U12).
  * Context: an MMU notifier: may not sleep.
  */
 void rnic_ufile_stale(struct rnic_uproc *up, struct rnic_umr *um)
@@ -499,7 +470,7 @@ void rnic_ufile_stale(struct rnic_uproc *up, struct rnic_umr *um)
 	spin_unlock(&up->up_lock);
 }
 
-/* Count a new context binding's registrations (F5). Under up_lock. */
+/* Count a new context binding's registrations (U12). Under up_lock. */
 static void rnic_ufile_count_all(struct rnic_ufile *f, struct rnic_uproc *up)
 {
 	struct rnic_umr *um;
@@ -532,7 +503,7 @@ void rnic_ufile_forget_key(struct rnic_dev *rd, const void *key)
 	struct rnic_ufile *f;
 
 	lockdep_assert_held(&rnic_user_mutex);
-	list_for_each_entry(up, &rd->rd_uprocs, up_node) {
+	list_for_each_entry(up, &rd->rd_user->ud_uprocs, up_node) {
 		if (!READ_ONCE(up->up_nfiles))
 			continue;
 		spin_lock(&up->up_lock);
@@ -545,7 +516,7 @@ void rnic_ufile_forget_key(struct rnic_dev *rd, const void *key)
 	}
 }
 
-/* Unbind under rnic_user_mutex (F1); drops the file's reference. */
+/* Unbind under rnic_user_mutex (U8); drops the file's reference. */
 static void rnic_ufile_unbind(struct rnic_ufile *f, bool detached)
 {
 	struct rnic_uproc *up = f->up;
@@ -569,7 +540,7 @@ static void rnic_ufile_unbind(struct rnic_ufile *f, bool detached)
 	if (last)
 		rnic_uproc_unreserve(up);
 	else
-		rnic_ufile_publish(up);	/* the others' held changed (F5) */
+		rnic_ufile_publish(up);	/* the others' held changed (U12) */
 	rnic_uproc_put(up);
 }
 
@@ -596,7 +567,7 @@ void rnic_ufile_detach(struct rnic_uproc *up)
 	rnic_uproc_put(up);
 }
 
-/* An open file is only its struct until it binds (F4). */
+/* An open file is only its struct until it binds (U11). */
 static int rnic_ufile_open(struct inode *inode, struct file *file)
 {
 	struct rnic_ufile *f;
@@ -611,7 +582,7 @@ static int rnic_ufile_open(struct inode *inode, struct file *file)
 }
 
 /*
- * The first BIND's allocations (F4), charged to the caller's memory
+ * The first BIND's allocations (U11), charged to the caller's memory
  * cgroup; published under the file's lock, and with a release for
  * mmap, which reads @shared without it. Called with rnic_user_mutex.
  */
@@ -674,7 +645,7 @@ static const void *rnic_ufile_verbs_key(int fd)
 	return key;
 }
 
-/* May @f bind to @up (F1)? Under up_lock. */
+/* May @f bind to @up (U8)? Under up_lock. */
 static int rnic_ufile_may_bind(struct rnic_uproc *up, bool context, const void *key)
 {
 	struct rnic_ufile *g;
@@ -947,7 +918,7 @@ static long rnic_ufile_ioctl(struct file *file, unsigned int cmd,
 	}
 }
 
-/* Whole events only (F2), as many as fit in @count. */
+/* Whole events only (U9), as many as fit in @count. */
 static ssize_t rnic_ufile_read(struct file *file, char __user *ubuf,
 			       size_t count, loff_t *ppos)
 {
@@ -1021,7 +992,7 @@ static __poll_t rnic_ufile_poll(struct file *file, poll_table *wait)
 	return mask;
 }
 
-/* One read-only page at offset 0, once the file was bound (F4). */
+/* One read-only page at offset 0, once the file was bound (U11). */
 static int rnic_ufile_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	struct rnic_ufile *f = file->private_data;

@@ -18,60 +18,7 @@
  * Kernel MRs pass through untouched: a kernel caller of reg_user_mr has
  * no udata, and dereg_mr finds no record for an MR it did not charge.
  *
- * Invariants:
- *  U1. Every wrapper increments its device's rd_user_inflight before
- *      anything that can sleep and decrements it as the last thing it
- *      does; so once the ops are restored and an RCU Tasks grace period
- *      has passed, every task still inside one of the device's wrappers
- *      is counted, and the unwrap waits for the count to reach zero; a
- *      second grace period then sees every task out of the wrappers'
- *      last instructions, before the device's state (and the module's
- *      text) can go. The count is the device's own: a registration
- *      waiting on one device never holds up the removal of another.
- *      Asserted: rnic_user_unwrap() waits on the count between two
- *      synchronize_rcu_tasks(); rnic_user_exit() warns below zero.
- *  U2. A user MR is charged exactly when rd_umrs holds its record,
- *      under its lkey's index (rnic_umr_add()). dereg erases the record
- *      before the driver frees the MR (so the lkey cannot be reused
- *      under it) and puts it back if the driver refuses. A record
- *      leaves the table only under rd_umrs_lock, and is freed only
- *      after it left (the unwrap too: RELEASE_PLAN may still walk it).
- *      Asserted: a record names its MR, and a lookup that finds another
- *      MR under the lkey warns and charges nothing.
- *  U3. A uproc's up_refs counts its records, the verbs contexts it
- *      owns and the callers using it. It reaches zero only under
- *      rnic_user_mutex, where the uproc leaves rd_uprocs and rnic_mgr;
- *      its memory is freed after an RCU grace period, so a lookup in
- *      rnic_uctx under rcu_read_lock() may try refcount_inc_not_zero()
- *      on it (the registration fast path takes no mutex).
- *      Asserted: refcount_t warns on a count going below zero or from
- *      zero back up.
- *  U4. A device is wrapped only while its client data is set: after
- *      rnic_add_one() sets it and until rnic_remove_one() unwraps.
- *  U5. Only a process that was told is ever killed: user_enforce ends a
- *      late process only if it is bound to /dev/rnic_mgr and a REVOKE
- *      was queued to its file. A plain verbs program's registrations
- *      wait or fail instead. Processes are told apart by struct pid,
- *      never by tgid number (a recycled number is a new process).
- *      Enforced: rnic_uproc_late() asks rnic_ufile_told().
- *  U6. A record is on its uproc's up_umrs exactly while it is in
- *      rd_umrs, and it is counted in the held of the one binding its
- *      context routes to at that moment (user_dev.c, F5).
- *      Asserted: rnic_umr_link() acts only on a change of membership,
- *      and rnic_ufile_count() warns on a count going below zero.
- *  U7. A device's ops point at the wrappers exactly while its mode
- *      (rd_user_mode) is monitor or on; off, the driver's own ops serve
- *      and nothing is seen. In monitor mode a registration is never
- *      refused or delayed: it is counted in rd_umon, and in the
- *      rd_umon_* totals exactly while rd_umon holds it. A mode change
- *      applies to registrations made from then on; what was charged or
- *      counted before stays so until it is deregistered.
- *      Asserted: rnic_user_set_mode() warns if the wrapped state and
- *      the mode disagree after a change.
- *
- * Lock order: rnic_user_mutex, then the arbiter's locks (rnic_register
- * and rnic_unregister take rd_cons_mutex). The arbiter's callbacks
- * never take rnic_user_mutex.
+ * Invariants U1-U7 and the lock order: user.h.
  */
 #include <linux/hash.h>
 #include <linux/module.h>
@@ -83,11 +30,12 @@
 #include <rdma/ib_verbs.h>
 #include <rdmastor/kcompat.h>
 
-#include "rnic_int.h"
-#include "trace.h"
+#include "../rnic_int.h"
+#include "../trace.h"
 #include "user.h"
-#include "user_span.h"
-#include "dev_rules.h"
+#include "span.h"
+#include "name.h"
+#include "../dev_rules.h"
 
 /* What a wrapper charged before calling the driver, if anything. */
 struct rnic_ucharge {
@@ -111,23 +59,23 @@ static struct rnic_dev *rnic_user_enter(struct ib_device *ibdev)
 {
 	struct rnic_dev *rd = rnic_dev_of(ibdev);
 
-	atomic_inc(&rd->rd_user_inflight);	/* before anything that sleeps: U1 */
+	atomic_inc(&rd->rd_user->ud_inflight);	/* before anything that sleeps: U1 */
 	return rd;
 }
 
 static void rnic_user_exit(struct rnic_dev *rd)
 {
-	int left = atomic_dec_return(&rd->rd_user_inflight);
+	int left = atomic_dec_return(&rd->rd_user->ud_inflight);
 
 	WARN_ON_ONCE(left < 0);
 	/*
 	 * The decrement is a full barrier, as is the unwrap's between its
-	 * increment of rd_user_draining and its test of the count: one
+	 * increment of ud_draining and its test of the count: one
 	 * of the two sees the other's store, so no wakeup is lost. The
 	 * unwrap's second grace period keeps rd valid until we are out.
 	 */
-	if (!left && atomic_read(&rd->rd_user_draining))
-		wake_up_var(&rd->rd_user_inflight);
+	if (!left && atomic_read(&rd->rd_user->ud_draining))
+		wake_up_var(&rd->rd_user->ud_inflight);
 }
 
 /* Entries a registration of [start, start + length) is charged (L4). */
@@ -145,7 +93,7 @@ static struct rnic_uproc *rnic_uproc_create(struct rnic_dev *rd)
 	};
 	struct rnic_tenant *t;
 	struct rnic_uproc *up;
-	char name[32];
+	char name[32], comm[TASK_COMM_LEN];
 
 	up = kzalloc(sizeof(*up), GFP_KERNEL);
 	if (!up)
@@ -158,9 +106,13 @@ static struct rnic_uproc *rnic_uproc_create(struct rnic_dev *rd)
 		kfree(up);
 		return ERR_CAST(t);
 	}
-	/* sysfs names cannot hold '/', which kernel threads' names do */
-	snprintf(name, sizeof(name), "user:%s:%d", current->comm, current->tgid);
-	strreplace(name, '/', '_');
+	/*
+	 * The program's name is its user's choice: no '/' (sysfs), no
+	 * control character or blank (the administrator's terminal).
+	 */
+	get_task_comm(comm, current);
+	rnic_name_sanitize(comm, false);
+	snprintf(name, sizeof(name), "user:%s:%d", comm, current->tgid);
 	desc.name = name;
 	desc.priv = up;
 	up->up_cons = rnic_register_in(rd->rd_ibdev, &desc, t ? &t->t_grp : NULL,
@@ -178,7 +130,7 @@ static struct rnic_uproc *rnic_uproc_create(struct rnic_dev *rd)
 	up->up_rd = rd;
 	up->up_tgid = current->tgid;
 	up->up_pid = get_task_pid(current, PIDTYPE_TGID);
-	list_add_tail(&up->up_node, &rd->rd_uprocs);
+	list_add_tail(&up->up_node, &rd->rd_user->ud_uprocs);
 	return up;
 }
 
@@ -198,10 +150,10 @@ struct rnic_uproc *rnic_uproc_find_or_create(struct rnic_dev *rd)
 	struct rnic_uproc *up;
 
 	lockdep_assert_held(&rnic_user_mutex);
-	if (!rd->rd_user_wrapped || READ_ONCE(rd->rd_user_closing) ||
-	    READ_ONCE(rd->rd_user_mode) != RDR_USER_ON)
+	if (!rd->rd_user->ud_wrapped || READ_ONCE(rd->rd_user->ud_closing) ||
+	    READ_ONCE(rd->rd_user->ud_mode) != RDR_USER_ON)
 		return ERR_PTR(-ENODEV);
-	list_for_each_entry(up, &rd->rd_uprocs, up_node) {
+	list_for_each_entry(up, &rd->rd_user->ud_uprocs, up_node) {
 		/* by struct pid: a recycled tgid number is another process */
 		if (up->up_pid == task_tgid(current)) {
 			refcount_inc(&up->up_refs);	/* > 0 under the mutex (U3) */
@@ -272,9 +224,9 @@ static void rnic_uproc_release(struct rnic_uproc *up)
 	list_del(&up->up_node);
 	rnic_uproc_unreserve(up);
 	rnic_unregister(up->up_cons);
-	rnic_tenant_put(up->up_tenant);	/* after the consumer left the pool: T2 */
+	rnic_tenant_put(up->up_tenant);	/* after the consumer left the pool: U14 */
 	put_pid(up->up_pid);
-	wake_up_var(&up->up_rd->rd_uprocs);	/* an unwrap may wait for the list */
+	wake_up_var(&up->up_rd->rd_user->ud_uprocs);	/* an unwrap may wait for the list */
 	kfree_rcu(up, up_rcu);
 }
 
@@ -371,6 +323,8 @@ int rnic_uproc_reserve(struct rnic_uproc *up, u64 entries, u32 keys, bool nowait
 					   rnic_uproc_shrink_first(up),
 					   READ_ONCE(rnic_user_wait_ms));
 	trace_rnic_user_reg(up->up_cons, entries, err);
+	if (err == -ECANCELED)
+		return -ENODEV;		/* charging was turned off meanwhile */
 	if (err)
 		return err == -ETIMEDOUT || err == -EINVAL || err == -EBUSY ? -ENOMEM : err;
 	spin_lock(&up->up_lock);
@@ -484,10 +438,10 @@ static int rnic_user_charge(struct rnic_dev *rd, struct ib_pd *pd,
 
 	ch->proc = NULL;
 	ch->mon = 0;
-	if (!udata || !pd->uobject || READ_ONCE(rd->rd_user_closing))
+	if (!udata || !pd->uobject || READ_ONCE(rd->rd_user->ud_closing))
 		return 0;
 	/* monitor mode: never refused, never delayed, only counted */
-	if (READ_ONCE(rd->rd_user_mode) == RDR_USER_MONITOR) {
+	if (READ_ONCE(rd->rd_user->ud_mode) == RDR_USER_MONITOR) {
 		ch->mon = min_t(u64, entries, U32_MAX);
 		return 0;
 	}
@@ -505,6 +459,14 @@ static int rnic_user_charge(struct rnic_dev *rd, struct ib_pd *pd,
 	else
 		err = rnic_user_acquire_waiting(up, entries);
 	trace_rnic_user_reg(up->up_cons, entries, err);
+	if (err == -ECANCELED) {
+		/*
+		 * Charging was turned off while it waited (a removal ends
+		 * waits with -ENODEV): as if made after the change.
+		 */
+		rnic_uproc_put_unlocked(up);
+		return 0;
+	}
 	if (err) {
 		if (err != -EINTR && err != -ENODEV)
 			rnic_user_log_refusal(up, entries, err);
@@ -514,7 +476,7 @@ static int rnic_user_charge(struct rnic_dev *rd, struct ib_pd *pd,
 	ch->proc = up;
 	ch->entries = entries;
 	ch->key = pd->uobject->context->ufile;
-	/* published once recorded: a binding's held counts records (F5) */
+	/* published once recorded: a binding's held counts records (U12) */
 	return 0;
 }
 
@@ -570,7 +532,7 @@ static void rnic_umr_watch(struct rnic_umr *um)
 }
 
 /*
- * rd_umrs is a fixed hash of RNIC_UMR_BUCKETS lists under rd_umrs_lock,
+ * ud_umrs is a fixed hash of RNIC_UMR_BUCKETS lists under ud_umrs_lock,
  * allocated when the device is wrapped: recording and forgetting a
  * charge allocate nothing. (An xarray keyed by lkey allocated a path of
  * nodes for almost every registration and freed it through RCU at
@@ -582,15 +544,15 @@ static void rnic_umr_watch(struct rnic_umr *um)
 
 static struct hlist_head *rnic_umr_bucket(struct rnic_dev *rd, u32 lkey)
 {
-	return &rd->rd_umrs[hash_32(lkey, RNIC_UMR_HASH_BITS)];
+	return &rd->rd_user->ud_umrs[hash_32(lkey, RNIC_UMR_HASH_BITS)];
 }
 
-/* The record of @lkey, or NULL. Under rd_umrs_lock. */
+/* The record of @lkey, or NULL. Under ud_umrs_lock. */
 static struct rnic_umr *rnic_umr_find(struct rnic_dev *rd, u32 lkey)
 {
 	struct rnic_umr *um;
 
-	lockdep_assert_held(&rd->rd_umrs_lock);
+	lockdep_assert_held(&rd->rd_user->ud_umrs_lock);
 	hlist_for_each_entry(um, rnic_umr_bucket(rd, lkey), um_hnode)
 		if (um->um_lkey == lkey)
 			return um;
@@ -599,7 +561,7 @@ static struct rnic_umr *rnic_umr_find(struct rnic_dev *rd, u32 lkey)
 
 /*
  * The process's list of records and its bindings' counts follow the
- * table (U6): @um joins them when it enters rd_umrs and leaves them when
+ * table (U6): @um joins them when it enters ud_umrs and leaves them when
  * it leaves, so a rereg's change of entries while it is out is counted.
  */
 static void rnic_umr_link(struct rnic_umr *um, bool add)
@@ -622,14 +584,14 @@ static int rnic_umr_add(struct rnic_dev *rd, struct rnic_umr *um, u32 lkey)
 {
 	int err = 0;
 
-	spin_lock(&rd->rd_umrs_lock);
+	spin_lock(&rd->rd_user->ud_umrs_lock);
 	if (rnic_umr_find(rd, lkey)) {
 		err = -EEXIST;
 	} else {
 		um->um_lkey = lkey;
 		hlist_add_head(&um->um_hnode, rnic_umr_bucket(rd, lkey));
 	}
-	spin_unlock(&rd->rd_umrs_lock);
+	spin_unlock(&rd->rd_user->ud_umrs_lock);
 	if (!err)
 		rnic_umr_link(um, true);
 	return err;
@@ -643,20 +605,20 @@ static void rnic_umon_count(struct rnic_dev *rd, struct ib_mr *mr, u32 entries)
 {
 	s64 now, peak;
 
-	if (xa_err(xa_store(&rd->rd_umon, (unsigned long)mr,
+	if (xa_err(xa_store(&rd->rd_user->ud_umon, (unsigned long)mr,
 			    xa_mk_value(entries), GFP_KERNEL)))
 		return;
-	atomic64_inc(&rd->rd_umon_mrs);
-	now = atomic64_add_return(entries, &rd->rd_umon_entries);
-	peak = atomic64_read(&rd->rd_umon_peak);
-	while (now > peak && !atomic64_try_cmpxchg(&rd->rd_umon_peak, &peak, now))
+	atomic64_inc(&rd->rd_user->ud_umon_mrs);
+	now = atomic64_add_return(entries, &rd->rd_user->ud_umon_entries);
+	peak = atomic64_read(&rd->rd_user->ud_umon_peak);
+	while (now > peak && !atomic64_try_cmpxchg(&rd->rd_user->ud_umon_peak, &peak, now))
 		;
 }
 
 static void rnic_umon_uncount(struct rnic_dev *rd, u32 entries)
 {
-	atomic64_dec(&rd->rd_umon_mrs);
-	atomic64_sub(entries, &rd->rd_umon_entries);
+	atomic64_dec(&rd->rd_user->ud_umon_mrs);
+	atomic64_sub(entries, &rd->rd_user->ud_umon_entries);
 }
 
 /*
@@ -700,7 +662,7 @@ static struct ib_mr *rnic_user_commit(struct rnic_dev *rd, struct rnic_ucharge *
 	if (um && um->um_watched)
 		mmu_interval_notifier_remove(&um->um_notif);
 	kfree(um);
-	rd->rd_user_orig->dereg_mr(mr, udata);
+	rd->rd_user->ud_orig->dereg_mr(mr, udata);
 	rnic_user_refund(ch);
 	return ERR_PTR(-ENOMEM);
 }
@@ -718,7 +680,7 @@ static struct ib_mr *rnic_user_reg_mr(struct ib_pd *pd, u64 start, u64 length,
 	if (err) {
 		mr = ERR_PTR(err);
 	} else {
-		mr = rd->rd_user_orig->reg_user_mr(pd, start, length, virt_addr,
+		mr = rd->rd_user->ud_orig->reg_user_mr(pd, start, length, virt_addr,
 						  access, udata);
 		mr = rnic_user_commit(rd, &ch, mr, start, length, udata);
 	}
@@ -740,7 +702,7 @@ static struct ib_mr *rnic_user_reg_mr_dmabuf(struct ib_pd *pd, u64 offset,
 	if (err) {
 		mr = ERR_PTR(err);
 	} else {
-		mr = rd->rd_user_orig->reg_user_mr_dmabuf(pd, offset, length,
+		mr = rd->rd_user->ud_orig->reg_user_mr_dmabuf(pd, offset, length,
 							 virt_addr, fd, access,
 							 arg);
 		/* a dma-buf is not the process's memory: nothing to watch */
@@ -765,14 +727,14 @@ u64 rnic_uproc_plan_entries(struct rnic_uproc *up, const u32 *lkeys, u32 n)
 	u64 covered = 0;
 	u32 i;
 
-	spin_lock(&rd->rd_umrs_lock);
+	spin_lock(&rd->rd_user->ud_umrs_lock);
 	for (i = 0; i < n; i++) {
 		struct rnic_umr *um = rnic_umr_find(rd, lkeys[i]);
 
 		if (um && um->um_proc == up)
 			covered += um->um_entries;
 	}
-	spin_unlock(&rd->rd_umrs_lock);
+	spin_unlock(&rd->rd_user->ud_umrs_lock);
 	return covered;
 }
 
@@ -781,13 +743,13 @@ static struct rnic_umr *rnic_umr_take(struct rnic_dev *rd, struct ib_mr *mr)
 {
 	struct rnic_umr *um;
 
-	spin_lock(&rd->rd_umrs_lock);
+	spin_lock(&rd->rd_user->ud_umrs_lock);
 	um = rnic_umr_find(rd, mr->lkey);
 	if (um && WARN_ON_ONCE(um->um_mr != mr))
 		um = NULL;
 	if (um)
 		hlist_del_init(&um->um_hnode);
-	spin_unlock(&rd->rd_umrs_lock);
+	spin_unlock(&rd->rd_user->ud_umrs_lock);
 	if (um)
 		rnic_umr_link(um, false);
 	return um;
@@ -824,9 +786,9 @@ static struct ib_mr *rnic_user_rereg_mr(struct ib_mr *mr, int flags, u64 start,
 	u64 entries;
 	int err = 0;
 
-	spin_lock(&rd->rd_umrs_lock);
+	spin_lock(&rd->rd_user->ud_umrs_lock);
 	um = rnic_umr_find(rd, mr->lkey);
-	spin_unlock(&rd->rd_umrs_lock);
+	spin_unlock(&rd->rd_user->ud_umrs_lock);
 	if (um && um->um_mr == mr) {
 		entries = flags & IB_MR_REREG_TRANS ? rnic_span(start, length, access) :
 			  um->um_entries;
@@ -837,7 +799,7 @@ static struct ib_mr *rnic_user_rereg_mr(struct ib_mr *mr, int flags, u64 start,
 		goto out;
 	}
 	um = ch.proc ? rnic_umr_take(rd, mr) : NULL;
-	new_mr = rd->rd_user_orig->rereg_user_mr(mr, flags, start, length,
+	new_mr = rd->rd_user->ud_orig->rereg_user_mr(mr, flags, start, length,
 						virt_addr, access, pd, udata);
 	if (!um) {
 		rnic_user_refund(&ch);
@@ -867,10 +829,10 @@ static int rnic_user_dereg_mr(struct ib_mr *mr, struct ib_udata *udata)
 {
 	struct rnic_dev *rd = rnic_user_enter(mr->device);
 	struct rnic_umr *um = rnic_umr_take(rd, mr);
-	void *mon = um ? NULL : xa_erase(&rd->rd_umon, (unsigned long)mr);
+	void *mon = um ? NULL : xa_erase(&rd->rd_user->ud_umon, (unsigned long)mr);
 	int err;
 
-	err = rd->rd_user_orig->dereg_mr(mr, udata);
+	err = rd->rd_user->ud_orig->dereg_mr(mr, udata);
 	if (um && err) {
 		if (rnic_umr_add(rd, um, mr->lkey))
 			rnic_umr_free(um);
@@ -878,7 +840,7 @@ static int rnic_user_dereg_mr(struct ib_mr *mr, struct ib_udata *udata)
 		rnic_umr_free(um);
 	} else if (mon && !err) {
 		rnic_umon_uncount(rd, xa_to_value(mon));
-	} else if (mon && xa_err(xa_store(&rd->rd_umon, (unsigned long)mr, mon,
+	} else if (mon && xa_err(xa_store(&rd->rd_user->ud_umon, (unsigned long)mr, mon,
 					  GFP_KERNEL))) {
 		/* still registered, but no longer counted */
 		rnic_umon_uncount(rd, xa_to_value(mon));
@@ -892,7 +854,7 @@ static void rnic_user_dealloc_ucontext(struct ib_ucontext *ctx)
 	struct rnic_dev *rd = rnic_user_enter(ctx->device);
 	struct rnic_uproc *up;
 
-	rd->rd_user_orig->dealloc_ucontext(ctx);
+	rd->rd_user->ud_orig->dealloc_ucontext(ctx);
 	mutex_lock(&rnic_user_mutex);
 	/* its file is freed next: a binding naming it must not match another */
 	rnic_ufile_forget_key(rd, ctx->ufile);
@@ -967,38 +929,59 @@ static const struct rnic_consumer_ops rnic_uproc_ops = {
 /**
  * rnic_user_init_dev - a new device's user-registration state, all off
  * @rd: the device, not yet visible to anyone
+ *
+ * Return: 0 or -ENOMEM.
  */
-void rnic_user_init_dev(struct rnic_dev *rd)
+int rnic_user_init_dev(struct rnic_dev *rd)
 {
-	spin_lock_init(&rd->rd_umrs_lock);
-	INIT_LIST_HEAD(&rd->rd_uprocs);
-	mutex_init(&rd->rd_user_mode_mutex);
-	xa_init(&rd->rd_umon);
-	rd->rd_user_mode = RDR_USER_OFF;
+	struct rnic_user_dev *ud = kzalloc(sizeof(*ud), GFP_KERNEL);
+
+	if (!ud)
+		return -ENOMEM;
+	spin_lock_init(&ud->ud_umrs_lock);
+	INIT_LIST_HEAD(&ud->ud_uprocs);
+	mutex_init(&ud->ud_mode_mutex);
+	xa_init(&ud->ud_umon);
+	ud->ud_mode = RDR_USER_OFF;
+	rd->rd_user = ud;
+	return 0;
+}
+
+/**
+ * rnic_user_free_dev - free a device's user-registration state
+ * @rd: the device, being freed: its last reference is gone, so no
+ *	process, tenant or wrapper refers to it (U1, U3)
+ */
+void rnic_user_free_dev(struct rnic_dev *rd)
+{
+	kfree(rd->rd_user);
 }
 
 /*
  * Put the device's user registrations under the wrappers. Module unload
  * removes every device first, and the removal unwraps
  * (rnic_user_unwrap()), so no pointer into the module outlives it.
- * Called under rd_user_mode_mutex, the device's client data set (U4).
+ * Called under ud_mode_mutex, the device's client data set (U4).
  */
 static int rnic_user_wrap(struct rnic_dev *rd)
 {
 	struct ib_device *ibdev = rd->rd_ibdev;
 
+	lockdep_assert_held(&rd->rd_user->ud_mode_mutex);
+	if (WARN_ON_ONCE(rnic_dev_of(ibdev) != rd))	/* U4 */
+		return -ENODEV;
 	if (!ibdev->ops.reg_user_mr)
 		return -EOPNOTSUPP;
-	rd->rd_umrs = kvcalloc(RNIC_UMR_BUCKETS, sizeof(*rd->rd_umrs), GFP_KERNEL);
-	rd->rd_user_orig = kmemdup(&ibdev->ops, sizeof(ibdev->ops), GFP_KERNEL);
-	if (!rd->rd_user_orig || !rd->rd_umrs) {
-		kfree(rd->rd_user_orig);
-		rd->rd_user_orig = NULL;
-		kvfree(rd->rd_umrs);
-		rd->rd_umrs = NULL;
+	rd->rd_user->ud_umrs = kvcalloc(RNIC_UMR_BUCKETS, sizeof(*rd->rd_user->ud_umrs), GFP_KERNEL);
+	rd->rd_user->ud_orig = kmemdup(&ibdev->ops, sizeof(ibdev->ops), GFP_KERNEL);
+	if (!rd->rd_user->ud_orig || !rd->rd_user->ud_umrs) {
+		kfree(rd->rd_user->ud_orig);
+		rd->rd_user->ud_orig = NULL;
+		kvfree(rd->rd_user->ud_umrs);
+		rd->rd_user->ud_umrs = NULL;
 		return -ENOMEM;
 	}
-	WRITE_ONCE(rd->rd_user_closing, false);
+	WRITE_ONCE(rd->rd_user->ud_closing, false);
 	WRITE_ONCE(ibdev->ops.dereg_mr, rnic_user_dereg_mr);
 	WRITE_ONCE(ibdev->ops.dealloc_ucontext, rnic_user_dealloc_ucontext);
 	if (ibdev->ops.rereg_user_mr)
@@ -1007,7 +990,7 @@ static int rnic_user_wrap(struct rnic_dev *rd)
 		WRITE_ONCE(ibdev->ops.reg_user_mr_dmabuf, rnic_user_reg_mr_dmabuf);
 	/* last: the others must be in place before anything is charged */
 	WRITE_ONCE(ibdev->ops.reg_user_mr, rnic_user_reg_mr);
-	rd->rd_user_wrapped = true;
+	rd->rd_user->ud_wrapped = true;
 	return 0;
 }
 
@@ -1019,54 +1002,73 @@ static int rnic_user_wrap(struct rnic_dev *rd)
  * and user consumer of the device: MRs registered before return are
  * destroyed later by ib_uverbs straight through the driver.
  * Context: process, may sleep (RCU Tasks grace period);
- * rd_user_mode_mutex held.
+ * ud_mode_mutex held.
  */
+/* End the queued acquires of the device's processes (unwrap only). */
+static void rnic_user_cancel_waits(struct rnic_dev *rd)
+{
+	struct rnic_uproc *up;
+
+	mutex_lock(&rnic_user_mutex);
+	list_for_each_entry(up, &rd->rd_user->ud_uprocs, up_node)
+		rnic_cancel_waits(up->up_cons, -ECANCELED);
+	mutex_unlock(&rnic_user_mutex);
+}
+
 static void rnic_user_unwrap(struct rnic_dev *rd)
 {
-	const struct ib_device_ops *orig = rd->rd_user_orig;
+	const struct ib_device_ops *orig = rd->rd_user->ud_orig;
 	struct ib_device *ibdev = rd->rd_ibdev;
 	struct rnic_uproc *up, *tmp;
 	struct hlist_node *ntmp;
 	HLIST_HEAD(gone);
 	struct rnic_umr *um;
 	unsigned long idx;
-	u32 b;
+	u32 b, tries;
 
-	if (!rd->rd_user_wrapped)
+	if (!rd->rd_user->ud_wrapped)
 		return;
-	WRITE_ONCE(rd->rd_user_closing, true);
+	WRITE_ONCE(rd->rd_user->ud_closing, true);
 	WRITE_ONCE(ibdev->ops.reg_user_mr, orig->reg_user_mr);
 	WRITE_ONCE(ibdev->ops.reg_user_mr_dmabuf, orig->reg_user_mr_dmabuf);
 	WRITE_ONCE(ibdev->ops.rereg_user_mr, orig->rereg_user_mr);
 	WRITE_ONCE(ibdev->ops.dealloc_ucontext, orig->dealloc_ucontext);
 	WRITE_ONCE(ibdev->ops.dereg_mr, orig->dereg_mr);
-	atomic_inc(&rd->rd_user_draining);
+	atomic_inc(&rd->rd_user->ud_draining);
 	smp_mb__after_atomic();	/* pairs with rnic_user_exit()'s decrement */
 	synchronize_rcu_tasks();
-	/* Waiters in REGISTER-WAIT end when the device's consumers leave. */
-	wait_var_event(&rd->rd_user_inflight, !atomic_read(&rd->rd_user_inflight));
+	/*
+	 * Registrations in REGISTER-WAIT, and RESERVEs, end now (a removal
+	 * ended them already): whatever user_wait_ms says, a mode change
+	 * does not wait for them. Again until none is left: one that found
+	 * the device not yet closing may queue after a round.
+	 */
+	do {
+		rnic_user_cancel_waits(rd);
+	} while (!wait_var_event_timeout(&rd->rd_user->ud_inflight,
+					 !atomic_read(&rd->rd_user->ud_inflight), HZ / 10));
 	/* a task that just decremented is still in a wrapper's last lines */
 	synchronize_rcu_tasks();
-	atomic_dec(&rd->rd_user_draining);
-	rd->rd_user_wrapped = false;
+	atomic_dec(&rd->rd_user->ud_draining);
+	rd->rd_user->ud_wrapped = false;
 
 	/*
 	 * No wrapper runs any more, but a bound file's RELEASE_PLAN and a
 	 * REVOKE's choice of victims still walk the table under
-	 * rd_umrs_lock until the files are detached below: take each
+	 * ud_umrs_lock until the files are detached below: take each
 	 * record out under the lock, then free it outside (U2).
 	 */
 	for (b = 0; b < RNIC_UMR_BUCKETS; b++) {
-		spin_lock(&rd->rd_umrs_lock);
-		hlist_move_list(&rd->rd_umrs[b], &gone);
-		spin_unlock(&rd->rd_umrs_lock);
+		spin_lock(&rd->rd_user->ud_umrs_lock);
+		hlist_move_list(&rd->rd_user->ud_umrs[b], &gone);
+		spin_unlock(&rd->rd_user->ud_umrs_lock);
 		hlist_for_each_entry_safe(um, ntmp, &gone, um_hnode) {
 			hlist_del_init(&um->um_hnode);
 			rnic_umr_free(um);
 		}
 	}
 	mutex_lock(&rnic_user_mutex);
-	list_for_each_entry_safe(up, tmp, &rd->rd_uprocs, up_node) {
+	list_for_each_entry_safe(up, tmp, &rd->rd_user->ud_uprocs, up_node) {
 		struct rnic_uproc *u;
 
 		xa_for_each(&rnic_uctx, idx, u) {
@@ -1077,7 +1079,7 @@ static void rnic_user_unwrap(struct rnic_dev *rd)
 		}
 	}
 	/* a bound file stays open, unbound: it reads end of file */
-	list_for_each_entry_safe(up, tmp, &rd->rd_uprocs, up_node)
+	list_for_each_entry_safe(up, tmp, &rd->rd_user->ud_uprocs, up_node)
 		rnic_ufile_detach(up);
 	mutex_unlock(&rnic_user_mutex);
 	/*
@@ -1085,16 +1087,21 @@ static void rnic_user_unwrap(struct rnic_dev *rd)
 	 * asynchronous) whose wait ended with -ENODEV when the consumers
 	 * were told of the removal, and is about to put its reference.
 	 */
-	WARN_ON_ONCE(!wait_var_event_timeout(&rd->rd_uprocs,
-					     list_empty_careful(&rd->rd_uprocs),
-					     30 * HZ));
-	kvfree(rd->rd_umrs);
-	rd->rd_umrs = NULL;
+	for (tries = 0; tries < 300; tries++) {
+		rnic_user_cancel_waits(rd);
+		if (wait_var_event_timeout(&rd->rd_user->ud_uprocs,
+					   list_empty_careful(&rd->rd_user->ud_uprocs),
+					   HZ / 10))
+			break;
+	}
+	WARN_ON_ONCE(tries == 300);
+	kvfree(rd->rd_user->ud_umrs);
+	rd->rd_user->ud_umrs = NULL;
 	kfree(orig);
-	rd->rd_user_orig = NULL;
-	xa_destroy(&rd->rd_umon);
-	atomic64_set(&rd->rd_umon_mrs, 0);
-	atomic64_set(&rd->rd_umon_entries, 0);
+	rd->rd_user->ud_orig = NULL;
+	xa_destroy(&rd->rd_user->ud_umon);
+	atomic64_set(&rd->rd_user->ud_umon_mrs, 0);
+	atomic64_set(&rd->rd_user->ud_umon_entries, 0);
 }
 
 /**
@@ -1120,36 +1127,36 @@ int rnic_user_set_mode(struct rnic_dev *rd, u32 mode, const char *why)
 
 	if (mode >= RDR_NR_USER)
 		return -EINVAL;
-	mutex_lock(&rd->rd_user_mode_mutex);
-	if (rd->rd_user_gone) {
+	mutex_lock(&rd->rd_user->ud_mode_mutex);
+	if (rd->rd_user->ud_gone) {
 		err = -ENODEV;
 		goto out;
 	}
-	old = rd->rd_user_mode;
+	old = rd->rd_user->ud_mode;
 	if (old == mode)
 		goto out;
 	if (mode == RDR_USER_OFF) {
 		rnic_user_unwrap(rd);
 	} else if (old == RDR_USER_OFF) {
 		/* the first wrapped call already sees the new mode */
-		WRITE_ONCE(rd->rd_user_mode, mode);
+		WRITE_ONCE(rd->rd_user->ud_mode, mode);
 		err = rnic_user_wrap(rd);
 		if (err) {
-			WRITE_ONCE(rd->rd_user_mode, old);
+			WRITE_ONCE(rd->rd_user->ud_mode, old);
 			pr_warn("%s: user memory registrations stay %s: error %d\n",
 				rd->rd_name, rdr_user_name(old), err);
 			goto out;
 		}
 	}
-	WRITE_ONCE(rd->rd_user_mode, mode);
-	WARN_ON_ONCE(rd->rd_user_wrapped != (mode != RDR_USER_OFF));
+	WRITE_ONCE(rd->rd_user->ud_mode, mode);
+	WARN_ON_ONCE(rd->rd_user->ud_wrapped != (mode != RDR_USER_OFF));
 	trace_rnic_user_mode(rd, old, mode, why);
 	pr_info("%s: user memory registrations %s (%s)\n", rd->rd_name,
 		mode == RDR_USER_ON ? "charged" :
 		mode == RDR_USER_MONITOR ? "counted, never refused" :
 		"not seen", why);
 out:
-	mutex_unlock(&rd->rd_user_mode_mutex);
+	mutex_unlock(&rd->rd_user->ud_mode_mutex);
 	return err;
 }
 
@@ -1162,9 +1169,9 @@ out:
  */
 void rnic_user_remove_dev(struct rnic_dev *rd)
 {
-	mutex_lock(&rd->rd_user_mode_mutex);
-	rd->rd_user_gone = true;
+	mutex_lock(&rd->rd_user->ud_mode_mutex);
+	rd->rd_user->ud_gone = true;
 	rnic_user_unwrap(rd);
-	WRITE_ONCE(rd->rd_user_mode, RDR_USER_OFF);
-	mutex_unlock(&rd->rd_user_mode_mutex);
+	WRITE_ONCE(rd->rd_user->ud_mode, RDR_USER_OFF);
+	mutex_unlock(&rd->rd_user->ud_mode_mutex);
 }

@@ -25,36 +25,11 @@
  * ULPs without a cap. The device gets its ops back when it is removed,
  * and so when rnic_mgr unloads.
  *
- * The counting stays kulp.c's, from ib_core's tracepoints, which fire
+ * The counting stays count.c's, from ib_core's tracepoints, which fire
  * after the driver's alloc_mr returns: an admitted allocation reserves
  * its entries until its MR is counted.
  *
- * Invariants:
- *  C1. A slot's entries + reserved stay within its cap for every
- *      allocation admitted while the cap is set; reserved is the sum of
- *      the admitted allocations whose MR is neither counted nor failed.
- *      Asserted: rnic_kulp_settle() warns if reserved would go below
- *      zero; the count takes over an MR's entries (rnic_kulp_count()).
- *  C2. Once rnic_kulp_cap_unwrap() returns, no task runs in
- *      rnic_kulp_alloc_mr() or rnic_kulp_alloc_mr_integrity(), and the
- *      device's ops are the driver's again. Enforced: the ops are
- *      restored, then an RCU Tasks grace period (a task between reading
- *      the pointer and counting itself in), then rnic_kulp_inflight is
- *      awaited (a waiter is woken by kd_closing), then a second grace
- *      period for the wrapper's last instructions.
- *  C3. A wrapper never sleeps unless preemptible(), and never longer
- *      than kernel_ulp_wait_ms. Enforced: rnic_kulp_admit().
- *  C4. A share cap is set only while its ULP holds and reserves
- *      nothing: it bounds what the ULP takes from then on, and never
- *      turns what it holds into a debt. Enforced: rnic_kulp_share_cap()
- *      checks it under rnic_kulp_lock before it writes the cap.
- *  C5. No cap lands on the shared "other" slot, whose many ULPs have no
- *      one weight or share, and the device's default share cap ("*
- *      share") applies only to a ULP no administrator's line names.
- *      Enforced: rnic_kulp_cap_store() refuses the name "other" and a
- *      slot that is not the name's own; rnic_kulp_default_share()
- *      skips the shared slot and named ULPs, under rnic_kulp_lock.
- *      Asserted in rnic_kulp_share_cap().
+ * Invariants K4-K8: kulp.h.
  */
 #include <linux/ctype.h>
 #include <linux/jiffies.h>
@@ -68,13 +43,11 @@
 #include <rdma/ib_verbs.h>
 
 #include "kulp.h"
-#include "rnic_int.h"
-#include "trace.h"
+#include "../rnic_int.h"
+#include "../trace.h"
 
 /* serializes wrapping, unwrapping and cap changes with device removal */
 DEFINE_MUTEX(rnic_kulp_wrap_mutex);
-/* tasks in a wrapper, on any device (C2) */
-static atomic_t rnic_kulp_inflight = ATOMIC_INIT(0);
 
 /* may @k take @n more entries now? */
 static bool rnic_kulp_fits(const struct rnic_kulp *k, u64 n)
@@ -100,10 +73,11 @@ static u32 rnic_kulp_weight(const char *name)
 	return rnic_conf_weight(cname, 1);
 }
 
-/* the device's default share cap reaches slot @i (C5); rnic_kulp_lock held */
+/* the device's default share cap reaches slot @i (K8); rnic_kulp_lock held */
 static void rnic_kulp_default_share(struct rnic_kulp_dev *kd, struct rnic_kulp *k,
 				    unsigned int i)
 {
+	lockdep_assert_held(&rnic_kulp_lock);
 	if (!kd->kd_default_share || k->own || k->share || i == RNIC_KULP_SLOTS - 1)
 		return;
 	k->share = true;
@@ -113,7 +87,7 @@ static void rnic_kulp_default_share(struct rnic_kulp_dev *kd, struct rnic_kulp *
 /*
  * A ULP capped at its share (k->share), by its own line or by the
  * device's default, that holds nothing gets its cap
- * anew, from the share a newcomer of its weight would have now (C4).
+ * anew, from the share a newcomer of its weight would have now (K7).
  * The weight is looked up where that may sleep (consumer_weights'
  * mutex); elsewhere the last one is kept.
  */
@@ -129,7 +103,7 @@ static void rnic_kulp_share_cap(struct rnic_kulp_dev *kd, const char *name, cons
 	spin_lock_irqsave(&rnic_kulp_lock, flags);
 	k = rnic_kulp_slot(kd, name, &i);
 	rnic_kulp_default_share(kd, k, i);
-	WARN_ON_ONCE(k->share && i == RNIC_KULP_SLOTS - 1);	/* C5 */
+	WARN_ON_ONCE(k->share && i == RNIC_KULP_SLOTS - 1);	/* K8 */
 	if (!k->share || k->entries || k->reserved) {
 		spin_unlock_irqrestore(&rnic_kulp_lock, flags);
 		return;
@@ -143,7 +117,7 @@ static void rnic_kulp_share_cap(struct rnic_kulp_dev *kd, const char *name, cons
 
 	spin_lock_irqsave(&rnic_kulp_lock, flags);
 	k = &kd->kd_slots[i];
-	if (k->share && !k->entries && !k->reserved) {	/* C4 */
+	if (k->share && !k->entries && !k->reserved) {	/* K7 */
 		k->cap = cap;
 		k->share_weight = w;
 		set = true;
@@ -155,7 +129,7 @@ static void rnic_kulp_share_cap(struct rnic_kulp_dev *kd, const char *name, cons
 
 /*
  * Admit an allocation of @n entries by @pd's owner: reserve them in its
- * slot (*slot set) or, beyond its cap, wait for room (C3), or refuse.
+ * slot (*slot set) or, beyond its cap, wait for room (K6), or refuse.
  * Return: 0, or -ENOMEM.
  */
 static int rnic_kulp_admit(struct rnic_kulp_dev *kd, const struct ib_pd *pd, u64 n,
@@ -208,7 +182,7 @@ static int rnic_kulp_admit(struct rnic_kulp_dev *kd, const struct ib_pd *pd, u64
 	return -ENOMEM;
 }
 
-/* after the driver: a failed allocation gives its reservation back (C1) */
+/* after the driver: a failed allocation gives its reservation back (K4) */
 static void rnic_kulp_settle(struct rnic_kulp_dev *kd, int slot, u64 n, struct ib_mr *mr)
 {
 	struct rnic_kulp *k;
@@ -218,13 +192,13 @@ static void rnic_kulp_settle(struct rnic_kulp_dev *kd, int slot, u64 n, struct i
 		return;
 	spin_lock_irqsave(&rnic_kulp_lock, flags);
 	k = &kd->kd_slots[slot];
-	WARN_ON_ONCE(k->reserved < n);	/* C1 */
+	WARN_ON_ONCE(k->reserved < n);	/* K4 */
 	k->reserved -= min(k->reserved, n);
 	spin_unlock_irqrestore(&rnic_kulp_lock, flags);
 	wake_up_all(&kd->kd_room);
 }
 
-/* the device's record, which outlives every wrapper running on it (C2) */
+/* the device's record, which outlives every wrapper running on it (K5) */
 static struct rnic_kulp_dev *rnic_kulp_dev_of(u32 index)
 {
 	struct rnic_kulp_dev *kd;
@@ -251,12 +225,14 @@ static struct ib_mr *rnic_kulp_alloc(struct ib_pd *pd, const struct rnic_kulp_re
 	struct ib_mr *mr;
 	int slot, err;
 
-	atomic_inc(&rnic_kulp_inflight);
+	/*
+	 * Counted in before anything that sleeps: an unwrap's first RCU
+	 * Tasks grace period covers the task until here (K5).
+	 */
 	kd = rnic_kulp_dev_of(pd->device->index);
-	if (WARN_ON_ONCE(!kd)) {	/* C2: unpublished only once unwrapped */
-		mr = ERR_PTR(-ENODEV);
-		goto out;
-	}
+	if (WARN_ON_ONCE(!kd))	/* K5: unpublished only once unwrapped */
+		return ERR_PTR(-ENODEV);
+	atomic_inc(&kd->kd_inflight);
 	err = rnic_kulp_admit(kd, pd, n, &slot);
 	if (err) {
 		mr = ERR_PTR(err);
@@ -268,8 +244,8 @@ static struct ib_mr *rnic_kulp_alloc(struct ib_pd *pd, const struct rnic_kulp_re
 		mr = kd->kd_alloc_mr(pd, req->type, req->max_num_sg);
 	rnic_kulp_settle(kd, slot, n, mr);
 out:
-	if (atomic_dec_and_test(&rnic_kulp_inflight))
-		wake_up_var(&rnic_kulp_inflight);
+	if (atomic_dec_and_test(&kd->kd_inflight))
+		wake_up_var(&kd->kd_inflight);
 	return mr;
 }
 
@@ -295,6 +271,7 @@ static int rnic_kulp_wrap(struct rnic_kulp_dev *kd)
 {
 	struct ib_device *ibdev = kd->kd_rd->rd_ibdev;
 
+	lockdep_assert_held(&rnic_kulp_wrap_mutex);
 	if (kd->kd_wrapped)
 		return 0;
 	if (!ibdev || !ibdev->ops.alloc_mr)
@@ -314,7 +291,7 @@ static int rnic_kulp_wrap(struct rnic_kulp_dev *kd)
  * @kd: the device's record, still published
  *
  * Restores the driver's alloc_mr and alloc_mr_integrity and returns once
- * no task runs in the wrappers (C2): a waiting allocation stops waiting
+ * no task runs in the wrappers (K5): a waiting allocation stops waiting
  * and goes to the driver uncapped.
  * Context: process, may sleep; rnic_kulp_wrap_mutex held.
  */
@@ -322,6 +299,7 @@ void rnic_kulp_cap_unwrap(struct rnic_kulp_dev *kd)
 {
 	struct ib_device *ibdev = kd->kd_rd->rd_ibdev;
 
+	lockdep_assert_held(&rnic_kulp_wrap_mutex);
 	if (!kd->kd_wrapped)
 		return;
 	WRITE_ONCE(kd->kd_closing, true);
@@ -330,7 +308,7 @@ void rnic_kulp_cap_unwrap(struct rnic_kulp_dev *kd)
 	WRITE_ONCE(ibdev->ops.alloc_mr, kd->kd_alloc_mr);
 	wake_up_all(&kd->kd_room);
 	synchronize_rcu_tasks();
-	wait_var_event(&rnic_kulp_inflight, !atomic_read(&rnic_kulp_inflight));
+	wait_var_event(&kd->kd_inflight, !atomic_read(&kd->kd_inflight));
 	synchronize_rcu_tasks();
 	kd->kd_wrapped = false;
 }
@@ -350,7 +328,7 @@ static bool rnic_kulp_name_ok(const char *name)
 
 /*
  * "* share" or "* 0": set or end the device's default, a share cap for
- * every ULP without a line of its own (C5). Ending it lifts the caps it
+ * every ULP without a line of its own (K8). Ending it lifts the caps it
  * gave. rnic_kulp_wrap_mutex held.
  */
 static int rnic_kulp_default_store(struct rnic_kulp_dev *kd, bool share)
@@ -359,6 +337,7 @@ static int rnic_kulp_default_store(struct rnic_kulp_dev *kd, bool share)
 	unsigned int i;
 	int err = 0;
 
+	lockdep_assert_held(&rnic_kulp_wrap_mutex);
 	if (share)
 		err = rnic_kulp_wrap(kd);
 	if (err)
@@ -414,7 +393,7 @@ int rnic_kulp_cap_store(struct rnic_dev *rd, const char *buf)
 	if (sscanf(buf, "%31s %23s", name, val) != 2)
 		return -EINVAL;
 	every = !strcmp(name, "*");
-	/* "other" is the shared slot's name, not a ULP's (C5) */
+	/* "other" is the shared slot's name, not a ULP's (K8) */
 	if (!every && (!rnic_kulp_name_ok(name) || rnic_kulp_ours(name) ||
 		       !strcmp(name, "other")))
 		return -EINVAL;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * How one process's REVOKE or RECLAIM is divided among its bindings
- * (user_dev.c): plain C, built into rnic_mgr.ko and the unit tests
+ * (dev.c): plain C, built into rnic_mgr.ko and the unit tests
  * (tests/unit/test_bind_split.c).
  */
 #ifndef RNIC_MGR_BIND_SPLIT_H

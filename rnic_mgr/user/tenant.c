@@ -3,7 +3,7 @@
  * Tenants: who shares a device's translation entries among user-level
  * programs (Documentation/user-level.rst, "Tenants").
  *
- * A user consumer is one process on one device (user.c). Left alone, a
+ * A user consumer is one process on one device (wrap.c). Left alone, a
  * process would stand beside the kernel consumers with a weight of its
  * own, and a user who forks 16 processes would get 16 shares. So user
  * consumers are grouped into tenants, chosen per device (tenant_by in
@@ -22,18 +22,7 @@
  * is made, at its first registration or BIND: a process moved to
  * another cgroup later stays in the tenant it started in.
  *
- * Invariants:
- *  T1. A tenant is on rnic_tenants exactly while t_procs > 0, and
- *      t_procs counts the uprocs whose up_tenant it is; both change
- *      only under rnic_user_mutex. Asserted: rnic_tenant_put() warns
- *      on a put of a tenant with no process.
- *  T2. A tenant is freed only once none of its processes' consumers is
- *      in the pool: user.c unregisters a consumer before it puts the
- *      tenant, and rnp_leave() takes the consumer out of the group.
- *      Asserted: the free warns if the group still has members.
- *  T3. A device's tenant_by changes only while it has no tenant, so a
- *      device never holds tenants of two kinds. Asserted by
- *      rnic_tenant_by_store() (-EBUSY).
+ * Invariants U13-U15: user.h.
  */
 #include <linux/cgroup.h>
 #include <linux/cred.h>
@@ -42,9 +31,10 @@
 #include <linux/slab.h>
 #include <linux/uidgid.h>
 
-#include "rnic_int.h"
-#include "trace.h"
+#include "../rnic_int.h"
+#include "../trace.h"
 #include "user.h"
+#include "name.h"
 
 static LIST_HEAD(rnic_tenants);
 /* tenant_weights: the rules and their text (rnic_user_mutex) */
@@ -77,14 +67,16 @@ static void rnic_tenant_key(struct rnic_tenant *t, u32 by)
 	if (cgroup_path(cgrp, t->t_path, sizeof(t->t_path)) < 0)
 		strscpy(t->t_path, "?", sizeof(t->t_path));
 	rcu_read_unlock();
+	/* the path as rules match it; shown, without control characters */
 	snprintf(t->t_name, sizeof(t->t_name), "cgroup:%s", t->t_path);
+	rnic_name_sanitize(t->t_name + strlen("cgroup:"), true);
 }
 
 /**
  * rnic_tenant_get - the calling process's tenant on a device
  * @rd: the device
  *
- * Finds or makes the tenant and counts the caller's uproc in it (T1).
+ * Finds or makes the tenant and counts the caller's uproc in it (U13).
  *
  * Return: the tenant; NULL when the device groups by process;
  * ERR_PTR(-ENOMEM).
@@ -92,7 +84,7 @@ static void rnic_tenant_key(struct rnic_tenant *t, u32 by)
  */
 struct rnic_tenant *rnic_tenant_get(struct rnic_dev *rd)
 {
-	u32 by = READ_ONCE(rd->rd_tenant_by);
+	u32 by = READ_ONCE(rd->rd_user->ud_tenant_by);
 	struct rnic_tenant *t, *new;
 
 	lockdep_assert_held(&rnic_user_mutex);
@@ -122,7 +114,7 @@ struct rnic_tenant *rnic_tenant_get(struct rnic_dev *rd)
  * rnic_tenant_put - a process of the tenant is gone
  * @t: the tenant, or NULL
  *
- * Call only after the process's consumer unregistered (T2). The last
+ * Call only after the process's consumer unregistered (U14). The last
  * process frees the tenant.
  * Context: process; rnic_user_mutex held.
  */
@@ -148,11 +140,11 @@ void rnic_tenant_put(struct rnic_tenant *t)
  */
 ssize_t rnic_tenant_by_show(struct rnic_dev *rd, char *buf)
 {
-	return sysfs_emit(buf, "%s\n", rnt_by_name(READ_ONCE(rd->rd_tenant_by)));
+	return sysfs_emit(buf, "%s\n", rnt_by_name(READ_ONCE(rd->rd_user->ud_tenant_by)));
 }
 
 /**
- * rnic_tenant_by_store - choose how a device groups processes (T3)
+ * rnic_tenant_by_store - choose how a device groups processes (U15)
  * @rd: the device
  * @buf: "cgroup", "uid" or "process"
  *
@@ -167,15 +159,15 @@ int rnic_tenant_by_store(struct rnic_dev *rd, const char *buf)
 	if (by < 0)
 		return by;
 	mutex_lock(&rnic_user_mutex);
-	/* every tenant has a process on rd_uprocs (T1) */
-	if (!list_empty(&rd->rd_uprocs))
+	/* every tenant has a process on ud_uprocs (U13) */
+	if (!list_empty(&rd->rd_user->ud_uprocs))
 		err = -EBUSY;
 	else
-		WRITE_ONCE(rd->rd_tenant_by, by);
+		WRITE_ONCE(rd->rd_user->ud_tenant_by, by);
 	mutex_unlock(&rnic_user_mutex);
 	if (err)
 		pr_warn("%s: tenant_by stays %s: processes are using the device\n",
-			rd->rd_name, rnt_by_name(rd->rd_tenant_by));
+			rd->rd_name, rnt_by_name(rd->rd_user->ud_tenant_by));
 	return err;
 }
 
@@ -212,7 +204,7 @@ ssize_t rnic_tenants_show(struct rnic_dev *rd, char *buf)
 			len += sysfs_emit_at(buf, len, "...\n");
 			break;
 		}
-		list_for_each_entry(up, &rd->rd_uprocs, up_node) {
+		list_for_each_entry(up, &rd->rd_user->ud_uprocs, up_node) {
 			if (up->up_tenant != t)
 				continue;
 			held += READ_ONCE(up->up_cons->rc_pol.r[RNP_ENTRIES].held);
@@ -224,7 +216,7 @@ ssize_t rnic_tenants_show(struct rnic_dev *rd, char *buf)
 		spin_unlock(&rd->rd_lock);
 		len += sysfs_emit_at(buf, len, "%-32s %6u %5u %10llu %10llu %6llu", t->t_name,
 				     weight, t->t_procs, share, held, keys);
-		list_for_each_entry(up, &rd->rd_uprocs, up_node) {
+		list_for_each_entry(up, &rd->rd_user->ud_uprocs, up_node) {
 			if (up->up_tenant != t)
 				continue;
 			if (len > PAGE_SIZE - RNIC_TENANTS_LINE) {

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Parsing and lookup of tenants' weights (rnic_mgr/tenant_rules.h).
+ * Parsing and lookup of tenants' weights (rnic_mgr/user/tenant_rules.h).
  * Input comes from root (a module parameter) but is parsed as if hostile
  * all the same: bounded lengths, no number overflow, nothing half-applied
  * on an error.
  */
 #include "tenant_rules.h"
-#include "rule_list.h"
-#include "rnic_policy.h"
+#include "../rule_list.h"
+#include "../rnic_policy.h"
 
 static const char * const rnt_by_names[RNT_NR_BY] = {
 	[RNT_BY_CGROUP] = "cgroup",

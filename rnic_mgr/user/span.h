@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What one user registration is charged, in translation entries: plain
- * C, built into rnic_mgr.ko (user.c) and the unit tests
+ * C, built into rnic_mgr.ko (wrap.c) and the unit tests
  * (tests/unit/test_user_span.c).
  */
 #ifndef RNIC_MGR_USER_SPAN_H

@@ -15,7 +15,7 @@
  * not counted, and its deregistration is ignored.
  *
  * An administrator may cap a ULP's entries on a device (kernel_ulp_caps;
- * kulp_cap.c): its allocations beyond the cap wait, bounded, then fail.
+ * cap.c): its allocations beyond the cap wait, bounded, then fail.
  *
  * kernel_ulps=1 (the default) counts; 2 also charges: a work item of the
  * device hands the totals to rnic_dev_kulp_charge(), which lowers the
@@ -27,23 +27,7 @@
  * atomic: they take only rnic_kulp_lock and allocate with GFP_ATOMIC
  * (an MR whose record cannot be stored is counted in "unrecorded").
  *
- * Invariants:
- *  K1. An MR is counted exactly while its restrack id is in its
- *      device's kd_mrs, whose value names its slot and its entries; a
- *      slot's mrs and entries are the sums over the MRs recorded in it.
- *      Asserted: rnic_kulp_dereg() warns if a slot would go below zero.
- *  K2. rdmastor's own modules (rdmastor_*, rnic_mgr) are never counted
- *      here: they are consumers of the arbiter, charged there.
- *      Enforced: rnic_kulp_ours().
- *  K3. A device's record is created when rnic_mgr adds the device and
- *      freed when it removes it, both under rnic_kulp_lock, which every
- *      probe holds while it uses the record: a probe never sees freed
- *      memory. After rnic_kulp_exit() unregisters the probes and waits
- *      (tracepoint_synchronize_unregister()), none runs. The record's
- *      charge work is cancelled after it is unpublished and before it
- *      is freed, while its rnic_dev still lives.
- *
- * Caps (kulp_cap.c) add C1-C4 there.
+ * Invariants K1-K8: kulp.h.
  */
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -54,8 +38,8 @@
 #include <rdma/ib_verbs.h>
 
 #include "kulp.h"
-#include "rnic_int.h"
-#include "trace.h"
+#include "../rnic_int.h"
+#include "../trace.h"
 
 DEFINE_SPINLOCK(rnic_kulp_lock);
 /* ib_device index -> struct rnic_kulp_dev (K3) */
@@ -93,6 +77,7 @@ struct rnic_kulp *rnic_kulp_slot(struct rnic_kulp_dev *kd, const char *name,
 {
 	unsigned int i;
 
+	lockdep_assert_held(&rnic_kulp_lock);
 	for (i = 0; i < RNIC_KULP_SLOTS - 1; i++) {
 		struct rnic_kulp *k = &kd->kd_slots[i];
 
@@ -127,7 +112,7 @@ static void rnic_kulp_count(const struct ib_mr *mr, u64 entries)
 	if (!kd)
 		goto out;
 	k = rnic_kulp_slot(kd, name, &slot);
-	/* C1: what the cap admitted is counted from now on, not reserved */
+	/* K4: what the cap admitted is counted from now on, not reserved */
 	k->reserved -= min(k->reserved, entries);
 	old = xa_store(&kd->kd_mrs, mr->res.id,
 		       xa_mk_value(entries << RNIC_KULP_SLOT_BITS | slot), GFP_ATOMIC);
@@ -263,7 +248,7 @@ void rnic_kulp_remove_dev(struct rnic_dev *rd)
 	spin_lock_irqsave(&rnic_kulp_lock, flags);
 	kd = xa_load(&rnic_kulp_devs, rd->rd_index);
 	spin_unlock_irqrestore(&rnic_kulp_lock, flags);
-	/* C2: the driver's alloc_mr back, and no allocation in ours, first */
+	/* K5: the driver's alloc_mr back, and no allocation in ours, first */
 	if (kd)
 		rnic_kulp_cap_unwrap(kd);
 	spin_lock_irqsave(&rnic_kulp_lock, flags);

@@ -108,7 +108,7 @@ static inline unsigned int upool_release(struct upool *u, struct rnp_cons *c,
 	return rnp_release(&u->p, c, n, contended);
 }
 
-/* Invariants 1-3 of policy.c; returns a description of the first broken. */
+/* Invariants P1-P3 (rnic_policy.h); returns a description of the first broken. */
 static inline const char *upool_check(const struct upool *u)
 {
 	u64 granted[RNP_NR_RES] = { 0 }, mins[RNP_NR_RES] = { 0 };

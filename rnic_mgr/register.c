@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Registering with rnic_mgr: the exported entry of every consumer
+ * (include/rdmastor/rnic_mgr.h). It joins the layers the arbiter must
+ * not call: the device list finds the device (client.c), the
+ * administrator's consumer_weights weigh a kernel consumer (dev_conf.c),
+ * the arbiter admits it to the pool (arbiter.c), and sysfs publishes it
+ * (sysfs.c). The arbiter itself calls nothing above it.
+ */
+#include <linux/module.h>
+#include <linux/slab.h>
+
+#include "rnic_int.h"
+
+/**
+ * rnic_register_in - rnic_register(), as a member of a tenant
+ * @ibdev: the device
+ * @desc: name, weight (within the tenant), guaranteed minimum, callbacks
+ * @grp: the tenant's group, or NULL for a top-level consumer; it must
+ *	outlive the consumer's time in the pool (user/tenant.c, U14)
+ * @tenant: the tenant's name for sysfs, or NULL; lives as long as @grp
+ *
+ * Return: as rnic_register().
+ * Context: process, may sleep.
+ */
+struct rnic_consumer *rnic_register_in(struct ib_device *ibdev,
+				       const struct rnic_consumer_desc *desc,
+				       struct rnp_group *grp, const char *tenant)
+{
+	struct rnic_consumer *c;
+	struct rnic_dev *rd;
+	int err;
+
+	if (!desc->ops || !desc->name)
+		return ERR_PTR(-EINVAL);
+	rd = rnic_dev_get(ibdev);
+	if (!rd)
+		return ERR_PTR(-ENODEV);
+
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c) {
+		err = -ENOMEM;
+		goto out_put_dev;
+	}
+	c->rc_dev = rd;
+	strscpy(c->rc_name, desc->name, sizeof(c->rc_name));
+	c->rc_ops = desc->ops;
+	c->rc_priv = desc->priv;
+	spin_lock_init(&c->rc_lock);
+	INIT_LIST_HEAD(&c->rc_waiters);
+	INIT_LIST_HEAD(&c->rc_node);
+	c->rc_base_weight = desc->weight;
+	/* the administrator's consumer_weights, for kernel consumers */
+	err = rnp_cons_init(&c->rc_pol, rnic_consumer_is_user(c) ? desc->weight :
+			    rnic_conf_weight(c->rc_name, desc->weight),
+			    desc->min_entries, desc->min_keys, rnic_now_ms());
+	if (err)
+		goto out_free;
+	c->rc_pol.group = grp;
+	c->rc_tenant = tenant;
+
+	mutex_lock(&rd->rd_cons_mutex);
+	err = rnic_pool_join(c);
+	if (err)
+		goto out_unlock;
+	/*
+	 * Published under rd_cons_mutex: device removal sets rd_dead under
+	 * it before it removes the consumers/ directory, so the directory
+	 * is still there. From here the kobject owns c and its device
+	 * reference, whether or not the directory could be made.
+	 */
+	err = rnic_sysfs_add_consumer(c);
+	c->rc_published = !err;
+	mutex_unlock(&rd->rd_cons_mutex);
+	if (err)
+		pr_warn("%s: no sysfs entry for consumer %s: %d\n",
+			rd->rd_name, c->rc_name, err);
+	__module_get(THIS_MODULE);
+	pr_debug("%s: consumer %s.%llu registered, weight %u, min %u entries %u keys\n",
+		 rd->rd_name, c->rc_name, c->rc_id, desc->weight,
+		 desc->min_entries, desc->min_keys);
+	return c;
+
+out_unlock:
+	mutex_unlock(&rd->rd_cons_mutex);
+out_free:
+	kfree(c);
+out_put_dev:
+	kobject_put(&rd->rd_kobj);
+	if (err == -ENOSPC)
+		pr_warn("%s: cannot guarantee %s its minimum of %u entries, %u keys\n",
+			rd->rd_name, desc->name, desc->min_entries, desc->min_keys);
+	return ERR_PTR(err);
+}
+
+/**
+ * rnic_register - become a consumer of an RDMA device's resources
+ * @ibdev: the device
+ * @desc: name, weight, guaranteed minimum and callbacks
+ *
+ * A kernel consumer stands alone at the top level of the device's fair
+ * shares, as a tenant of its own.
+ *
+ * Return: the consumer, or ERR_PTR: -ENODEV (device unknown or going
+ * away), -EINVAL (bad weight or missing ops), -ENOSPC (the budget
+ * cannot guarantee the minimum), -ENOMEM.
+ * Context: process, may sleep.
+ */
+struct rnic_consumer *rnic_register(struct ib_device *ibdev,
+				    const struct rnic_consumer_desc *desc)
+{
+	return rnic_register_in(ibdev, desc, NULL, NULL);
+}
+EXPORT_SYMBOL_GPL(rnic_register);
+
+/**
+ * rnic_unregister - stop being a consumer
+ * @c: the consumer; it should have released everything
+ *
+ * Whatever is still held is given back (with a warning, unless the
+ * device was removed). Must not be called from the consumer's own
+ * callbacks.
+ * Context: process, may sleep.
+ */
+void rnic_unregister(struct rnic_consumer *c)
+{
+	struct rnic_dev *rd = c->rc_dev;
+
+	mutex_lock(&rd->rd_cons_mutex);
+	rnic_pool_leave(c);
+	mutex_unlock(&rd->rd_cons_mutex);
+
+	pr_debug("%s: consumer %s.%llu unregistered, peak %llu entries\n",
+		 rd->rd_name, c->rc_name, c->rc_id, c->rc_pol.r[RNP_ENTRIES].peak);
+	rnic_consumer_release_kobj(c);
+	module_put(THIS_MODULE);
+}
+EXPORT_SYMBOL_GPL(rnic_unregister);
