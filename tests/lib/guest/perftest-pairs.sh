@@ -2,7 +2,7 @@
 # shellcheck shell=bash
 #
 # Helpers for the admission experiment (tests/vm/user_admission.sh and
-# tests/bench/user_level.sh): unmodified ib_write_bw pairs, server and
+# bench/bodies/user_level.sh): unmodified ib_write_bw pairs, server and
 # client in this guest over rxe0's loopback, and what each obtained.
 # Source after lib.sh; set ADM (a directory) and DEV first.
 ADM_SIZE=65536

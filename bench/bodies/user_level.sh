@@ -13,7 +13,7 @@
 #  churn      a tenant's registration latency while another tenant
 #             registers and deregisters as fast as it can, charged and not
 # Writes regcost.csv, revoke.csv, xfer.csv, admission.csv into the results share
-# for eval/drivers/bench-user-level to summarize. Arguments name the parts to
+# for bench/drivers/bench-user-level to summarize. Arguments name the parts to
 # run (all four without): `make bench B=eval-xfer` runs xfer alone.
 . tests/lib/guest/lib.sh
 DEV=rxe0

@@ -18,10 +18,10 @@
 # (iscsid's ib_iser, LIO's ib_isert) with rdmastor's modprobe routing in
 # place or removed. Sets of jobs (SETS): core (JOBS) and lat (QD1,
 # LAT_JOBS), each its own rounds and A/A line. Results: iser-pairs.csv
-# (and -verify.csv) and iser-lat.csv in $RDMASTOR_OUT (eval/drivers/bench).
+# (and -verify.csv) and iser-lat.csv in $RDMASTOR_OUT (bench/drivers/bench).
 . tests/lib/guest/lib.sh
 . tests/lib/guest/iser.sh
-. tests/lib/guest/pairbench.sh
+. bench/guest/pairbench.sh
 NQN=rdmastor-bench
 . tests/lib/guest/nvme.sh
 PORTAL=/iscsi/$ISER_IQN:t1/tpg1/portals/$ISER_IP:3260

@@ -22,10 +22,10 @@
 # more (fsync, CPU at a fixed rate, bursts, metadata) and nconnect.
 # Results in $RDMASTOR_OUT: nfs-threads.csv, nfs-pairs.csv (and
 # -verify.csv), nfs-lat.csv, nfs-more.csv, nfs-nconnect.csv
-# (eval/drivers/bench).
+# (bench/drivers/bench).
 . tests/lib/guest/lib.sh
 . tests/lib/guest/nfs-client.sh
-. tests/lib/guest/pairbench.sh
+. bench/guest/pairbench.sh
 INLINE=${INLINE:-16384}
 MOUNT_OPTS=
 # shellcheck disable=SC2034	# read by pairbench.sh

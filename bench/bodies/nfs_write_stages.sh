@@ -33,7 +33,7 @@
 . tests/lib/guest/lib.sh
 . tests/lib/guest/nfs-server.sh
 . tests/lib/guest/nfs-client.sh
-. tests/lib/guest/pairbench.sh
+. bench/guest/pairbench.sh
 INLINE=16384
 STAGE_S=${STAGE_S:-5}
 STAGE_THREADS=${STAGE_THREADS:-"8 64"}
@@ -46,7 +46,7 @@ PB_DIR=$MNT
 T=/sys/kernel/tracing
 EVENTS="rsv_call rsv_pull_post rsv_pull_done rsv_recvfrom rsv_reply"
 CSV=$RDMASTOR_OUT/stages.csv
-. tests/lib/guest/nfs-loop-pairs.sh
+. bench/guest/nfs-loop-pairs.sh
 
 # iops JOB_SPEC: run it for STAGE_S seconds; print its IOPS
 iops() {
@@ -55,7 +55,7 @@ iops() {
 	fio --name="$name" --directory=$MNT --filename="bench.$bs" --size=64m --rw="$rw" \
 		--bs="$bs" --iodepth="$depth" --direct=1 --ioengine=libaio --time_based \
 		--runtime="$STAGE_S" --output-format=json > /tmp/st.json || return 1
-	tests/lib/guest/fio-row /tmp/st.json | awk '{ printf "%.0f\n", $1 }'
+	bench/guest/fio-row /tmp/st.json | awk '{ printf "%.0f\n", $1 }'
 }
 
 # traced SPEC EVENT...: the job with those tracepoints (SYSTEM/NAME) on;

@@ -18,7 +18,7 @@
 . tests/lib/guest/lib.sh
 . tests/lib/guest/nfs-server.sh
 . tests/lib/guest/nfs-client.sh
-. tests/lib/guest/pairbench.sh
+. bench/guest/pairbench.sh
 JOBS=${JOBS:-"rand4k-read:randread:4k:16 rand4k-write:randwrite:4k:16
 rand8k-read:randread:8k:16 rand8k-write:randwrite:8k:16
 rand16k-read:randread:16k:16 rand16k-write:randwrite:16k:16

@@ -14,11 +14,11 @@
 # MOUNT_OPTS and NFS_VERS come from make bench's environment (4.2 and
 # no options unless set). perf report's top symbols of each, and the
 # split by module, go to $RDMASTOR_OUT/profile-STACK-JOB.txt;
-# eval/drivers/bench puts them side by side.
+# bench/drivers/bench puts them side by side.
 . tests/lib/guest/lib.sh
 . tests/lib/guest/nfs-server.sh
 . tests/lib/guest/nfs-client.sh
-. tests/lib/guest/pairbench.sh
+. bench/guest/pairbench.sh
 INLINE=${INLINE:-16384}
 PROFILE_S=${PROFILE_S:-10}
 ROUNDS=${PROFILE_ROUNDS:-2}
@@ -27,7 +27,7 @@ STOCK_THREADS=${STOCK_THREADS:-8} RDMASTOR_THREADS=${RDMASTOR_THREADS:-8}
 MOUNT_OPTS=${MOUNT_OPTS:-}
 # shellcheck disable=SC2034	# read by pairbench.sh
 PB_DIR=$MNT
-. tests/lib/guest/nfs-loop-pairs.sh
+. bench/guest/nfs-loop-pairs.sh
 loop_setup
 # shellcheck disable=SC2046	# one bench file per block size the jobs use
 pb_files $(for spec in $JOBS; do IFS=: read -r _ rw bs _ <<< "$spec"; case $rw in
@@ -76,7 +76,7 @@ profile() {	# profile STACK SPEC: one job under perf, its reports
 			--bs="$bs" --iodepth="$depth" --direct=1 --ioengine=libaio --time_based \
 			--runtime="$PROFILE_S" --output-format=json+ > /tmp/pf.json 2>/tmp/perf.err || {
 			cat /tmp/perf.err; return 1; }
-		rate=$(tests/lib/guest/fio-row /tmp/pf.json | awk '{ print $1 }') ;;
+		rate=$(bench/guest/fio-row /tmp/pf.json | awk '{ print $1 }') ;;
 	esac
 	{
 		echo "$1 $name: $rate IOPS"

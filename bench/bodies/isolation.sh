@@ -20,7 +20,7 @@
 # ROUNDS rounds (the first argument, default 7; SECS, the second, is
 # each case's length, default 10), each running the cases in an order
 # rotated by one from the round before. Results (ROUND.CASE.{csv,held,
-# map}, budget) in the results share for eval/drivers/bench-isolation.
+# map}, budget) in the results share for bench/drivers/bench-isolation.
 . tests/lib/guest/lib.sh
 . tests/lib/guest/tenants.sh
 ROUNDS=${1:-7}

@@ -34,17 +34,17 @@
 # nfs-lat-loop.csv, nfs-more-loop.csv, nfs-nconnect-loop.csv,
 # nfs-footprint-loop.csv in
 # $RDMASTOR_OUT
-# (eval/drivers/bench).
+# (bench/drivers/bench).
 . tests/lib/guest/lib.sh
 . tests/lib/guest/nfs-server.sh
 . tests/lib/guest/nfs-client.sh
-. tests/lib/guest/pairbench.sh
+. bench/guest/pairbench.sh
 INLINE=${INLINE:-16384}
 MOUNT_OPTS=
 # shellcheck disable=SC2034	# read by pairbench.sh
 PB_DIR=$MNT
 
-. tests/lib/guest/nfs-loop-pairs.sh
+. bench/guest/nfs-loop-pairs.sh
 loop_setup
 pb_files 4k 8k 16k 64k 128k 1m
 umount $MNT

@@ -16,10 +16,10 @@
 # ib_iser, routed to rdmastor_iser or not. Sets of jobs (SETS): core
 # (JOBS) and lat (QD1, LAT_JOBS). Results: iser-pairs-2vm.csv (and
 # -verify.csv) and iser-lat-2vm.csv in $RDMASTOR_OUT, with the target
-# guest's CPU joined to them by eval/drivers/bench.
+# guest's CPU joined to them by bench/drivers/bench.
 . tests/lib/guest/lib.sh
 . tests/lib/guest/iser.sh
-. tests/lib/guest/pairbench.sh
+. bench/guest/pairbench.sh
 SETS=${SETS:-core lat}
 # shellcheck disable=SC2034	# read by pairbench.sh
 PB_PEER=$ISER_IP:9999

@@ -6,7 +6,7 @@
 #   1 thread: uncontended, within the grant (the fast path)
 #   2 threads on one consumer: both cores contend for its lock
 # Three rounds, interleaved; writes pairs.csv (threads,round,ns_per_pair)
-# into the results share for eval/drivers/bench to summarize.
+# into the results share for bench/drivers/bench to summarize.
 . tests/lib/guest/lib.sh
 set -e
 DEV=rxe0

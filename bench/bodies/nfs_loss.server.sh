@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# Server half of the loss-recovery benchmark (tests/bench/nfs_loss.client.sh):
+# Server half of the loss-recovery benchmark (bench/bodies/nfs_loss.client.sh):
 # the stock NFS server, with the hooks that drop every packet it sends.
 . tests/lib/guest/lib.sh
 . tests/lib/guest/nfs-server.sh

@@ -18,7 +18,7 @@ check "nfsd" sh -c "modprobe nfsd && { mountpoint -q /proc/fs/nfsd || mount -t n
 check "stock server modules" modprobe --ignore-install rpcrdma
 check "nfsd serving over RDMA on 20049" nfsd_start
 # the client's CPU windows, noted on this side too (pairbench.sh PB_PEER)
-tests/lib/guest/cpu-marks 9999 "$RDMASTOR_OUT/server-cpu.csv" &
+bench/guest/cpu-marks 9999 "$RDMASTOR_OUT/server-cpu.csv" &
 now="stock 4096 8 boot"
 echo "$now" > $EXPORT/server-now
 n=0

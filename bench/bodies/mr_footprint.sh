@@ -24,7 +24,7 @@
 . tests/lib/guest/lib.sh
 . tests/lib/guest/nfs-server.sh
 . tests/lib/guest/nfs-client.sh
-. tests/lib/guest/pairbench.sh
+. bench/guest/pairbench.sh
 . tests/lib/guest/nvme.sh
 INLINE=16384
 CONNS=${CONNS:-4}
@@ -35,7 +35,7 @@ NFS_VERS=3 MOUNT_OPTS=nconnect=$CONNS,nolock
 STOCK_THREADS=8 RDMASTOR_THREADS=8
 D=/sys/kernel/rnic_mgr/devices/rxe0
 CSV=$RDMASTOR_OUT/footprint.csv
-. tests/lib/guest/nfs-loop-pairs.sh
+. bench/guest/nfs-loop-pairs.sh
 
 # res TYPE OWNER...: the objects of TYPE (mr) the RDMA core tracks
 # for those modules. The rdma tool cuts a kernel owner's name short

@@ -15,7 +15,7 @@
 # and each workload's registrations as NAME.regs (the MRRC paper's input), and
 # regcost.csv: ibv_reg_mr/ibv_dereg_mr per call by pages in this guest,
 # charged by rnic_mgr as the captured programs were, for the cost model
-# eval/drivers/eval-report fits.
+# bench/drivers/eval-report fits.
 . tests/lib/guest/lib.sh
 . tests/lib/guest/tenants.sh
 O=$RDMASTOR_OUT

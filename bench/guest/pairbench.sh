@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# The one driver of every pairing benchmark (tests/bench/*pairs*.sh,
+# The one driver of every pairing benchmark (bench/bodies/*pairs*.sh,
 # iser_ini.sh): the same fio jobs through several pairings of stacks in
 # one boot, ROUNDS rounds, the order rotated each round so that every
-# pairing runs in every position. The host's eval/drivers/pairstats
+# pairing runs in every position. The host's bench/drivers/pairstats
 # makes the tables (medians, bootstrap intervals, ratios paired by
 # round, the A/A verdict). Source after lib.sh.
 #
@@ -16,7 +16,7 @@
 # pairs are the A/A copies: a second, separately set up run of NAME),
 # PB_JOBS (job specs, below). Optional: PB_MRS (command that counts the
 # MRs of the stack under test; default: all of rxe0's), PB_PEER (the
-# server guest's IP:PORT, where tests/lib/guest/cpu-marks records its CPU
+# server guest's IP:PORT, where bench/guest/cpu-marks records its CPU
 # at each window's start and end; two guests), PB_EXTRA (more
 # columns, comma-separated: per I/O, the difference over the job of what
 # the body's pb_counters prints, one number per column).
@@ -44,13 +44,13 @@
 #
 # Output in $RDMASTOR_OUT: PB_NAME.csv (one row per round, pairing and
 # job), hist/, PB_NAME-verify.csv (pb_verify). The host writes commit
-# beside them (eval/drivers/bench).
+# beside them (bench/drivers/bench).
 # Columns: see PB_COLUMNS; rxe_* are soft-RoCE's port counters over the
 # job (rxe_retry: the requester's retransmissions, so an ACK timeout that
 # fired; rxe_err: retries exhausted and send errors), busy_us_io the
 # guest's busy CPU per I/O with its idle rate subtracted.
 
-# what make bench was asked for (eval/drivers/bench writes it from its
+# what make bench was asked for (bench/drivers/bench writes it from its
 # environment: ROUNDS=3 JOBS=... make bench B=...)
 # shellcheck disable=SC1091
 [ -f "$RDMASTOR_TREE/build/bench/pairbench.env" ] && . "$RDMASTOR_TREE/build/bench/pairbench.env"
@@ -259,7 +259,7 @@ pb_job() {
 			--ramp_time="$ramp" $(pb_opts "$opts") --output-format=json+ \
 			> /tmp/pb_fio.json 2> /tmp/pb_fio.err || {
 			diag "round $round $stack $name: fio failed: $(head -c 300 /tmp/pb_fio.err)"; wait; return 1; }
-		tests/lib/guest/fio-row /tmp/pb_fio.json $hist > /tmp/pb_row || {
+		bench/guest/fio-row /tmp/pb_fio.json $hist > /tmp/pb_row || {
 			diag "$name: $(cat /tmp/pb_row)"; wait; return 1; }
 	fi
 	b1=$(pb_busy_ticks) t1=$EPOCHREALTIME
@@ -347,7 +347,7 @@ nfs_sweep() {
 		for t in ${SWEEP:-8 16 32 64}; do PB_PAIRS="$PB_PAIRS stock-inl@$t rdmastor@$t"; done
 		PB_PAIRS=${PB_PAIRS# }
 		ROUNDS=${SWEEP_ROUNDS:-3} pb_rounds
-		best=$(eval/drivers/pairstats best "$RDMASTOR_OUT/nfs-threads$1.csv" --by threads)
+		best=$(bench/drivers/pairstats best "$RDMASTOR_OUT/nfs-threads$1.csv" --by threads)
 		STOCK_THREADS=$(awk '$1 == "stock-inl" { print $2 }' <<< "$best")
 		RDMASTOR_THREADS=$(awk '$1 == "rdmastor" { print $2 }' <<< "$best")
 		expect_match "a best thread count for each server" "$STOCK_THREADS $RDMASTOR_THREADS" '^[0-9]+ [0-9]+$'

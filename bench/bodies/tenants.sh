@@ -6,7 +6,7 @@
 # appetite (tests/lib/guest/tenants.sh), under the arbiter, first come
 # first served and the static partition, rounds interleaved. Results
 # (ROUND.POLICY.{csv,held,map}) in the results share for
-# eval/drivers/bench-tenants.
+# bench/drivers/bench-tenants.
 . tests/lib/guest/lib.sh
 . tests/lib/guest/tenants.sh
 ROUNDS=${ROUNDS:-3}
