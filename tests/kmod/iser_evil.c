@@ -43,6 +43,13 @@
  *   loginstall 200 connections, each sends one non-final Discovery login
  *              request (CSG 0, T 0) and nothing after the target's
  *              answer, kept open; result "stall A refused R"
+ *   loginlate  R1 of the 6.12 porting map: 4 connections, one after the
+ *              other (LIO logs in one at a time per portal group), each
+ *              sends loginstall's request, then a second one 13.5, 14.5,
+ *              15 or 15.5 s after the target's answer, about when LIO's
+ *              login timer (6.12) and the target's own 15 s deadline
+ *              fire; kept open; result "late N answered A down D" (D: the
+ *              target had dropped it 2 s after the late request)
  *   idleup     how many of the kept ones are still up, and how many got
  *              a login response: "up N answered M"
  *   idleclose  close them all: "closed N"
@@ -937,6 +944,40 @@ static int evil_keep_one(struct rst_conn_params *p, struct sockaddr_in *sin,
 	return 0;
 }
 
+static const unsigned int evil_late_ms[] = { 13500, 14500, 15000, 15500 };
+
+/* loginlate: see the modes above */
+static int evil_late_run(struct rst_conn_params *p, struct sockaddr_in *sin)
+{
+	unsigned int i, answered = 0, down = 0;
+	struct evil_kept *k;
+	unsigned long end;
+	struct rst_tx *tx;
+
+	for (i = 0; i < ARRAY_SIZE(evil_late_ms); i++) {
+		if (evil_keep_one(p, sin, true))
+			continue;
+		k = &evil_kept[evil_nr_kept - 1];
+		end = jiffies + msecs_to_jiffies(30000);
+		while (!READ_ONCE(k->answered) && !READ_ONCE(k->down) &&
+		       time_before(jiffies, end))
+			msleep(50);
+		if (!READ_ONCE(k->answered))
+			continue;
+		answered++;
+		msleep(evil_late_ms[i]);
+		tx = rst_tx_get(k->c, 1000);
+		if (!IS_ERR(tx))
+			rst_tx_post(k->c, tx, evil_stall_login(rst_tx_buf(tx)), NULL,
+				    false, 0);
+		msleep(2000);
+		down += READ_ONCE(k->down);
+	}
+	snprintf(result, sizeof(result), "late %u answered %u down %u",
+		 evil_nr_kept, answered, down);
+	return 0;
+}
+
 static int evil_kept_run(const char *mode, struct rst_conn_params *p,
 			 struct sockaddr_in *sin)
 {
@@ -960,8 +1001,11 @@ static int evil_kept_run(const char *mode, struct rst_conn_params *p,
 	}
 	if (evil_nr_kept)
 		return -EBUSY;
-	if (stall)	/* login responses are small: so are our buffers */
+	/* login responses are small: so are our buffers */
+	if (stall || sysfs_streq(mode, "loginlate"))
 		p->msg_size = 2048;
+	if (sysfs_streq(mode, "loginlate"))
+		return evil_late_run(p, sin);
 	for (i = 0; i < (stall ? EVIL_KEPT : 24); i++)
 		if (evil_keep_one(p, sin, stall))
 			refused++;
@@ -997,7 +1041,8 @@ static int evil_run(const char *mode)
 		pdata[0] |= ISER_CM_SEND_W_INV_NOT_SUP;
 		p.max_io_pages = EVIL_BUF / PAGE_SIZE;
 	}
-	if (!strncmp(mode, "idle", 4) || sysfs_streq(mode, "loginstall"))
+	if (!strncmp(mode, "idle", 4) || sysfs_streq(mode, "loginstall") ||
+	    sysfs_streq(mode, "loginlate"))
 		return evil_kept_run(mode, &p, &sin);
 	reinit_completion(&evil_done);
 	evil_opcode = -1;

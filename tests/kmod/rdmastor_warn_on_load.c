@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Test-only: WARNs as it loads. The guest harness must fail any test that
- * loads it and say that a WARNING was the reason (tests/harness/).
+ * loads it and say that a WARNING was the reason (tests/host/).
  */
 #include <linux/module.h>
 #include <linux/bug.h>

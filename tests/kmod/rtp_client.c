@@ -432,7 +432,13 @@ static int rtpc_run(const char *ip, u16 port, enum rtp_type op, u32 size,
 		get_task_struct(task);
 		r->r_threads[i].t_task = task;
 	}
-	wait_for_completion(&r->r_all_done);
+	/*
+	 * A run lasts as long as it was asked to (three times longer on the
+	 * debug kernel): wake every 10 s, or the hung-task check, which
+	 * flags a task in D state that has not run for 30 s, reports it.
+	 */
+	while (!wait_for_completion_timeout(&r->r_all_done, 10 * HZ))
+		;
 	us = div_u64(ktime_get_ns() - t0, NSEC_PER_USEC);
 	for (i = 0; i < nthreads; i++) {
 		if (r->r_threads[i].t_task) {
@@ -611,10 +617,9 @@ static int rtpc_inject(const char *ip, u16 port, const char *mode)
 wait:
 	err = 0;
 	/*
-	 * Up to 60 s: under emulation the server may be slow to see it (64
-	 * messages into a held ring, each retried while the receiver is not
-	 * ready). 20 s was once too short in six runs of transport_faults'
-	 * credit overrun: a bound on the emulator's speed, not on ours.
+	 * Up to 60 s for the server to close: a bound on the emulator's
+	 * speed, not on ours (the server posts receives beyond its
+	 * credits, so the overrunning message reaches it without retries).
 	 */
 	for (i = 0; i < 1200 && !READ_ONCE(r->r_down); i++)
 		msleep(50);

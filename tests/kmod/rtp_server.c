@@ -15,12 +15,15 @@
  *       waiting (its 30 s are up or its connection went down)
  *   cat /sys/kernel/debug/rtp/server_stats
  *
- * Each connection grants DEPTH credits. A request is decoded in ->recv,
- * checked (a malformed one, or one beyond the credits granted, is a
- * protocol error: the connection is closed) and served from a work item:
- * RDMA WRITE of the pattern then the reply (RTP_WRITE), or RDMA READ,
- * check, reply (RTP_READ). Data buffers are plain pages referenced by
- * DMA address: the server registers no memory.
+ * Each connection grants DEPTH credits and posts twice as many receives,
+ * so that a client overrunning its credits is caught by the message
+ * beyond them, which lands in a posted buffer, rather than left to its
+ * receiver-not-ready retries (under emulation, seconds to minutes). A
+ * request is decoded in ->recv, checked (a malformed one, or one beyond
+ * the credits granted, is a protocol error: the connection is closed)
+ * and served from a work item: RDMA WRITE of the pattern then the reply
+ * (RTP_WRITE), or RDMA READ, check, reply (RTP_READ). Data buffers are
+ * plain pages referenced by DMA address: the server registers no memory.
  */
 #include <linux/module.h>
 #include <linux/debugfs.h>
@@ -400,7 +403,7 @@ static int rtps_listen(u16 port, u32 depth)
 	struct rst_conn_params p = {
 		.name = "rtp-server",
 		.weight = 1,
-		.recv_depth = depth,
+		.recv_depth = 2 * depth,
 		.send_depth = depth,
 		.msg_size = RTP_HDR_LEN,
 		.max_io_pages = 0,

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# vm-kernels: 6.12
+# vm-kernels: 6.12 debug
 # vm-group: iser (one guest boot: tests/lib/check)
 #
 # rdmastor's iSER initiator against a target that fails or misbehaves,
@@ -181,9 +181,8 @@ check "LUN reset while READs invalidate their keys: answered" sg_reset -d "$D0"
 wait $dd
 echo 0 > $IDLY
 echo 0 > $DBG/fault_no_inv
-sleep 4
+check "those READs were invalidated by the initiator" wait_for 10 igt local_inv "$li0"
 diag "local_inv $li0 -> $(istat local_inv)"
-check "those READs were invalidated by the initiator" igt local_inv "$li0"
 check_not "no task management response before its LOCAL_INVs" \
 	sh -c "dmesg | grep -q 'task management response before a LOCAL_INV'"
 check "LUN 0 verifies after that reset" \

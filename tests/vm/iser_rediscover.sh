@@ -63,7 +63,7 @@ done
 # socket before the reply, iscsiadm would take it while it looks for the
 # reply and then wait for it in vain: the discovery would time out after
 # 30 s and its retry crash. rdmastor_iser posts it after the reply
-# (iser/initiator/ini_send_pdu.c).
+# (iser/initiator/send_pdu.c).
 late_reply() {
 	local sw=/sys/kernel/debug/rdmastor_iser/send_pdu_delay_ms rc t0 t
 	pkill -x iscsid; wait_for 10 sh -c '! pgrep -x iscsid >/dev/null'

@@ -17,6 +17,7 @@
 . tests/lib/guest/iser.sh
 
 check "soft-RoCE on the virtio NIC" tests/lib/guest/rxe-setup pair 2
+check "netem on eth0, doing nothing yet" link_netem_ready
 check "target reachable" wait_for 60 ping -c1 -W1 "$ISER_IP"
 check "hookd on the target answers" wait_for 120 hook tmr-log || bail "no target"
 check "iscsid runs" iscsid_start
@@ -40,13 +41,13 @@ fio_fault() {
 	sleep 3
 	case "$1" in
 	link-down)
-		tc qdisc add dev eth0 root netem loss 100% && sleep 1 ;;
+		link_netem loss 100% && sleep 1 ;;
 	restart-target)
 		hook restart-target ;;
 	esac
 	# the fault must land mid-run: the run is still going once it began
 	kill -0 $pid 2>/dev/null || rc=1
-	[ "$1" = link-down ] && sleep 7 && tc qdisc del dev eth0 root
+	[ "$1" = link-down ] && sleep 7 && link_netem
 	[ "${rc:-0}" = 1 ] && { echo "# the run ended before the fault landed"; wait $pid; return 1; }
 	wait $pid; rc=$?
 	diag "$(dmesg | grep -iE 'connection.*(error|fail)|recover|iser' | tail -4 | paste -sd'|')"
@@ -125,7 +126,7 @@ check "the slow LUN verifies afterwards" \
 # so the limit is 120 s in this guest until it has logged in again.
 check "the target watches its QPs" hook watch-silent
 echo 120 > /proc/sys/kernel/hung_task_timeout_secs
-tc qdisc add dev eth0 root netem loss 100% && sleep 24 && tc qdisc del dev eth0 root
+link_netem loss 100% && sleep 24 && link_netem
 # the first TCP connection to hookd may fail while the neighbour entry
 # of the restored link is still unresolved (CI saw an empty answer)
 for _ in $(seq 30); do
@@ -159,8 +160,7 @@ D0=$(iser_disk 1 0)
 # unacknowledged Send, and a REG_MR of a valid MR fails the QP
 # ("rxe_reg_fast_mr: ... not free"); emulation stalls do the same in
 # one guest. Nothing is lost here (netem's queue holds a second of
-# packets, and it is removed only once the run is over and the queue
-# has drained: removing it drops what it holds, a real loss), so the
+# packets, and the delay is taken off once the run is over), so the
 # session must ride it out without a connection error.
 conn_errors() { dmesg | grep -c 'detected conn error'; }
 # rxe's retry counters: soft-RoCE (Debian's 6.1) runs again, after a
@@ -174,13 +174,13 @@ late_acks() {
 	local e0 rc
 	diag "rxe before: $(rxe_retries)"
 	e0=$(conn_errors)
-	tc qdisc add dev eth0 root netem delay 1000ms limit 100000 || return 1
+	link_netem delay 1000ms || return 1
 	# 1 MiB, four rounds of 16 I/Os each way: every packet of the run is
 	# late (4 MiB took 55-59 s, 2 MiB 38 s)
 	iser_fio late-acks "$D0" --rw=randrw --bs=16k --iodepth=16 --size=64M \
 		--io_size=1M; rc=$?
 	sleep 3
-	tc qdisc del dev eth0 root
+	link_netem
 	diag "connection errors before $e0, after $(conn_errors)"
 	diag "rxe after: $(rxe_retries)"
 	[ "$rc" = 0 ] && [ "$(conn_errors)" -eq "$e0" ]
@@ -190,6 +190,7 @@ check "rdmastor_iser: every packet 1 s late during fio: verified, no connection 
 check "rdmastor_iser: link down 8 s during fio: the run completes, verified" fio_fault link-down
 check "rdmastor_iser: target restarted during fio: the run completes, verified" fio_fault restart-target
 check "log out" iser_logout 1
+check "soft-RoCE's GSI QP survived the link faults" gsi_up
 hook "done"
 check "no QP left on the initiator side" wait_for 30 iser_none_left qp
 check "rdmastor_iser unloads" rmmod rdmastor_iser

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# vm-kernels: 6.1
+# vm-kernels: 6.12
 # vm-run: --timeout 1500
 #
 # Target guest of isert_faults: LIO with rdmastor_isert exporting a RAM

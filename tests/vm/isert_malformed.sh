@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# vm-kernels: 6.12
+# vm-kernels: 6.12 debug
 # vm-run: --cmdline slub_debug=FZP
 #
 # Malformed iSER from a test initiator (tests/kmod/iser_evil.c) against
@@ -204,6 +204,21 @@ diag "all dropped after $(($(date +%s) - t0)) s"
 echo idleclose > $P/run
 check "LIO lets go of them: their QPs are gone" wait_for 30 qps_gone
 check "a good login still works" evil login "reply 0x23"
+
+# A second login request about when the login's deadlines fire (the 6.12
+# porting map's R1): LIO's 6.12 login timer fails the login without
+# asking us for the next request and queues its login work itself, so a
+# late request must not reach LIO's freed login buffers, and taking the
+# connection down must not queue the work LIO is freeing (a use after
+# free that the debug lane's KASAN would report).
+echo loginlate > $P/run
+late=$(cat $P/result)
+diag "loginlate: $late"
+expect_match "loginlate: each of 4 connections was answered, then asked again late" \
+	"$late" "^late 4 answered 4 "
+echo idleclose > $P/run
+check "loginlate: LIO lets go of them" wait_for 30 qps_gone
+check "a good login still works after them" evil login "reply 0x23"
 
 # The portal goes while a login flood runs: Debian 6.1's stock svcrdma
 # keeps for good a connect request that reaches its listener after

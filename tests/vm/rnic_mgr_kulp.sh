@@ -3,7 +3,7 @@
 # vm-kernels: 6.1
 # vm-group: rnic_mgr (one guest boot: tests/lib/check)
 #
-# Kernel ULPs' MRs, counted (rnic_mgr/kulp.c): the stock nvme-rdma host
+# Kernel ULPs' MRs, counted (rnic_mgr/kulp/count.c): the stock nvme-rdma host
 # against nvmet-rdma over rxe loopback. Its MRs show in kernel_ulps
 # under nvme_rdma, as many as the RDMA core's resource tracking lists,
 # and go back to zero on disconnect; rdmastor's own transport is not
@@ -64,7 +64,7 @@ check "disconnect" nvme_disconnect
 check "nvme_rdma's MRs go back to zero" wait_for 20 ulp_zero nvme_rdma
 expect_eq "its peak stays" "$(ulp nvme_rdma peak_mrs)" "$mrs"
 
-# caps (rnic_mgr/kulp_cap.c): a stock ULP cannot be asked to shrink, so
+# caps (rnic_mgr/kulp/cap.c): a stock ULP cannot be asked to shrink, so
 # the administrator caps it. At half of what one controller takes, the
 # connect's allocations beyond the cap wait (kernel_ulp_wait_ms) and
 # fail with ENOMEM, so the connect fails: it never holds more than the
@@ -76,7 +76,7 @@ echo 1 > $TR/events/rnic_mgr/rnic_kulp_mr/enable
 echo 1 > $TR/events/rnic_mgr/rnic_kulp_cap/enable
 echo > $TR/trace
 check_not "rdmastor's own modules cannot be capped here" sh -c "echo 'rdmastor_transport 10' > $D/kernel_ulp_caps"
-# "other" names the slot that ULPs beyond the 15th share (C5): no cap
+# "other" names the slot that ULPs beyond the 15th share (K8): no cap
 # of one ULP's may land on it, by its name either
 check_not "nor the shared slot, by its name \"other\"" sh -c "echo 'other share' > $D/kernel_ulp_caps"
 expect_nomatch "and no ULP called other was made" "$(cat $D/kernel_ulp_caps)" "^other"

@@ -4,7 +4,7 @@
 # vm-group: rnic_mgr (one guest boot: tests/lib/check)
 #
 # What the stock iSER initiator (ib_iser) does when a cap refuses its MRs
-# (rnic_mgr/kulp_cap.c), over rxe loopback against the stock target
+# (rnic_mgr/kulp/cap.c), over rxe loopback against the stock target
 # (LIO's ib_isert). ib_iser allocates one fast-registration MR per
 # command slot of a connection, all at once, when the connection is
 # bound to its session; a refused allocation is to it the device running

@@ -4,7 +4,7 @@
 # vm-group: rnic_mgr (one guest boot: tests/lib/check)
 #
 # What the stock NFS/RDMA client (xprtrdma, module rpcrdma) does when a
-# cap refuses its MRs (rnic_mgr/kulp_cap.c), over rxe loopback against
+# cap refuses its MRs (rnic_mgr/kulp/cap.c), over rxe loopback against
 # the stock server. xprtrdma allocates a pool of MRs when its transport
 # connects and more when a call finds none free; a refused allocation is
 # to it the device running out: a call that finds no MR free sleeps

@@ -9,7 +9,7 @@
 # vm-group: rnic_mgr (one guest boot: tests/lib/check)
 #
 # What the stock RDS over RDMA (rds_rdma) does when a cap refuses its
-# MRs (rnic_mgr/kulp_cap.c), over rxe loopback: RDS's IB transport
+# MRs (rnic_mgr/kulp/cap.c), over rxe loopback: RDS's IB transport
 # keeps a connection between two of the host's own sockets on the
 # device (only its TCP transport takes loopback). rds_rdma allocates an
 # MR when a socket asks it to map a buffer for the peer's RDMA

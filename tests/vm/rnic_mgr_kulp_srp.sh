@@ -4,7 +4,7 @@
 # vm-group: rnic_mgr (one guest boot: tests/lib/check)
 #
 # What the stock SRP initiator (ib_srp) does when a cap refuses its MRs
-# (rnic_mgr/kulp_cap.c), over rxe loopback against the stock SRP target
+# (rnic_mgr/kulp/cap.c), over rxe loopback against the stock SRP target
 # (LIO's ib_srpt, reached through the RDMA CM). ib_srp allocates its
 # fast-registration pool, one MR per command slot of a channel, when it
 # creates the channel, inside the write to add_target; a refused

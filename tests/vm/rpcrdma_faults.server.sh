@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# vm-kernels: 6.12
+# vm-kernels: 6.12 debug
 #
 # Server half of the rdmastor NFS fault test (tests/lib/guest/nfs-server.sh),
 # with the hooks the client triggers: delegation recall, link down, nfsd

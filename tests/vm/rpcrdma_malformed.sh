@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# vm-kernels: 6.12
+# vm-kernels: 6.12 debug
 # vm-group: nfs (one guest boot: tests/lib/check)
 #
 # Malformed replies: a test server (tests/kmod/rpcrdma_evil.ko, rxe

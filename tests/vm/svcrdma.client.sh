@@ -24,6 +24,7 @@ result=fail
 trap 'nfs_done "$result"' EXIT
 
 check "soft-RoCE on the virtio NIC" tests/lib/guest/rxe-setup pair 2
+check "netem on eth0, doing nothing yet" link_netem_ready
 check "server reachable" wait_for 60 ping -c1 -W1 $SERVER
 
 locks() {	# an exclusive lock excludes a second taker until it is released
@@ -164,10 +165,10 @@ fio_wait() { wait $fio_pid || { tail -5 /tmp/fio.out; dmesg | tail -20; return 1
 own_link_down() {
 	fio_bg
 	sleep 2
-	tc qdisc add dev eth0 root netem loss 100% || return 1
-	fio_running || { tc qdisc del dev eth0 root; return 1; }
+	link_netem loss 100% || return 1
+	fio_running || { link_netem; return 1; }
 	sleep 8
-	tc qdisc del dev eth0 root
+	link_netem
 	fio_wait
 }
 nfsd_restart() {
@@ -194,11 +195,11 @@ soft_outage() {	# the client gives up on RPCs with data in flight, and reconnect
 	timeout 120 dd if=/dev/zero of=$SOFT/lost bs=64k count=4096 oflag=direct status=none 2>/dev/null &
 	local pid=$!
 	sleep 2
-	tc qdisc add dev eth0 root netem loss 100% || return 1
+	link_netem loss 100% || return 1
 	# the loss must land mid-run
-	kill -0 $pid 2>/dev/null || { echo "# the writer ended before the loss"; tc qdisc del dev eth0 root; return 1; }
+	kill -0 $pid 2>/dev/null || { echo "# the writer ended before the loss"; link_netem; return 1; }
 	sleep 8
-	tc qdisc del dev eth0 root
+	link_netem
 	wait $pid
 	[ $? != 124 ]
 }
@@ -213,6 +214,7 @@ if check "mount NFSv3 soft (timeo=10, retrans=1)" soft_mount; then
 	check "umount the soft mount" umount $SOFT
 fi
 check "rdmastor_rpcrdma unloads" wait_for 30 modprobe -r rdmastor_rpcrdma
+check "soft-RoCE's GSI QP survived the link faults" gsi_up
 
 [ "$tap_failed" = 0 ] && result=pass
 trap - EXIT

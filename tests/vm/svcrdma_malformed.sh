@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# vm-kernels: 6.12
+# vm-kernels: 6.12 debug
 # vm-group: nfs (one guest boot: tests/lib/check)
 #
 # A hostile client against rdmastor's NFS server (rxe loopback in one
@@ -218,8 +218,15 @@ if check "mount NFSv4.2" nfs_mount 4.2; then
 	check "pullflood: calls waited for the budget" [ "$(total pull_waits)" -gt 0 ]
 	expect_le "pullflood: the most bytes held for nfsd at once, within the budget" \
 		"$(total pull_peak)" "$(total pull_budget)"
-	expect_le "pullflood: MemAvailable fell by at most the budget + 32 MiB more with 1 MiB chunks than with 4 KiB ($used against $base kB)" \
-		"$((used - base))" "$(( $(budget_kb) + 32768 ))"
+	# Reported only on the debug kernel: KASAN keeps freed objects in
+	# quarantine, and after the 1 MiB flood kmalloc-2k (packet buffers)
+	# held 80 MiB more than after the 4 KiB one. Production kernels judge.
+	if kasan_kernel; then
+		diag "pullflood: MemAvailable fell by $used kB (1 MiB chunks), $base kB (4 KiB); not judged under KASAN"
+	else
+		expect_le "pullflood: MemAvailable fell by at most the budget + 32 MiB more with 1 MiB chunks than with 4 KiB ($used against $base kB)" \
+			"$((used - base))" "$(( $(budget_kb) + 32768 ))"
+	fi
 	check "4 KiB random read/write, O_DIRECT, verified" \
 		fio_verify r4k --size=1m --bs=4k --rw=randrw --direct=1 --ioengine=libaio --iodepth=8
 	check "umount" umount $MNT

@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# vm-kernels: 6.1
+# vm-kernels: 6.1 debug
 # vm-group: user (one guest boot: tests/lib/check)
 #
-# Several bindings in one process (review L6, rnic_mgr/user_dev.c F5):
+# Several bindings in one process (review L6, rnic_mgr/user/dev.c U12):
 # build/tools/umulti opens two verbs contexts, as two libraries of one
 # program would, and binds one for the whole process and one for its
 # context. Each binding's page counts its own registrations; a STALE

@@ -19,7 +19,15 @@
 #   - a mode change applies to what is registered from then on; turning
 #     a device off forgets what was charged, and the program goes on;
 #   - the devices option sets mode, policy and budgets before any
-#     consumer starts, and follows a device that is renamed.
+#     consumer starts, and follows a device that is renamed;
+#   - a device being added: its directory appears (and a udev rule may
+#     turn charging on) before the add is done, and a program may
+#     register on it at once: it is charged, nothing breaks (U4);
+#   - names a user chooses (a program's, a cgroup's) reach sysfs, and so
+#     the administrator's terminal, with no control character in them;
+#   - turning charging off does not wait for registrations waiting for
+#     entries (REGISTER-WAIT, however long user_wait_ms): they go to the
+#     driver uncharged, as registrations made after the change do.
 . tests/lib/guest/lib.sh
 
 DEV=rxe0
@@ -132,5 +140,77 @@ check "and applies ren*'s rule: on, static" wait_for 10 sh -c \
 	"[ \"\$(cat /sys/kernel/rnic_mgr/devices/ren0/user_charging) \$(cat /sys/kernel/rnic_mgr/devices/ren0/policy)\" = 'on static' ]"
 check "renamed back" rdma dev set ren0 name rxe0
 check "rxe0's rule applies again: off" wait_for 10 sh -c "[ \"\$(cat $SYS/user_charging)\" = off ]"
+check "rnic_mgr unloads" modprobe -r rnic_mgr
+
+# --- a device being added ---
+# The fault switch holds the add for 3 s once the device's directory is
+# there: charging is turned on, and a program registers, meanwhile.
+check "rnic_mgr loads" modprobe rnic_mgr
+NEW=/sys/kernel/rnic_mgr/devices/rxe9
+echo 3000 > /sys/kernel/debug/rnic_mgr/dev_add_delay_ms
+ip link add dummy9 type dummy && ip link set dummy9 up
+rdma link add rxe9 type rxe netdev dummy9 &
+apid=$!
+check "a new device's directory appears" wait_for 10 test -d $NEW
+on_rc=0
+echo on 2>/tmp/chg.add > $NEW/user_charging || on_rc=1
+diag "charging turned on while the add is held: exit $on_rc $(cat /tmp/chg.add)"
+$UMR rxe9 reg:10 > /tmp/chg.add 2>&1
+rc=$?
+diag "a registration on the device while its add is held: exit $rc, $(tr '\n' ' ' < /tmp/chg.add)"
+check "a registration while the add is held succeeds" grep -q '^reg 10 ok' /tmp/chg.add
+wait $apid
+check "the add finishes (exit $?)" [ $? = 0 ]
+echo 0 > /sys/kernel/debug/rnic_mgr/dev_add_delay_ms
+[ "$on_rc" != 0 ] || expect_eq "and charging is on" "$(cat $NEW/user_charging)" on
+check "the device goes" rdma link delete rxe9
+check "rnic_mgr unloads" modprobe -r rnic_mgr
+
+# --- names a user chooses, shown to the administrator ---
+check "rnic_mgr loads, charging on" modprobe rnic_mgr 'devices=rxe0:user=on'
+ESC=$(printf '\033')
+odd="/tmp/u${ESC}[7m x"
+cp $UMR "$odd"
+fifo=$(mktemp -u /tmp/chg.XXXX)
+mkfifo "$fifo"
+in_cgroup "t${ESC}[7m y" "$odd" $DEV reg:10 wait < "$fifo" > /tmp/chg.odd 2>&1 &
+opid=$!
+exec {ofd}> "$fifo"
+check "a program named with an escape sequence registers, in a cgroup named so" \
+	wait_for 20 grep -q waiting /tmp/chg.odd
+diag "consumers: $(ls $SYS/consumers | cat -v | paste -sd' '); tenants: $(cat -v $SYS/tenants | paste -sd'|')"
+check "no control character in the consumers' names" sh -c "! ls $SYS/consumers | LC_ALL=C grep -q '[^[:print:]]'"
+check "nor in the tenants'" sh -c "! LC_ALL=C grep -q '[^[:print:]]' $SYS/tenants"
+check "the consumer's name still says which program" sh -c "ls $SYS/consumers | grep -q '^user:u__7m_x:'"
+check "and the tenant's which cgroup" grep -q '^cgroup:/.*/t__7m_y ' $SYS/tenants
+exec {ofd}>&-
+wait $opid
+rm -f "$odd"
+check "rnic_mgr unloads" modprobe -r rnic_mgr
+
+# --- a mode change while a registration waits ---
+check "rnic_mgr loads, charging on, 8000 entries" modprobe rnic_mgr 'devices=rxe0:user=on:entries=8000'
+echo 60000 > $P/user_wait_ms
+fifo=$(mktemp -u /tmp/chg.XXXX)
+mkfifo "$fifo"
+$UMR $DEV reg:6000 wait < "$fifo" > /tmp/chg.holder 2>&1 &
+hpid=$!
+exec {hfd}> "$fifo"
+check "a program holds 6000 entries" wait_for 20 grep -q waiting /tmp/chg.holder
+$UMR $DEV reg:6000 > /tmp/chg.waiter 2>&1 &
+wpid=$!
+check "a second one waits for 6000 more (REGISTER-WAIT, up to 60 s)" \
+	wait_for 20 sh -c "[ \$(cat $SYS/waiting) -ge 1 ]"
+t0=$(date +%s%N)
+echo off > $SYS/user_charging
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+wait $wpid
+rc=$?
+diag "off took $ms ms with a registration waiting; it: exit $rc, $(tr '\n' ' ' < /tmp/chg.waiter)"
+check "off does not wait for it: $ms ms" [ $ms -le 5000 ]
+check "the waiting registration goes to the driver, uncharged" grep -q '^reg 6000 ok' /tmp/chg.waiter
+exec {hfd}>&-
+wait $hpid
+echo 10000 > $P/user_wait_ms
 check "rnic_mgr unloads" modprobe -r rnic_mgr
 tap_done

@@ -3,7 +3,7 @@
 # vm-kernels: 6.1
 # vm-group: user (one guest boot: tests/lib/check)
 #
-# Tenants (rnic_mgr/tenant.c): user consumers grouped by cgroup v2 (the
+# Tenants (rnic_mgr/user/tenant.c): user consumers grouped by cgroup v2 (the
 # default) or uid, one share per tenant however many processes it runs.
 #   - tenant_by and tenant_weights: what an administrator may write, and
 #     what is refused;

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# Helpers for the tests of kernel ULPs' MRs (rnic_mgr/kulp.c,
-# kulp_cap.c) on rxe0: reading a ULP's counts and its cap. Source after
+# Helpers for the tests of kernel ULPs' MRs (rnic_mgr/kulp/count.c,
+# kulp/cap.c) on rxe0: reading a ULP's counts and its cap. Source after
 # lib.sh.
 D=/sys/kernel/rnic_mgr/devices/rxe0
 P=/sys/module/rnic_mgr/parameters

@@ -189,9 +189,39 @@ rxe_progress() {
 	done >> "$1"
 }
 
+# slower SECONDS: SECONDS on Debian's kernels, RDMASTOR_SLOWER times
+# that on the debug kernel: how long a load must run to outlast checks
+# whose waits (wait_for) stretch so.
+slower() { echo $(( $1 * ${RDMASTOR_SLOWER:-1} )); }
+
+# Faults on the link are netem on eth0: put there once, doing nothing,
+# before any RDMA traffic (link_netem_ready), then changed in place
+# (link_netem). Adding or deleting a root qdisc under traffic drops what
+# is sent meanwhile (the device runs noop_qdisc for a moment), and 6.12's
+# soft-RoCE fails the QP whose send was dropped. A connection's QP comes
+# back with a reconnect; the GSI QP, which carries connection
+# management, stays in error, and that host answers no connection
+# request again (CI: rpcrdma_faults' server after an 8 s loss).
+# Changing netem replaces nothing and drops nothing it holds.
+link_netem_ready() { tc qdisc replace dev eth0 root netem limit 100000; }
+# link_netem [SETTING...]: netem does SETTING (loss 100%, delay 1000ms),
+# or nothing
+link_netem() { tc qdisc change dev eth0 root netem limit 100000 "$@"; }
+# gsi_up: soft-RoCE's GSI QP (connection management) can still send
+gsi_up() { rdma res show qp | grep -q "type GSI state RTS"; }
+
+# kasan_kernel: the running kernel has KASAN (the debug kernel). Freed
+# memory waits in KASAN's quarantine (up to 1/32 of RAM) before it is
+# reused, so how far MemAvailable falls is no measure of what a load
+# holds there.
+kasan_kernel() { grep -qw kasan_report /proc/kallsyms; }
+
 # wait_for SECONDS CMD...: poll CMD every 0.2 s until it succeeds.
+# On the debug kernel (make check-debug), every check runs RDMASTOR_SLOWER
+# (vm-run: 3) times slower, and so SECONDS is that many times longer:
+# the lane looks for memory and lock errors, not for speed.
 wait_for() {
-	local deadline=$(( $(date +%s) + $1 ))
+	local deadline=$(( $(date +%s) + $1 * ${RDMASTOR_SLOWER:-1} ))
 	shift
 	until "$@" >/dev/null 2>&1; do
 		[ "$(date +%s)" -lt "$deadline" ] || return 1

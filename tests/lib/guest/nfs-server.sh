@@ -58,11 +58,11 @@ nfsd_start() {
 #                 the file's content or "file"; then deleg-done holds
 #                 the write's status (deleg/file, file2 and file3 exist:
 #                 nfsd delegates no file it recalled a minute before)
-#   link-down     lose every packet on the link for 8 s (netem). Taking
-#                 eth0 down instead also flaps rxe's port, after which
-#                 this kernel's rxe answers no more CM requests at all
-#                 (seen with every client), so the fabric fault is modelled
-#                 as total loss, which is what the client experiences
+#   link-down     lose every packet on the link for 8 s (link_netem).
+#                 Taking eth0 down instead fails rxe's sends, and its
+#                 GSI QP with them (lib.sh, link_netem_ready), so the
+#                 fabric fault is modelled as total loss, which is what
+#                 the client experiences
 #   restart-nfsd  stop nfsd for 5 s and start it again
 nfs_hooks() {
 	# created here, not by the client: a file the client itself wrote
@@ -84,8 +84,8 @@ nfs_hooks() {
 		if [ -e $EXPORT/link-down ]; then
 			rm -f $EXPORT/link-down
 			diag "hook: link down (100% loss) for 8 s"
-			tc qdisc add dev eth0 root netem loss 100%; sleep 8
-			tc qdisc del dev eth0 root
+			link_netem loss 100%; sleep 8
+			link_netem
 		fi
 		if [ -e $EXPORT/restart-nfsd ]; then
 			rm -f $EXPORT/restart-nfsd
@@ -99,6 +99,7 @@ nfs_hooks() {
 
 nfs_server_main() {
 	check "soft-RoCE on the virtio NIC" tests/lib/guest/rxe-setup pair 1
+	[ -n "${NFS_HOOKS:-}" ] && check "netem on eth0, doing nothing yet" link_netem_ready
 	check "RAM-backed export" sh -c "mkdir -p $EXPORT && mount -t tmpfs -o size=${NFS_EXPORT_SIZE:-768m} tmpfs $EXPORT && chmod 1777 $EXPORT"
 	if [ "${NFS_SERVER:-stock}" = rdmastor ]; then
 		check "rdmastor installed" rdmastor_install
@@ -125,6 +126,7 @@ nfs_server_main() {
 	[ -n "${NFS_HOOKS:-}" ] && { nfs_hooks & }
 	check "the client finishes" wait_for "${NFS_SERVE_SECONDS:-500}" test -e $EXPORT/done
 	check "the client reports: $(cat $EXPORT/done)" grep -q pass $EXPORT/done
+	[ -n "${NFS_HOOKS:-}" ] && check "soft-RoCE's GSI QP survived the link faults" gsi_up
 	# the body's own checks: while nfsd runs, and once it has stopped
 	[ -n "${NFS_AFTER:-}" ] && $NFS_AFTER
 	check "nfsd stops" sh -c "rpc.nfsd 0 && exportfs -ua"
