@@ -18,13 +18,15 @@ KMAKE = $(MAKE) -C $(KDIR) M=$(CURDIR) W=1 KCFLAGS=-Werror RDMASTOR_DEBUG=$(RDMA
 # make install or DKMS. Passed to that one make only: exported, it
 # reached the DKMS build deb_install runs, as a host's never would.
 
-.PHONY: all modules librnic tools eval install uninstall modlayer deps check unit vm-check lint docs demo bench fuzz deb clean help
+.PHONY: all modules librnic tools eval install uninstall modlayer modlayer-debug deps check check-debug unit lint docs demo bench fuzz deb clean help
 
 all: modules librnic tools eval
 
 help:
 	@echo "make          build every module against the installed Debian kernel, and librnic"
 	@echo "make check    install dependencies, run unit and in-guest tests"
+	@echo "make check-debug  the hostile-peer and fault tests on a KASAN, lockdep"
+	@echo "              and kmemleak kernel (built once per machine, about 20 min)"
 	@echo "make demo     boot a guest with soft-RoCE and show what rdmastor sees"
 	@echo "make lint     checkpatch, sparse (C=2), a W=1 build, shellcheck, the docs"
 	@echo "make docs     the documentation book (Sphinx) in build/docs"
@@ -70,6 +72,14 @@ modlayer: librnic tools eval
 		tests/lib/vm/build-modlayer "$$kver" $(BUILD)/vm/modlayer-$$kver "$$src" || exit 1; \
 	done
 
+# The same for the guests' debug kernel (scripts/dev/debug-kernel: built
+# once per machine, outside the tree): the modules against its build
+# tree, its own modules linked in the layer.
+modlayer-debug: librnic tools eval
+	+@dir=$$(scripts/dev/debug-kernel) && kver=$$(scripts/dev/kernels debug) && \
+		src=$$(BUILD_FOR_KDIR=$$dir/build scripts/dev/build-for "$$kver" y) && \
+		tests/lib/vm/build-modlayer "$$kver" $(BUILD)/vm/modlayer-$$kver "$$src" "$$dir/root"
+
 # verbs programs the guest tests run (build/tools)
 tools: librnic
 	@$(MAKE) -s -C tests/tools
@@ -100,6 +110,16 @@ check: deps
 	@$(MAKE) -j$(NPROC) unit
 	@CHECK_T0=$$(cat $(BUILD)/check-t0) CHECK_BUILD_LATER="$(wordlist 2,9,$(CHECK_SERIES))" tests/lib/check
 
+# The hostile-peer, fault and removal tests (those whose "# vm-kernels:"
+# line names debug) on the debug kernel: KASAN, lockdep, kmemleak. Not
+# part of make check, which it would take past 40 minutes
+# (Documentation/testing.rst, "The debug lane").
+check-debug: deps
+	@mkdir -p $(BUILD) && date +%s > $(BUILD)/check-t0
+	@$(MAKE) -j$(NPROC) modlayer-debug
+	@CHECK_T0=$$(cat $(BUILD)/check-t0) CHECK_KERNELS=debug CHECK_GUESTS_ONLY=1 \
+		CHECK_RESULTS=$(BUILD)/check-debug-results.txt tests/lib/check
+
 lint: deps
 	@scripts/dev/lint
 
@@ -114,7 +134,7 @@ docs:
 
 bench: deps
 	@$(MAKE) modlayer RDMASTOR_DEBUG=y
-	@eval/drivers/bench
+	@bench/drivers/bench
 
 # Longer fuzzing than make check's (FUZZ_SECONDS per target, default 300).
 fuzz:

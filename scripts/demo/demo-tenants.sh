@@ -19,8 +19,11 @@ shares() {
 	while read -r pre t; do
 		sum=0
 		for d in $TN_SYS/consumers/"$pre"*; do
+			# none yet (a program that has not registered): the
+			# pattern itself, which has no held
+			[ -r "$d/held" ] || continue
 			v=0
-			read -r v < "$d/held" 2>/dev/null
+			read -r v < "$d/held"
 			sum=$((sum + v))
 		done
 		line="$line $(printf '%7s %5d' "$t" "$sum")"

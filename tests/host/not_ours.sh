@@ -8,7 +8,7 @@
 set -u
 tree=$(cd "$(dirname "$0")/../.." && pwd)
 no=$tree/tests/lib/vm/not-ours
-fx=$tree/tests/harness/fixtures
+fx=$tree/tests/host/fixtures
 . "$tree/tests/lib/guest/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -45,4 +45,13 @@ expect_match "prometheus: the cap" "$prom" \
 	'^rnic_mgr_kernel_ulp_cap\{device="rxe0",ulp="nvme_rdma"\} 80000$'
 expect_match "prometheus: the refusals" "$prom" \
 	'^rnic_mgr_kernel_ulp_refused\{device="rxe0",ulp="nvme_rdma"\} 1$'
+# names users chose, shown: no control character reaches the terminal
+# (a kernel that did not sanitise them: rnic_mgr's own does)
+mkdir -p "$d/consumers/user:u$(printf '\033')[2J:77.0"
+printf 'tenant weight procs share held keys processes\ncgroup:/t\033[7m 1 1 0 0 0\n' > "$d/tenants"
+echo on > "$d/user_charging"
+top=$($rs top rxe0)
+expect_eq "top: no control character in what it prints" \
+	"$(printf '%s' "$top" | LC_ALL=C tr -d '\n\t' | LC_ALL=C tr -cd '\000-\037\177' | wc -c)" 0
+expect_match "top: the tenant's escape shown as '?'" "$top" 'cgroup:/t\?\[7m'
 tap_done

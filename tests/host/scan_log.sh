@@ -5,7 +5,7 @@
 set -u
 tree=$(cd "$(dirname "$0")/../.." && pwd)
 scan=$tree/tests/lib/vm/scan-log
-fx=$tree/tests/harness/fixtures
+fx=$tree/tests/host/fixtures
 . "$tree/tests/lib/guest/lib.sh"
 expect() {	# expect FIXTURE RC REASON
 	local out rc
@@ -25,4 +25,10 @@ expect panic 1 "kernel panic"
 expect panic_on_warn 1 "kernel WARNING"
 expect stack_dump 1 "kernel stack dump"
 expect slab 1 "slab corruption"
+# the debug kernel's reports (make check-debug), before the WARNING or
+# BUG line each comes with
+expect lockdep 1 "lockdep report"
+expect kasan 1 "KASAN report"
+expect atomic_sleep 1 "sleep in atomic context"
+expect kmemleak 1 "kmemleak report"
 tap_done

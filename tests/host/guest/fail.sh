@@ -2,7 +2,7 @@
 # shellcheck shell=bash
 # Guest body for the harness self-test: two checks fail (the first's
 # got/want must reach the harness's summary), and it leaves a
-# mess for the next body of its group (tests/harness/guest/fresh.sh): a
+# mess for the next body of its group (tests/host/guest/fresh.sh): a
 # dummy NIC, a soft-RoCE link, a module, and a process that holds the
 # output open for longer than the run may take.
 . tests/lib/guest/lib.sh

@@ -9,7 +9,7 @@ set -u
 tree=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$tree" || exit 1
 . tests/lib/guest/lib.sh
-fx=tests/harness/fixtures
+fx=tests/host/fixtures
 
 expect() {	# expect FIXTURE RC TEXT
 	local out rc

@@ -16,7 +16,7 @@ run() {
 	sed 's/^/# /' /tmp/rdmastor-selftest.out
 }
 
-run --name selftest_warn tests/harness/guest/warn_on_load.sh
+run --name selftest_warn tests/host/guest/warn_on_load.sh
 expect_eq "a module that WARNs fails the run with exit 2" "$rc" 2
 expect_match "the harness says a kernel WARNING was the reason" "$(cat /tmp/rdmastor-selftest.out)" 'FAIL: kernel WARNING in guest'
 expect_match "the harness prints the WARNING's log lines" "$(cat /tmp/rdmastor-selftest.out)" 'rdmastor_warn_on_load: deliberate warning'
@@ -24,7 +24,7 @@ expect_match "the harness prints the WARNING's log lines" "$(cat /tmp/rdmastor-s
 # a group of two: the first fails and leaves things behind (a process
 # holding its output open past the timeout, a NIC, a link); the second
 # must find none of them, and each has its own status
-run --name selftest_fail --timeout 300 --group tests/harness/guest/fail.sh tests/harness/guest/fresh.sh
+run --name selftest_fail --timeout 300 --group tests/host/guest/fail.sh tests/host/guest/fresh.sh
 expect_eq "a failing body fails the run with exit 1" "$rc" 1
 expect_match "the harness says the body failed" "$(cat /tmp/rdmastor-selftest.out)" 'body exited 1'
 expect_match "and names its first failed check with what it got and wanted" \
@@ -39,7 +39,7 @@ expect_match "a group: the second, in a reset guest, passed" "$results" 'fresh\.
 
 # a task the kernel says is blocked: the run fails, and the guest saved
 # the blocked tasks' stacks and its kernel log by itself (hung.log)
-run --name selftest_blocked --timeout 120 tests/harness/guest/blocked.sh
+run --name selftest_blocked --timeout 120 tests/host/guest/blocked.sh
 expect_eq "a task reported blocked fails the run with exit 2" "$rc" 2
 expect_match "the harness says a task hung" "$(cat /tmp/rdmastor-selftest.out)" 'FAIL: hung task in guest'
 expect_match "the guest saved its kernel log in hung.log" \
@@ -47,7 +47,7 @@ expect_match "the guest saved its kernel log in hung.log" \
 
 # (15 s: the guest boots in about 10; a timeout still in the boot is a
 # timeout all the same)
-run --name selftest_hang --timeout 15 tests/harness/guest/hang.sh
+run --name selftest_hang --timeout 15 tests/host/guest/hang.sh
 expect_eq "a hung body fails the run with exit 3" "$rc" 3
 expect_match "the harness says it timed out" "$(cat /tmp/rdmastor-selftest.out)" 'timeout after 15s'
 

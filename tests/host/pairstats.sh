@@ -1,13 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# eval/drivers/pairstats, the analysis of every pairing benchmark: its
+# bench/drivers/pairstats, the analysis of every pairing benchmark: its
 # statistics on data whose answer is known (selftest), then its table on
 # a made-up run: the A/A verdict, a goal met and one not, the commit.
 set -u
 tree=$(cd "$(dirname "$0")/../.." && pwd)
 . "$tree/tests/lib/guest/lib.sh"
-ps=$tree/eval/drivers/pairstats
+ps=$tree/bench/drivers/pairstats
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

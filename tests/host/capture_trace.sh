@@ -13,7 +13,7 @@ tree=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$tree" || exit 1
 . tests/lib/guest/lib.sh
 out=$(mktemp)
-tests/lib/guest/capture-trace convert < tests/harness/fixtures/kprobe-rxe-copy.txt > "$out"
+tests/lib/guest/capture-trace convert < tests/host/fixtures/kprobe-rxe-copy.txt > "$out"
 recs=$(grep -v '^#' "$out")
 expect_eq "the header names the format" "$(head -n1 "$out")" '# rdmastor-trace 1'
 expect_eq "three records: two pages of one send, one receive ($(tr '\n' '|' <<< "$recs"))" "$(wc -l <<< "$recs")" 3
@@ -23,7 +23,7 @@ expect_match "an RDMA write into the MR is a receive of page 2" "$recs" ' 0x1234
 expect_nomatch "the local DMA key and an empty copy are left out" "$recs" ' 0x1 | 0x309 '
 make -s -C eval >/dev/null
 expect_match "the simulator reads it" "$(build/eval/tlbsim --sizes "$out")" '3 accesses'
-tests/lib/guest/capture-trace convert-regs < tests/harness/fixtures/kprobe-rxe-copy.txt > "$out"
+tests/lib/guest/capture-trace convert-regs < tests/host/fixtures/kprobe-rxe-copy.txt > "$out"
 regs=$(grep -v '^#' "$out")
 expect_eq "two registrations; an empty and a malformed one left out ($(tr '\n' '|' <<< "$regs"))" "$(wc -l <<< "$regs")" 2
 expect_match "a kernel fast registration keeps its address, length, time and context" \

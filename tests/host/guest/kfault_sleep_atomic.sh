@@ -1,0 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# Guest body for tests/host/debug_lane.sh: the sleep_atomic fault.
+. tests/host/guest/kernel_fault.sh sleep_atomic
