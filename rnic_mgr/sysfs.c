@@ -227,7 +227,8 @@ static ssize_t table_show(struct kobject *kobj, struct kobj_attribute *attr,
 	return len;
 }
 
-static struct kobj_attribute table_attr = __ATTR_RO(table);
+/* Each consumer's name, tenant and holdings: root's to read (N8). */
+static struct kobj_attribute table_attr = __ATTR(table, 0400, table_show, NULL);
 
 static ssize_t tenant_by_show(struct kobject *kobj, struct kobj_attribute *attr,
 			      char *buf)
@@ -251,7 +252,8 @@ static ssize_t tenants_show(struct kobject *kobj, struct kobj_attribute *attr,
 	return rnic_tenants_show(to_rnic_dev(kobj), buf);
 }
 
-static struct kobj_attribute tenants_attr = __ATTR_RO(tenants);
+/* The tenants' cgroup paths, from the host's root: root's to read. */
+static struct kobj_attribute tenants_attr = __ATTR(tenants, 0400, tenants_show, NULL);
 
 static ssize_t user_charging_show(struct kobject *kobj, struct kobj_attribute *attr,
 				  char *buf)
@@ -463,7 +465,7 @@ static ssize_t name_show(struct kobject *kobj, struct kobj_attribute *attr,
 	return sysfs_emit(buf, "%s\n", to_rnic_consumer(kobj)->rc_name);
 }
 
-static struct kobj_attribute cons_name_attr = __ATTR_RO(name);
+static struct kobj_attribute cons_name_attr = __ATTR(name, 0400, name_show, NULL);
 
 /*
  * Its tenant's name lives until the consumer unregisters, and
@@ -477,7 +479,7 @@ static ssize_t tenant_show(struct kobject *kobj, struct kobj_attribute *attr,
 	return sysfs_emit(buf, "%s\n", t ? t : "-");
 }
 
-static struct kobj_attribute cons_tenant_attr = __ATTR_RO(tenant);
+static struct kobj_attribute cons_tenant_attr = __ATTR(tenant, 0400, tenant_show, NULL);
 
 static struct attribute *rnic_cons_attrs[] = {
 	&cons_name_attr.attr,
@@ -553,6 +555,8 @@ void rnic_consumer_release_kobj(struct rnic_consumer *c)
 	kobject_put(&c->rc_kobj);
 }
 
+static const struct attribute rnic_cons_dir = { .name = "consumers" };
+
 /**
  * rnic_sysfs_add_dev - publish a device's directory
  * @rd: freshly allocated device; ownership passes to its kobject
@@ -572,6 +576,16 @@ int rnic_sysfs_add_dev(struct rnic_dev *rd)
 	rd->rd_cons_kset = kset_create_and_add("consumers", NULL, &rd->rd_kobj);
 	if (!rd->rd_cons_kset) {
 		err = -ENOMEM;
+		goto out_del;
+	}
+	/*
+	 * A user consumer's directory is named after its program and pid:
+	 * only root lists them (N8), as hidepid would have it. sysfs makes
+	 * every directory 0755; its chmod finds any child by name.
+	 */
+	err = sysfs_chmod_file(&rd->rd_kobj, &rnic_cons_dir, 0700);
+	if (err) {
+		kset_unregister(rd->rd_cons_kset);
 		goto out_del;
 	}
 	kobject_uevent(&rd->rd_kobj, KOBJ_ADD);

@@ -124,7 +124,8 @@ static ssize_t totals_show(struct kobject *kobj, struct kobj_attribute *attr,
 	return p.len;
 }
 
-static struct kobj_attribute rsv_conns_attr = __ATTR_RO(conns);
+/* Each client's address and counters: root's, as nfsd's clients/ are. */
+static struct kobj_attribute rsv_conns_attr = __ATTR(conns, 0400, conns_show, NULL);
 static struct kobj_attribute rsv_totals_attr = __ATTR_RO(totals);
 
 static struct attribute *rsv_stats_attrs[] = {

@@ -69,7 +69,8 @@ static ssize_t conns_show(struct kobject *kobj, struct kobj_attribute *attr,
 	return rds_page_end(&p, "connections");
 }
 
-static struct kobj_attribute ist_conns_attr = __ATTR_RO(conns);
+/* Each session's counters: root's to read, as the NFS server's are. */
+static struct kobj_attribute ist_conns_attr = __ATTR(conns, 0400, conns_show, NULL);
 
 /**
  * ist_stats_init - create /sys/kernel/rdmastor_isert/conns and debugfs

@@ -31,6 +31,8 @@ wait_for 20 iser_disk 1 0 || bail "no LUN"
 D=$(iser_disk 1 0)
 diag "$(cat $STATS)"
 check "the session is in MR mode" [ "$(cstat mode)" = mr ]
+check_not "another user cannot read the connections" \
+	setpriv --reuid=65534 --regid=65534 --clear-groups cat $STATS
 check "4 KiB and 256 KiB writes, verified" \
 	iser_fio w4k "$D" --rw=randwrite --bsrange=4k-256k --iodepth=16 --size=64M --io_size=64M
 diag "$(cat $STATS)"

@@ -36,6 +36,11 @@ trace_pairs_start
 check "mount NFSv3" nfs_mount 3 nolock || bail "no mount"
 diag "$(cat $STATS)"
 check "the connection is in MR mode" [ "$(cstat mode)" = mr ]
+# Each peer's address and counters are root's to see; the totals are not.
+check_not "another user cannot read the connections" \
+	setpriv --reuid=65534 --regid=65534 --clear-groups cat $STATS
+check "another user reads the totals" \
+	setpriv --reuid=65534 --regid=65534 --clear-groups cat ${STATS%/*}/totals
 check "4 KiB to 256 KiB writes, verified" \
 	fio_verify w --size=16m --bsrange=4k-256k --rw=randwrite --direct=1 --ioengine=libaio --iodepth=16
 diag "$(cat $STATS)"

@@ -58,6 +58,13 @@ diag "consumer $(basename "$(ucons $UPID)")"
 check "it holds 128 entries" held_is $UPID 128
 check "and 2 keys" [ "$(ufield $UPID key_held)" = 2 ]
 check "rnic-top's table lists it" grep -q "user:umr:$UPID" $SYS/table
+# Who registered what is root's to see: other users read totals only.
+asnobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+check_not "another user cannot read the table" asnobody cat $SYS/table
+check_not "another user cannot read the tenants" asnobody cat $SYS/tenants
+check_not "another user cannot list the consumers" asnobody ls $SYS/consumers
+check_not "another user cannot read a consumer's name" asnobody cat "$(ucons $UPID)/name"
+check "another user reads the device's totals" asnobody cat $SYS/free $SYS/budget $SYS/nr_consumers
 ustop
 check "exit ends the consumer" [ "$(nr_user)" = 0 ]
 check "and gives its entries back" [ "$(cat $SYS/free)" = "$free0" ]
