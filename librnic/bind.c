@@ -4,12 +4,15 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <infiniband/verbs.h>
 
 #include "bind.h"
 #include "events_int.h"
@@ -47,6 +50,32 @@ static void rnic_bind_sync(void *arg)
 		rnic_bind_process(b, 0);
 }
 
+/*
+ * The device's uverbs node, opened as a verbs program would: a
+ * whole-process BIND shows it, so that only a process that may use the
+ * device binds to it (rnic_user.h). -ENODEV if verbs has no such device.
+ */
+static int rnic_uverbs_open(const char *ibdev)
+{
+	struct ibv_device **list = ibv_get_device_list(NULL);
+	char path[PATH_MAX];
+	int i, fd = -ENODEV;
+
+	if (!list)
+		return -errno;
+	for (i = 0; list[i]; i++) {
+		if (strcmp(ibv_get_device_name(list[i]), ibdev))
+			continue;
+		snprintf(path, sizeof(path), "/dev/infiniband/%s", list[i]->dev_name);
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			fd = -errno;
+		break;
+	}
+	ibv_free_device_list(list);
+	return fd;
+}
+
 /* Both kinds of binding; @flags and @verbs_fd as struct rnic_bind has them. */
 static int rnic_bind_make(struct rnic_binding **out, const char *ibdev,
 			  uint32_t flags, int verbs_fd, struct rnic_cache *cache,
@@ -75,8 +104,22 @@ static int rnic_bind_make(struct rnic_binding **out, const char *ibdev,
 		free(b);
 		return err;
 	}
-	if (ioctl(b->fd, RNIC_IOC_BIND, &req) < 0)
+	if (!(flags & RNIC_BIND_CONTEXT)) {
+		req.verbs_fd = rnic_uverbs_open(ibdev);
+		if (req.verbs_fd < 0) {
+			err = req.verbs_fd;
+			close(b->fd);
+			free(b);
+			return err;
+		}
+	}
+	err = ioctl(b->fd, RNIC_IOC_BIND, &req) < 0 ? -errno : 0;
+	if (!(flags & RNIC_BIND_CONTEXT))
+		close(req.verbs_fd);	/* needed to bind only */
+	if (err) {
+		errno = -err;
 		goto fail;
+	}
 	page = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED,
 		    b->fd, 0);
 	if (page == MAP_FAILED)
@@ -106,8 +149,13 @@ fail:
  * The binding serves every registration of the process on @ibdev that
  * no context binding (rnic_bind_open_context()) serves.
  *
+ * The device's uverbs node is opened to bind, and closed again: a
+ * process that may not open it (its mode, the device cgroup, another
+ * network namespace) may not bind.
+ *
  * Return: 0, or a negative errno: -ENOENT (rnic_mgr is not loaded),
  * -ENODEV (no such device, or its user registrations are not charged),
+ * -EACCES (the process may not use the device),
  * -EBUSY (this process has a whole-process binding there already),
  * -EPROTO (the kernel's /dev/rnic_mgr is of another ABI version than
  * this library), or what open, ioctl or mmap returned.
@@ -133,7 +181,8 @@ int rnic_bind_open(struct rnic_binding **out, const char *ibdev,
  *
  * Return: as rnic_bind_open(); -EBUSY if the process has a binding for
  * this context already, -ENOSPC if it has RNIC_BIND_MAX bindings on the
- * device, -EINVAL if @verbs_fd is not an open verbs context.
+ * device, -EINVAL if @verbs_fd is not a verbs context, -EBADF if it is no
+ * open file, -EACCES if it is a verbs context of another device.
  */
 int rnic_bind_open_context(struct rnic_binding **out, const char *ibdev,
 			   int verbs_fd, struct rnic_cache *cache, uint32_t weight)

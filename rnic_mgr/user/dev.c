@@ -624,27 +624,6 @@ static int rnic_ufile_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
-/*
- * The verbs file a context binding names, or an ERR_PTR: only an open
- * uverbs file will do. Its address is kept as a key and never followed.
- */
-static const void *rnic_ufile_verbs_key(int fd)
-{
-	struct file *vf = fget(fd);
-	const void *key;
-
-	if (!vf)
-		return ERR_PTR(-EBADF);
-	key = vf->private_data;
-	if (!IS_BUILTIN(CONFIG_INFINIBAND_USER_ACCESS) &&
-	    (!vf->f_op->owner || strcmp(vf->f_op->owner->name, "ib_uverbs")))
-		key = ERR_PTR(-EINVAL);
-	else if (!key)
-		key = ERR_PTR(-EINVAL);
-	fput(vf);
-	return key;
-}
-
 /* May @f bind to @up (U8)? Under up_lock. */
 static int rnic_ufile_may_bind(struct rnic_uproc *up, bool context, const void *key)
 {
@@ -684,11 +663,6 @@ static long rnic_ufile_bind(struct rnic_ufile *f, void __user *arg)
 	    b.weight > READ_ONCE(rnic_user_weight))
 		return -EINVAL;
 	context = b.flags & RNIC_BIND_CONTEXT;
-	if (context) {
-		key = rnic_ufile_verbs_key(b.verbs_fd);
-		if (IS_ERR(key))
-			return PTR_ERR(key) == -EBADF ? -EINVAL : PTR_ERR(key);
-	}
 	rd = rnic_dev_get_by_name(b.ibdev);
 	if (!rd)
 		return -ENODEV;
@@ -697,6 +671,18 @@ static long rnic_ufile_bind(struct rnic_ufile *f, void __user *arg)
 		err = -EBUSY;
 		goto out;
 	}
+	if (!rnic_user_charging(rd)) {
+		err = -ENODEV;
+		goto out;
+	}
+	/* U16: its ib_device lives while the mutex is held */
+	key = rnic_user_verbs_check(b.verbs_fd, b.ibdev, rd->rd_ibdev);
+	if (IS_ERR(key)) {
+		err = PTR_ERR(key);
+		goto out;
+	}
+	if (!context)
+		key = NULL;
 	err = rnic_ufile_alloc(f);
 	if (err)
 		goto out;

@@ -111,6 +111,14 @@
  *      device never holds tenants of two kinds. Asserted by
  *      rnic_tenant_by_store() (-EBUSY).
  *
+ * Who may bind (access.c):
+ *  U16. A file is bound to a device only by a caller that shows an open
+ *      uverbs file of that device, from a network namespace that may
+ *      use it: whoever cannot use the device through verbs cannot make
+ *      the arbiter take entries from others for it.
+ *      Enforced: rnic_ufile_bind() calls rnic_user_verbs_check() before
+ *      it looks for the uproc (-EBADF, -EINVAL, -EACCES).
+ *
  * Lock order: rnic_user_mutex, then the arbiter's locks (rnic_register
  * and rnic_unregister take rd_cons_mutex). The arbiter's callbacks
  * never take rnic_user_mutex.
@@ -272,6 +280,7 @@ struct rnic_umr {
 
 extern struct mutex rnic_user_mutex;
 
+bool rnic_user_charging(struct rnic_dev *rd);
 struct rnic_uproc *rnic_uproc_find_or_create(struct rnic_dev *rd);
 void rnic_uproc_put(struct rnic_uproc *up);
 void rnic_uproc_put_unlocked(struct rnic_uproc *up);
@@ -284,6 +293,8 @@ struct rnic_tenant *rnic_tenant_get(struct rnic_dev *rd);
 void rnic_tenant_put(struct rnic_tenant *t);
 void rnic_tenant_exit(void);
 
+const void *rnic_user_verbs_check(int verbs_fd, const char *name,
+				  struct ib_device *ibdev);
 int rnic_user_dev_init(void);
 void rnic_user_dev_exit(void);
 void rnic_ufile_publish(struct rnic_uproc *up);

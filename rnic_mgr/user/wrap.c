@@ -135,6 +135,24 @@ static struct rnic_uproc *rnic_uproc_create(struct rnic_dev *rd)
 }
 
 /**
+ * rnic_user_charging - does the device charge user registrations now?
+ * @rd: the device
+ *
+ * While it does, its ib_device is alive: a removal or a mode change
+ * closes the device (ud_closing) and then takes rnic_user_mutex before
+ * it lets the device go.
+ *
+ * Return: true if it is wrapped, not closing and in mode on.
+ * Context: under rnic_user_mutex.
+ */
+bool rnic_user_charging(struct rnic_dev *rd)
+{
+	lockdep_assert_held(&rnic_user_mutex);
+	return rd->rd_user->ud_wrapped && !READ_ONCE(rd->rd_user->ud_closing) &&
+	       READ_ONCE(rd->rd_user->ud_mode) == RDR_USER_ON;
+}
+
+/**
  * rnic_uproc_find_or_create - the calling process's consumer on a device
  * @rd: the device
  *
@@ -149,9 +167,7 @@ struct rnic_uproc *rnic_uproc_find_or_create(struct rnic_dev *rd)
 {
 	struct rnic_uproc *up;
 
-	lockdep_assert_held(&rnic_user_mutex);
-	if (!rd->rd_user->ud_wrapped || READ_ONCE(rd->rd_user->ud_closing) ||
-	    READ_ONCE(rd->rd_user->ud_mode) != RDR_USER_ON)
+	if (!rnic_user_charging(rd))
 		return ERR_PTR(-ENODEV);
 	list_for_each_entry(up, &rd->rd_user->ud_uprocs, up_node) {
 		/* by struct pid: a recycled tgid number is another process */

@@ -6,6 +6,9 @@
 #ifndef RDMASTOR_TOOLS_OPEN_PD_H
 #define RDMASTOR_TOOLS_OPEN_PD_H
 
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <infiniband/verbs.h>
 
@@ -28,6 +31,31 @@ static inline struct ibv_pd *open_pd(const char *name)
 	if (list)
 		ibv_free_device_list(list);
 	return ctx ? ibv_alloc_pd(ctx) : NULL;
+}
+
+/**
+ * open_uverbs - open a device's verbs node, as a BIND shows it
+ * @name: the device, as ibv_get_device_name() says it
+ *
+ * Return: the file descriptor, or -1 (errno set; ENODEV: no such device).
+ */
+static inline int open_uverbs(const char *name)
+{
+	struct ibv_device **list;
+	char path[256];
+	int i, n, fd = -1;
+
+	errno = ENODEV;
+	list = ibv_get_device_list(&n);
+	for (i = 0; list && i < n; i++)
+		if (!strcmp(ibv_get_device_name(list[i]), name)) {
+			snprintf(path, sizeof(path), "/dev/infiniband/%s",
+				 list[i]->dev_name);
+			fd = open(path, O_RDWR | O_CLOEXEC);
+		}
+	if (list)
+		ibv_free_device_list(list);
+	return fd;
 }
 
 #endif /* RDMASTOR_TOOLS_OPEN_PD_H */

@@ -12,7 +12,7 @@
  * line per step:
  *  - a second whole-process binding and a second binding of context B
  *    are refused (EBUSY); a context binding of a file that is not a
- *    verbs context, or of no file, is refused (EINVAL);
+ *    verbs context is refused (EINVAL), of no file too (EBADF);
  *  - NA buffers of PAGES pages are cached through W and NB through C:
  *    each binding's page says what its own registrations hold;
  *  - one of B's buffers is unmapped: C hears STALE; then one of A's: W
@@ -173,7 +173,7 @@ int main(int argc, char **argv)
 	err = rnic_bind_open_context(&x, argv[1], nul, NULL, 0);
 	result(err == -EINVAL, "a context binding of /dev/null: EINVAL", err, -EINVAL);
 	err = rnic_bind_open_context(&x, argv[1], -1, NULL, 0);
-	result(err == -EINVAL, "a context binding of no file: EINVAL", err, -EINVAL);
+	result(err == -EBADF, "a context binding of no file: EBADF", err, -EBADF);
 	close(nul);
 
 	ba = cache_buffers(cw, na, len);

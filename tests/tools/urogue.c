@@ -21,6 +21,11 @@
  *	device goes (ended=-ENOTCONN or -ENODEV); prints the plans sent
  *	and how it ended, exits 0 either way. Races the device's removal
  *	(the guest test deletes it).
+ *   urogue DEV noaccess
+ *	for a user who may not open DEV's uverbs node: bind the
+ *	whole process showing no verbs file, then showing /dev/null; if
+ *	either is taken, RESERVE 4096 entries (WAIT) five times. Prints one line per call; exits 0 only if every bind was
+ *	refused.
  *
  * The process may pass weight W > 0 in the environment variable
  * UROGUE_WEIGHT: checks then binds with it and verifies sysfs shows it.
@@ -84,15 +89,21 @@ static int open_node(void)
 	return fd;
 }
 
+/* A whole-process bind, showing @name's verbs node (U16) */
 static long bind_to(int fd, const char *name, uint32_t weight)
 {
 	struct rnic_bind b;
+	long r;
 
 	memset(&b, 0, sizeof(b));
 	snprintf(b.ibdev, sizeof(b.ibdev), "%s", name);
 	b.weight = weight;
 	b.abi_version = RNIC_USER_ABI_VERSION;
-	return rc(ioctl(fd, RNIC_IOC_BIND, &b));
+	b.verbs_fd = open_uverbs(name);	/* -1 for no such device: ENODEV first */
+	r = rc(ioctl(fd, RNIC_IOC_BIND, &b));
+	if (b.verbs_fd >= 0)
+		close(b.verbs_fd);
+	return r;
 }
 
 static long plan(int fd, const uint32_t *lkeys, uint32_t n)
@@ -276,9 +287,15 @@ static int run_checks(void)
 	expect(rc(ioctl(fd, RNIC_IOC_BIND, &b)), -EINVAL,
 	       "context bind naming /dev/rnic_mgr, not a verbs context: EINVAL");
 	b.verbs_fd = 1000000;
-	expect(rc(ioctl(fd, RNIC_IOC_BIND, &b)), -EINVAL,
-	       "context bind naming no open file: EINVAL");
+	expect(rc(ioctl(fd, RNIC_IOC_BIND, &b)), -EBADF,
+	       "context bind naming no open file: EBADF");
 	b.flags = 0;
+	b.verbs_fd = -1;
+	expect(rc(ioctl(fd, RNIC_IOC_BIND, &b)), -EBADF,
+	       "whole-process bind showing no verbs file: EBADF");
+	b.verbs_fd = fd;
+	expect(rc(ioctl(fd, RNIC_IOC_BIND, &b)), -EINVAL,
+	       "whole-process bind showing /dev/rnic_mgr: EINVAL");
 	/* version 2's BIND was 8 bytes shorter: another ioctl number */
 	b.abi_version = 2;
 	expect(rc(ioctl(fd, _IOC(_IOC_READ | _IOC_WRITE, RNIC_IOC_MAGIC, 0x20,
@@ -510,6 +527,35 @@ static int run_planspin(double seconds)
 	return 0;
 }
 
+/* A BIND from a process that cannot use the device: refused (U16). */
+static int run_noaccess(void)
+{
+	int fd = open_node(), null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	int shows[2] = { -1, null }, bound = 0, i, j;
+	struct rnic_bind b;
+
+	for (i = 0; i < 2; i++) {
+		long r;
+
+		memset(&b, 0, sizeof(b));
+		snprintf(b.ibdev, sizeof(b.ibdev), "%s", dev);
+		b.abi_version = RNIC_USER_ABI_VERSION;
+		b.verbs_fd = shows[i];
+		r = rc(ioctl(fd, RNIC_IOC_BIND, &b));
+		printf("bind showing %s: %ld\n", i ? "/dev/null" : "no verbs file", r);
+		if (r)
+			continue;
+		bound++;
+		for (j = 0; j < 5; j++)
+			printf("reserve: %ld\n", reserve(fd, 4096, 0, RNIC_RESERVE_WAIT));
+		close(fd);
+		fd = open_node();
+	}
+	close(fd);
+	close(null);
+	return bound ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
@@ -524,5 +570,7 @@ int main(int argc, char **argv)
 		return run_fuzz(atol(argv[3]), (unsigned int)atoi(argv[4]));
 	if (!strcmp(argv[2], "planspin") && argc == 4)
 		return run_planspin(atof(argv[3]));
+	if (!strcmp(argv[2], "noaccess"))
+		return run_noaccess();
 	return 2;
 }

@@ -173,6 +173,19 @@ diag "user: $out"
 check "a user registration of 3000 is granted: the kernel consumer shrank" [ $rc = 0 ]
 kdir=$(ls -d $SYS/consumers/kern.* | head -n1)
 check "the kernel consumer was revoked" [ "$(cat "$kdir/revocations")" -ge 1 ]
+# A user kept out of the device's verbs node cannot bind to it, so it
+# cannot make the arbiter take entries from the kernel consumer (U16).
+uv=$(grep -l "^$DEV\$" /sys/class/infiniband_verbs/*/ibdev)
+uv=/dev/infiniband/$(basename "${uv%/ibdev}")
+rev0=$(cat "$kdir/revocations")
+mode0=$(stat -c %a "$uv")
+chmod 0600 "$uv"
+out=$(setpriv --reuid=65534 --regid=65534 --clear-groups build/tools/urogue $DEV noaccess 2>&1)
+rc=$?
+chmod "$mode0" "$uv"
+diag "$uv 0600, as nobody: $(echo "$out" | paste -sd' ')"
+check "a user who may not open $uv cannot bind to $DEV" [ $rc = 0 ]
+expect_eq "the kernel consumer was not revoked for it" "$(cat "$kdir/revocations")" "$rev0"
 echo stopall > $CTL
 check "unload the test consumer" rmmod rnic_test_consumer
 echo 262144 > $SYS/budget

@@ -36,9 +36,10 @@
  * moved out of random.h's range, BIND checks the version, the shared
  * page has events_posted. 3: several bindings per process and device,
  * each serving one verbs context (RNIC_BIND_CONTEXT, @verbs_fd); a
- * version-2 BIND is refused with -EPROTO all the same.
+ * version-2 BIND is refused with -EPROTO all the same. 4: every BIND
+ * shows a uverbs file of its device (@verbs_fd).
  */
-#define RNIC_USER_ABI_VERSION	3
+#define RNIC_USER_ABI_VERSION	4
 #define RNIC_IBDEV_NAME_MAX	64
 
 /*
@@ -65,9 +66,14 @@
  *	out: the kernel's. A library of another version is refused with
  *	-EPROTO (and learns the kernel's version here)
  * @consumer_id: out: the consumer's id, as in its sysfs name
- * @verbs_fd: in, with RNIC_BIND_CONTEXT: the verbs context's file
- *	descriptor (struct ibv_context's cmd_fd); -EINVAL if it is not an
- *	open uverbs file. Ignored without the flag
+ * @verbs_fd: in: an open uverbs file of @ibdev, which shows that the
+ *	caller may use the device (its node's mode, the device cgroup,
+ *	the network namespace); with RNIC_BIND_CONTEXT, the verbs context's
+ *	file (struct ibv_context's cmd_fd), without it any open
+ *	/dev/infiniband/uverbsN of the device. -EBADF if it is not an open
+ *	file, -EINVAL if not a uverbs device file, -EACCES if one of
+ *	another device or of a device the caller's network namespace may
+ *	not use (version 4; version 3 took it with RNIC_BIND_CONTEXT only)
  * @reserved: in: 0
  *
  * Errors: -EBUSY if the file is bound already, or the process has a
