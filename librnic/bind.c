@@ -205,6 +205,8 @@ int rnic_bind_process(struct rnic_binding *b, int timeout_ms)
 {
 	uint64_t buf[2048];	/* events are 8-byte aligned */
 	struct pollfd pfd = { .fd = b->fd, .events = POLLIN };
+	/* before the reads: what they leave unread up to it was dropped */
+	uint64_t posted = __atomic_load_n(&b->shared->events_posted, __ATOMIC_ACQUIRE);
 	int handled = 0, r;
 	ssize_t n;
 
@@ -212,12 +214,14 @@ int rnic_bind_process(struct rnic_binding *b, int timeout_ms)
 	if (r < 0)
 		return -errno;
 	if (!r) {
+		rnic_lib_drained(&b->lib, posted);
 		rnic_lib_refresh(&b->lib);
 		return 0;
 	}
 	for (;;) {
 		n = read(b->fd, buf, sizeof(buf));
 		if (n < 0 && errno == EAGAIN) {
+			rnic_lib_drained(&b->lib, posted);
 			rnic_lib_refresh(&b->lib);
 			return handled;
 		}

@@ -116,6 +116,43 @@ static void rnic_lib_resync(struct rnic_lib *l)
 	rnic_cache_set_capacity(l->cache, cap);	/* evicts down to it */
 }
 
+/*
+ * Events were lost (the kernel drops one its queue has no room for, and
+ * an munmap over some 400 cached regions posts that many STALEs). Any
+ * of them may have been a STALE, and a region it covered must never be
+ * used again: a buffer mapped anew at the same address would go out
+ * with the old pages, and what is received would land in them. So no
+ * cached region is trusted: idle ones go now, held ones when put.
+ */
+static void rnic_lib_lost(struct rnic_lib *l, uint32_t lost)
+{
+	l->stats.lost += lost;
+	l->stats.flushes++;
+	l->stats.stale_dropped += rnic_cache_invalidate(l->cache, 0, SIZE_MAX);
+	rnic_lib_resync(l);
+}
+
+/**
+ * rnic_lib_drained - the queue was read empty: were events lost at its end?
+ * @l: the binding
+ * @posted: the page's events_posted, loaded (acquire) before the reads
+ *	that emptied the queue
+ *
+ * The kernel announces each event after it queued or dropped it, so one
+ * up to @posted that was not read was dropped; with no event after it,
+ * no sequence gap would ever show it.
+ */
+void rnic_lib_drained(struct rnic_lib *l, uint64_t posted)
+{
+	uint32_t lost = (uint32_t)posted - (l->expect_seq - 1);
+
+	/* none, or the reads went past @posted (events posted since) */
+	if (!lost || lost > INT32_MAX)
+		return;
+	l->expect_seq = (uint32_t)posted + 1;
+	rnic_lib_lost(l, lost);
+}
+
 /**
  * rnic_lib_refresh - let the cache grow back to what the page allows
  * @l: the binding
@@ -199,10 +236,8 @@ int rnic_lib_events(struct rnic_lib *l, const void *buf, size_t len)
 			return -EPROTO;
 		l->stats.events++;
 		handled++;
-		if (lost) {
-			l->stats.lost += lost;
-			rnic_lib_resync(l);
-		}
+		if (lost)
+			rnic_lib_lost(l, (uint32_t)lost);
 		switch (ev.type) {
 		case RNIC_EV_REVOKE:
 			rnic_lib_revoke(l, &ev);

@@ -58,6 +58,8 @@
  *	registrations)
  * @reclaim_asked: entries they asked for
  * @reclaim_freed: entries freed by evicting idle regions
+ * @flushes: times every cached region was dropped because events were
+ *	lost (any of them may have been a STALE)
  *
  * Returned by pointer; new counters are added at the end.
  */
@@ -66,6 +68,7 @@ struct rnic_lib_stats {
 	uint64_t grows, grants, stale, stale_dropped, lost, resyncs, unknown;
 	uint64_t regrows, granted, grants_refused;
 	uint64_t reclaims, reclaim_asked, reclaim_freed;
+	uint64_t flushes;
 };
 
 /* one binding's event handling: opaque (events_int.h inside the library) */

@@ -27,5 +27,6 @@ struct rnic_lib {
 
 void rnic_lib_init(struct rnic_lib *l, struct rnic_cache *cache,
 		   const struct rnic_shared *shared);
+void rnic_lib_drained(struct rnic_lib *l, uint64_t posted);
 
 #endif /* RDMASTOR_LIBRNIC_EVENTS_INT_H */

@@ -36,6 +36,13 @@
  *	the same, but the new pages are looked up at once, with no wait
  *	for the STALE event and no event loop run in between (review M8):
  *	the lookup itself must see the event the kernel posted.
+ *   ucoop DEV staleflood
+ *	600 regions of 4 pages cached in one mapping, the mapping replaced
+ *	at the same address (munmap, then mmap MAP_FIXED): 600 STALEs at
+ *	once, more than a file's queue holds. Then, with no event loop
+ *	run, each region is looked up and RDMA-written to a buffer of its
+ *	own: what arrives must be the new pages' data, never the old.
+ *	Prints what it saw; exit 0 if no write carried old data.
  *   ucoop DEV deaf PAGES SECONDS
  *	bound, but deaf: register a PAGES-page buffer with ibv_reg_mr (not
  *	through the cache), print "deaf ok", then sleep SECONDS without
@@ -463,6 +470,90 @@ static int run_stale(struct rnic_cache *c, struct rnic_binding *b, int at_once)
 	       new != old ? 0 : 1;
 }
 
+#define FLOOD_REGIONS	600
+#define FLOOD_PAGES	4	/* each region; 6 pages apart */
+
+/* RDMA-write @len bytes of @src (an MR of the cache) into @dst; 0 if done */
+static int write_to(struct ibv_qp *qp, struct ibv_cq *cq, void *src, uint32_t lkey,
+		    struct ibv_mr *dst, size_t len)
+{
+	struct ibv_sge sge = { .addr = (uintptr_t)src, .length = len, .lkey = lkey };
+	struct ibv_send_wr *bad, wr = { .opcode = IBV_WR_RDMA_WRITE, .sg_list = &sge,
+					.num_sge = 1, .send_flags = IBV_SEND_SIGNALED };
+	struct ibv_wc wc;
+	int got;
+
+	wr.wr.rdma.remote_addr = (uintptr_t)dst->addr;
+	wr.wr.rdma.rkey = dst->rkey;
+	if (ibv_post_send(qp, &wr, &bad))
+		return -1;
+	do {
+		got = ibv_poll_cq(cq, 1, &wc);
+	} while (!got);
+	return got < 0 || wc.status != IBV_WC_SUCCESS ? -1 : 0;
+}
+
+static int run_staleflood(struct rnic_cache *c, struct rnic_binding *b, struct ibv_pd *pd)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE), rlen = FLOOD_PAGES * pg;
+	size_t len = FLOOD_REGIONS * 6 * pg;
+	unsigned int same_key = 0, old_data = 0, failed = 0, i;
+	static uint32_t old[FLOOD_REGIONS];
+	unsigned long long cached;
+	struct ibv_qp *qp[2];
+	struct ibv_mr *dst;
+	struct ibv_cq *cq;
+	char *area, *sink;
+
+	area = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	sink = malloc(rlen);
+	dst = sink ? ibv_reg_mr(pd, sink, rlen, ACCESS) : NULL;
+	if (area == MAP_FAILED || !dst || connect_pair(pd, &cq, qp))
+		return 1;
+	memset(area, 'o', len);
+	for (i = 0; i < FLOOD_REGIONS; i++) {
+		struct rnic_cache_seg seg;
+
+		if (rnic_cache_get(c, (uintptr_t)area + i * 6 * pg, rlen, &seg, 1) != 1)
+			return 1;
+		old[i] = ((struct ibv_mr *)seg.handle)->lkey;
+		rnic_cache_put(c, &seg, 1);
+	}
+	cached = rnic_cache_cached_pages(c);
+	/* one munmap: a STALE for each of the 600, posted within it */
+	if (mmap(area, len, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_POPULATE, -1, 0) != area)
+		return 1;
+	memset(area, 'n', len);
+	for (i = 0; i < FLOOD_REGIONS; i++) {
+		char *r = area + i * 6 * pg;
+		struct rnic_cache_seg seg;
+		uint32_t lkey;
+
+		if (rnic_cache_get(c, (uintptr_t)r, rlen, &seg, 1) != 1)
+			return 1;
+		lkey = ((struct ibv_mr *)seg.handle)->lkey;
+		same_key += lkey == old[i];
+		memset(sink, 0, rlen);
+		if (write_to(qp[0], cq, r, lkey, dst, rlen))
+			failed++;
+		else if (sink[0] != 'n' || sink[rlen - 1] != 'n')
+			old_data++;
+		rnic_cache_put(c, &seg, 1);
+	}
+	printf("staleflood regions=%u cached=%llu stale=%llu lost=%llu flushes=%llu same_key=%u old_data=%u failed=%u\n",
+	       FLOOD_REGIONS, cached, (unsigned long long)rnic_bind_stats(b)->stale,
+	       (unsigned long long)rnic_bind_stats(b)->lost,
+	       (unsigned long long)rnic_bind_stats(b)->flushes, same_key, old_data, failed);
+	ibv_destroy_qp(qp[0]);
+	ibv_destroy_qp(qp[1]);
+	ibv_destroy_cq(cq);
+	ibv_dereg_mr(dst);
+	free(sink);
+	return old_data || failed ? 1 : 0;
+}
+
 static int run_deaf(struct ibv_pd *pd, size_t pages, double seconds)
 {
 	size_t len = pages * (size_t)sysconf(_SC_PAGESIZE);
@@ -567,6 +658,8 @@ int main(int argc, char **argv)
 		ret = run_stale(c, b, 0);
 	else if (!strcmp(argv[2], "stalenow"))
 		ret = run_stale(c, b, 1);
+	else if (!strcmp(argv[2], "staleflood"))
+		ret = run_staleflood(c, b, pd);
 	else if (!strcmp(argv[2], "deaf") && argc == 5)
 		ret = run_deaf(pd, strtoul(argv[3], NULL, 0), atof(argv[4]));
 	else if (!strcmp(argv[2], "churn") && argc == 5)

@@ -303,6 +303,11 @@ diag "$(tail -n1 /tmp/stale.out)"
 check "a bound program's cache sees the STALE in the lookup made at once" \
 	sh -c "$COOP $DEV stalenow > /tmp/stale.out 2>&1"
 diag "$(tail -n1 /tmp/stale.out)"
+# 600 STALEs from one munmap, more than the queue holds: a lost one
+# must not leave its region cached (the old pages would go out).
+check "600 cached regions unmapped at once: no write carries the old pages" \
+	sh -c "$COOP $DEV staleflood > /tmp/stale.out 2>&1"
+diag "$(tail -n1 /tmp/stale.out)"
 
 # An unmodified program under librnic's LD_PRELOAD shim: repeated
 # registrations of one buffer hit the cache (one real registration),
