@@ -55,7 +55,8 @@ static atomic64_t rnic_ufile_ids = ATOMIC64_INIT(0);
  * @told: a REVOKE was queued to it since it bound (up_lock; U5)
  * @held: entries of a context binding's registrations (U12, up_lock)
  * @keys_held: how many registrations those are
- * @detached: the device went away after the bind: reads end
+ * @detached: the device went away after the bind: reads end, until a new
+ *	BIND
  * @seq: the last event's seq
  * @queue: encoded events (U9); allocated at the first BIND (U11)
  * @shared: the mapped page (U10); allocated at the first BIND (U11), then
@@ -700,6 +701,8 @@ static long rnic_ufile_bind(struct rnic_ufile *f, void __user *arg)
 	}
 	spin_lock(&f->lock);
 	f->up = up;
+	/* a file whose device went may bind again: it serves the new one */
+	f->detached = false;
 	f->context = context;
 	f->key = key;
 	f->id = atomic64_inc_return(&rnic_ufile_ids);

@@ -26,6 +26,12 @@
  *	whole process showing no verbs file, then showing /dev/null; if
  *	either is taken, RESERVE 4096 entries (WAIT) five times. Prints one line per call; exits 0 only if every bind was
  *	refused.
+ *   urogue DEV rebind
+ *	bind, print "bound", wait (60 s at most) for the device's removal
+ *	to end the binding (POLLHUP), print "detached", then BIND the same
+ *	file again until the device is back (60 s at most): the file must
+ *	serve the new binding, neither HUP nor end of file. Prints what
+ *	poll and read said; exit 0 if they said so.
  *
  * The process may pass weight W > 0 in the environment variable
  * UROGUE_WEIGHT: checks then binds with it and verifies sysfs shows it.
@@ -34,6 +40,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -556,6 +563,38 @@ static int run_noaccess(void)
 	return bound ? 1 : 0;
 }
 
+/* A file bound again after its device went and came back (N10). */
+static int run_rebind(void)
+{
+	struct pollfd p = { .fd = open_node(), .events = POLLIN };
+	char ev[4096];
+	long r = -1, n;
+	int i;
+
+	if (bind_to(p.fd, dev, 0))
+		return 1;
+	printf("bound\n");
+	for (i = 0; i < 600; i++)
+		if (poll(&p, 1, 100) > 0 && (p.revents & POLLHUP))
+			break;
+	if (i == 600) {
+		printf("never detached\n");
+		return 1;
+	}
+	printf("detached\n");
+	for (i = 0; i < 600 && (r = bind_to(p.fd, dev, 0)); i++)
+		usleep(100000);
+	if (r) {
+		printf("bind again: %ld\n", r);
+		return 1;
+	}
+	p.revents = 0;
+	r = poll(&p, 1, 0);
+	n = rc(read(p.fd, ev, sizeof(ev)));
+	printf("bound again: poll %ld revents %#x, read %ld\n", r, p.revents, n);
+	return (p.revents & POLLHUP) || n != -EAGAIN ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
@@ -572,5 +611,7 @@ int main(int argc, char **argv)
 		return run_planspin(atof(argv[3]));
 	if (!strcmp(argv[2], "noaccess"))
 		return run_noaccess();
+	if (!strcmp(argv[2], "rebind"))
+		return run_rebind();
 	return 2;
 }

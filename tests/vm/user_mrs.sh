@@ -543,6 +543,10 @@ check "rnic_mgr loads again" modprobe rnic_mgr
 # --- device removal with user MRs registered ---
 ustart reg:64 wait
 check "registered" wait_for 20 grep -q "ok lkey" "$UOUT"
+# a bound file, to be bound again once the device is back
+build/tools/urogue $DEV rebind > /tmp/rebind.out 2>&1 {UFD}>&- &
+rebind=$!
+check "a file is bound" wait_for 20 grep -q bound /tmp/rebind.out
 # (not holding umr's pipe, or umr would never see its end of file)
 rdma link delete $DEV {UFD}>&- &
 del=$!
@@ -550,6 +554,14 @@ check "rxe0 leaves rnic_mgr while the MR is registered" wait_for 30 test ! -e $S
 ustop
 wait $del
 check "the device is gone" sh -c "! rdma link show $DEV/1 2>/dev/null"
+check "the bound file saw its binding end" wait_for 20 grep -q detached /tmp/rebind.out
+check "the device comes back" rdma link add $DEV type rxe netdev dummy0
+check "charged again" wait_for 20 sh -c "echo on > $SYS/user_charging"
+wait $rebind
+r=$?
+diag "$(paste -sd' ' /tmp/rebind.out)"
+check "the same file bound again serves the new binding: no HUP, no end of file" [ $r = 0 ]
+check "remove the device again" rdma link delete $DEV
 check "rnic_mgr unloads after device removal" modprobe -r rnic_mgr
 
 tap_done
