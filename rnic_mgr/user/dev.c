@@ -582,34 +582,64 @@ static int rnic_ufile_open(struct inode *inode, struct file *file)
 	return 0;
 }
 
-/*
- * The first BIND's allocations (U11), charged to the caller's memory
- * cgroup; published under the file's lock, and with a release for
- * mmap, which reads @shared without it. Called with rnic_user_mutex.
+/**
+ * struct rnic_ufile_mem - the first BIND's allocations (U11)
+ * @page: the shared page, or NULL once published (or never needed)
+ * @queue: the event queue
  */
-static int rnic_ufile_alloc(struct rnic_ufile *f)
-{
+struct rnic_ufile_mem {
 	struct rnic_shared *page;
-	typeof(f->queue) queue;
+	typeof(((struct rnic_ufile *)NULL)->queue) queue;
+};
 
-	lockdep_assert_held(&rnic_user_mutex);
-	if (f->shared)
-		return 0;
-	page = (void *)get_zeroed_page(GFP_KERNEL_ACCOUNT);
-	if (!page)
+/*
+ * Made before rnic_user_mutex, charged to the caller's memory cgroup: a
+ * caller near its limit reclaims here, and under the mutex it would
+ * hold up every other process's first registration, BIND and exit.
+ */
+static int rnic_ufile_mem_alloc(struct rnic_ufile *f, struct rnic_ufile_mem *m)
+{
+	m->page = NULL;
+	if (READ_ONCE(f->shared))
+		return 0;	/* bound before: they are there */
+	m->page = (void *)get_zeroed_page(GFP_KERNEL_ACCOUNT);
+	if (!m->page)
 		return -ENOMEM;
-	if (kfifo_alloc(&queue, RNIC_UFILE_QUEUE, GFP_KERNEL_ACCOUNT)) {
-		free_page((unsigned long)page);
+	if (kfifo_alloc(&m->queue, RNIC_UFILE_QUEUE, GFP_KERNEL_ACCOUNT)) {
+		free_page((unsigned long)m->page);
+		m->page = NULL;
 		return -ENOMEM;
 	}
-	page->abi_version = RNIC_USER_ABI_VERSION;
-	page->target = RNIC_NO_TARGET;
-	spin_lock(&f->lock);
-	f->queue = queue;
-	/* the page's contents before its pointer: pairs with mmap's acquire */
-	smp_store_release(&f->shared, page);
-	spin_unlock(&f->lock);
+	m->page->abi_version = RNIC_USER_ABI_VERSION;
+	m->page->target = RNIC_NO_TARGET;
 	return 0;
+}
+
+/*
+ * Published under rnic_user_mutex (a BIND racing on the same file keeps
+ * its own for rnic_ufile_mem_free()), under the file's lock, and with a
+ * release for mmap, which reads @shared without it.
+ */
+static void rnic_ufile_mem_publish(struct rnic_ufile *f, struct rnic_ufile_mem *m)
+{
+	lockdep_assert_held(&rnic_user_mutex);
+	if (f->shared || !m->page)
+		return;
+	spin_lock(&f->lock);
+	f->queue = m->queue;
+	/* the page's contents before its pointer: pairs with mmap's acquire */
+	smp_store_release(&f->shared, m->page);
+	spin_unlock(&f->lock);
+	m->page = NULL;
+}
+
+/* What a BIND allocated and did not publish. */
+static void rnic_ufile_mem_free(struct rnic_ufile_mem *m)
+{
+	if (!m->page)
+		return;
+	kfifo_free(&m->queue);
+	free_page((unsigned long)m->page);
 }
 
 static int rnic_ufile_release(struct inode *inode, struct file *file)
@@ -641,6 +671,7 @@ static int rnic_ufile_may_bind(struct rnic_uproc *up, bool context, const void *
 
 static long rnic_ufile_bind(struct rnic_ufile *f, void __user *arg)
 {
+	struct rnic_ufile_mem mem;
 	const void *key = NULL;
 	struct rnic_uproc *up;
 	struct rnic_bind b;
@@ -667,6 +698,10 @@ static long rnic_ufile_bind(struct rnic_ufile *f, void __user *arg)
 	rd = rnic_dev_get_by_name(b.ibdev);
 	if (!rd)
 		return -ENODEV;
+	if (rnic_ufile_mem_alloc(f, &mem)) {
+		kobject_put(&rd->rd_kobj);
+		return -ENOMEM;
+	}
 	mutex_lock(&rnic_user_mutex);
 	if (f->up) {
 		err = -EBUSY;
@@ -684,9 +719,7 @@ static long rnic_ufile_bind(struct rnic_ufile *f, void __user *arg)
 	}
 	if (!context)
 		key = NULL;
-	err = rnic_ufile_alloc(f);
-	if (err)
-		goto out;
+	rnic_ufile_mem_publish(f, &mem);
 	up = rnic_uproc_find_or_create(rd);
 	if (IS_ERR(up)) {
 		err = PTR_ERR(up);
@@ -728,6 +761,7 @@ static long rnic_ufile_bind(struct rnic_ufile *f, void __user *arg)
 		err = -EFAULT;	/* bound all the same: closing unbinds */
 out:
 	mutex_unlock(&rnic_user_mutex);
+	rnic_ufile_mem_free(&mem);
 	kobject_put(&rd->rd_kobj);
 	return err;
 }
@@ -985,7 +1019,7 @@ static __poll_t rnic_ufile_poll(struct file *file, poll_table *wait)
 static int rnic_ufile_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	struct rnic_ufile *f = file->private_data;
-	/* the pointer, then the page: pairs with rnic_ufile_alloc()'s release */
+	/* the pointer, then the page: pairs with rnic_ufile_mem_publish()'s release */
 	struct rnic_shared *page = smp_load_acquire(&f->shared);
 
 	if (vma->vm_pgoff || vma->vm_end - vma->vm_start != PAGE_SIZE ||

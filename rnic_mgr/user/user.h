@@ -87,8 +87,9 @@
  *      event queue (20 KiB) are allocated at its first BIND, and all
  *      three are charged to the opener's memory cgroup, so opening the
  *      device a million times costs the opener, not the host.
- *      Enforced: rnic_ufile_bind() calls rnic_ufile_alloc() under
- *      rnic_user_mutex; mmap and read refuse a file never bound.
+ *      Enforced: rnic_ufile_bind() allocates them before it takes
+ *      rnic_user_mutex (a reclaim must not hold it) and publishes them
+ *      under it; mmap and read refuse a file never bound.
  *  U12. Each registration routes to one binding at most: the context
  *      binding of its verbs file if there is one, else the
  *      whole-process binding. Its STALE goes there; a context binding's
