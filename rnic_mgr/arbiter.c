@@ -196,40 +196,63 @@ static void rnic_rebalance(struct rnic_dev *rd, u64 now)
  * disturbs one cache rather than a little of every one. Requests
  * coalesce in rc_reclaim until rd_notify_work delivers them.
  */
+/* What @o holds idle beyond its minimum and what it was asked already. */
+static u64 rnic_spare(const struct rnic_consumer *o)
+{
+	const struct rnp_res_state *e = &o->rc_pol.r[RNP_ENTRIES];
+
+	return e->held > e->min + o->rc_reclaim ? e->held - e->min - o->rc_reclaim : 0;
+}
+
+static void rnic_ask_reclaim(struct rnic_consumer *o, u64 ask)
+{
+	o->rc_reclaim += ask;
+	o->rc_reclaims++;
+	o->rc_notify |= RNIC_NOTIFY_RECLAIM;
+	trace_rnic_reclaim_idle(o, o->rc_reclaim);
+}
+
+/*
+ * Ask consumers that keep idle MRs to free @entries, largest spare
+ * first. One pass gathers the largest spares and their total; if the
+ * total does not cover @entries every consumer with a spare is asked
+ * for all of it (a second pass), else the largest, up to
+ * RNP_RECLAIM_ASK_MAX of them (N7: O(n) under rd_lock, not O(n^2)).
+ */
 static void rnic_reclaim_idle(struct rnic_dev *rd, struct rnic_consumer *c, u64 entries)
 {
 	struct rnp_pool *p = &rd->rd_pool;
-	bool notify = false;
-	u32 i, round;
+	struct rnp_reclaim_plan pl = {};
+	u32 i;
 
 	lockdep_assert_held(&rd->rd_lock);
-	for (round = 0; entries && round < p->nr; round++) {
-		struct rnic_consumer *best = NULL;
-		u64 best_spare = 0, ask;
+	if (!entries)
+		return;
+	for (i = 0; i < p->nr; i++) {
+		struct rnic_consumer *o = rnic_of(p->cons[i]);
 
+		if (o != c && o->rc_ops->reclaim)
+			rnp_reclaim_offer(&pl, o, rnic_spare(o));
+	}
+	if (!pl.n)
+		return;
+	if (pl.total <= entries) {
 		for (i = 0; i < p->nr; i++) {
 			struct rnic_consumer *o = rnic_of(p->cons[i]);
-			const struct rnp_res_state *e = &o->rc_pol.r[RNP_ENTRIES];
-			u64 spare = e->held > e->min + o->rc_reclaim ?
-				    e->held - e->min - o->rc_reclaim : 0;
+			u64 spare = rnic_spare(o);
 
-			if (o != c && o->rc_ops->reclaim && spare > best_spare) {
-				best = o;
-				best_spare = spare;
-			}
+			if (o != c && o->rc_ops->reclaim && spare)
+				rnic_ask_reclaim(o, spare);
 		}
-		if (!best)
-			break;
-		ask = min(best_spare, entries);
-		best->rc_reclaim += ask;
-		best->rc_reclaims++;
-		best->rc_notify |= RNIC_NOTIFY_RECLAIM;
-		trace_rnic_reclaim_idle(best, best->rc_reclaim);
-		entries -= ask;
-		notify = true;
+	} else {
+		for (i = 0; i < pl.n && entries; i++) {
+			u64 ask = min(pl.spare[i], entries);
+
+			rnic_ask_reclaim(pl.who[i], ask);
+			entries -= ask;
+		}
 	}
-	if (notify)
-		queue_work(system_wq, &rd->rd_notify_work);
+	queue_work(system_wq, &rd->rd_notify_work);
 }
 
 /* Is any queued waiter owed its request (within its fair share)? */

@@ -991,6 +991,37 @@ static bool rnp_waiting(const struct rnp_cons *c)
 }
 
 /**
+ * rnp_reclaim_offer - one consumer's spare, for an idle reclaim's plan
+ * @pl: the plan, zeroed before the first offer
+ * @who: the consumer
+ * @spare: what it holds idle beyond its minimum and what it was asked
+ *
+ * Keeps the RNP_RECLAIM_ASK_MAX largest spares in decreasing order, and
+ * the total: one pass over n consumers costs O(n), where asking the
+ * largest, then scanning again for the next, cost O(n^2) under the
+ * device's lock.
+ */
+void rnp_reclaim_offer(struct rnp_reclaim_plan *pl, void *who, u64 spare)
+{
+	u32 i;
+
+	if (!spare)
+		return;
+	pl->total += spare;
+	if (pl->n == RNP_RECLAIM_ASK_MAX && spare <= pl->spare[pl->n - 1])
+		return;
+	if (pl->n < RNP_RECLAIM_ASK_MAX)
+		pl->n++;
+	/* insertion from the end: ties keep the order offered */
+	for (i = pl->n - 1; i > 0 && pl->spare[i - 1] < spare; i--) {
+		pl->spare[i] = pl->spare[i - 1];
+		pl->who[i] = pl->who[i - 1];
+	}
+	pl->spare[i] = spare;
+	pl->who[i] = who;
+}
+
+/**
  * rnp_pick_waiter - whose queued request to serve next
  * @p: the pool
  * @now_ms: current time

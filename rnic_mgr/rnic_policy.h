@@ -252,6 +252,25 @@ struct rnp_pool {
 #define RNP_REL_SHRUNK		0x2	/* the consumer reached its target */
 
 void rnp_params_default(struct rnp_params *params);
+/* most consumers one idle reclaim asks, largest spare first */
+#define RNP_RECLAIM_ASK_MAX	8
+
+/**
+ * struct rnp_reclaim_plan - whom an idle reclaim asks, gathered in one
+ *	pass over the consumers (rnp_reclaim_offer())
+ * @n: how many of @who hold a spare
+ * @total: the spare of every consumer offered
+ * @spare: the largest spares offered, in decreasing order
+ * @who: whose they are
+ */
+struct rnp_reclaim_plan {
+	u32 n;
+	u64 total;
+	u64 spare[RNP_RECLAIM_ASK_MAX];
+	void *who[RNP_RECLAIM_ASK_MAX];
+};
+
+void rnp_reclaim_offer(struct rnp_reclaim_plan *pl, void *who, u64 spare);
 size_t rnp_scratch_bytes(u32 cap);
 void rnp_scratch_attach(struct rnp_pool *p, void *mem, u32 cap);
 void rnp_set_weight(struct rnp_cons *c, u32 weight);

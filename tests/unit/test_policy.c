@@ -6,6 +6,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "tap.h"
 #include "eval/pool.h"
@@ -1016,6 +1017,55 @@ static void test_tenants(void)
 	upool_free(&u);
 }
 
+/*
+ * An idle reclaim's plan (N7): one pass keeps the largest spares in
+ * order and the total, whatever the number of consumers; equal to
+ * sorting all of them.
+ */
+static int desc_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+static void test_reclaim_plan(void)
+{
+	static u64 spare[2000], sorted[2000];
+	struct rnp_reclaim_plan pl;
+	unsigned int seed = 7, i, k, bad = 0, zeros = 0;
+	u64 total = 0;
+
+	for (k = 0; k < 20; k++) {
+		memset(&pl, 0, sizeof(pl));
+		total = 0;
+		zeros = 0;
+		for (i = 0; i < 2000; i++) {
+			seed = seed * 1103515245 + 12345;
+			/* many ties and zeros: small values, a third idle-free */
+			spare[i] = (seed >> 16) % 3 ? (seed >> 8) % (k ? 50 * k : 3) : 0;
+			zeros += !spare[i];
+			total += spare[i];
+			rnp_reclaim_offer(&pl, &spare[i], spare[i]);
+		}
+		memcpy(sorted, spare, sizeof(spare));
+		qsort(sorted, 2000, sizeof(u64), desc_u64);
+		for (i = 0; i < pl.n; i++)
+			bad += pl.spare[i] != sorted[i] || *(u64 *)pl.who[i] != pl.spare[i];
+		bad += pl.total != total;
+		bad += pl.n != (2000 - zeros < RNP_RECLAIM_ASK_MAX ? 2000 - zeros : RNP_RECLAIM_ASK_MAX);
+	}
+	tap_ok(!bad, "reclaim plan: the %d largest spares of 2000, in order, and the total, 20 draws (%u wrong)",
+	       RNP_RECLAIM_ASK_MAX, bad);
+	memset(&pl, 0, sizeof(pl));
+	rnp_reclaim_offer(&pl, &spare[0], 0);
+	rnp_reclaim_offer(&pl, &spare[1], 5);
+	rnp_reclaim_offer(&pl, &spare[2], 9);
+	tap_ok(pl.n == 2 && pl.total == 14 && pl.spare[0] == 9 && pl.who[0] == &spare[2] &&
+	       pl.spare[1] == 5, "reclaim plan: no spare is not asked; fewer than %d, all in order (n %u, total %llu)",
+	       RNP_RECLAIM_ASK_MAX, pl.n, (unsigned long long)pl.total);
+}
+
 int main(void)
 {
 	test_lone_consumer();
@@ -1037,5 +1087,6 @@ int main(void)
 	test_announce_relief();
 	test_groups_model();
 	test_tenants();
+	test_reclaim_plan();
 	return tap_done();
 }
