@@ -2,8 +2,9 @@
 # shellcheck shell=bash
 #
 # Guest body of `make bench B=user-level` (Documentation/user-level.rst):
-#  regcost    ibv_reg_mr/ibv_dereg_mr cost by size, charged by rnic_mgr
-#             and not (rnic_mgr unloaded), same boot, interleaved rounds
+#  regcost    ibv_reg_mr/ibv_dereg_mr cost by size in rnic_mgr's modes
+#             off, monitor and on, and with rnic_mgr unloaded; same
+#             boot, each round every mode, order rotated
 #  revoke     time from REVOKE to release for a bound program answering
 #             from its cache (rnic_mgr's last_reclaim_ms), by T
 #  xfer       the Open-MX pinning paper: a large buffer written in pieces, registered up
@@ -36,21 +37,28 @@ check "rdmastor installed" rdmastor_install
 check "user charging on" user_charging_on
 check "rnic_mgr loaded" modprobe rnic_mgr
 
-# --- registration cost, charged or not ---
+# --- registration cost: rnic_mgr's modes and without it ---
 if part regcost; then
-	# Per size, the two modes alternate (which goes first alternates by
-	# round): TCG timing drifts, so only neighbouring runs are compared.
+	# Each round runs every mode once per size, the order rotated by
+	# round: TCG timing drifts, so only a round's runs are compared
+	# (bench-user-level takes each round's ratio to "off", then the
+	# median over rounds). off, monitor, on: rnic_mgr loaded, the
+	# device's user_charging so; stock: rnic_mgr unloaded; off-aa: off
+	# again, the A/A arm that shows what a round's noise alone gives.
 	echo "round,mode,pages,reg_ns,dereg_ns" > $O/regcost.csv
-	# Many short rounds: the ratio of a round's two neighbouring runs is
-	# what the summary takes the median of.
-	for round in $(seq ${REG_ROUNDS:-15}); do
-		modes="charged stock"
-		[ $((round % 2)) = 0 ] && modes="stock charged"
-		for pages in 1 16 256; do
+	set -- off monitor on stock off-aa
+	for round in $(seq ${REG_ROUNDS:-9}); do
+		modes="$*"
+		set -- "${@:2}" "$1"
+		for pages in ${REGCOST_PAGES:-1 16 256}; do
 			n=2000
 			[ $pages = 256 ] && n=500
 			for mode in $modes; do
-				if [ $mode = charged ]; then modprobe rnic_mgr; else modprobe -r rnic_mgr 2>/dev/null; fi
+				if [ $mode = stock ]; then
+					modprobe -r rnic_mgr 2>/dev/null
+				else
+					modprobe rnic_mgr && echo "${mode%-aa}" > $SYS/user_charging
+				fi
 				line=$($UMR $DEV loop:$n:$pages) || { diag "umr failed: $line"; continue; }
 				reg=$(echo "$line" | sed -n 's/.* reg_ns=\([0-9]*\) .*/\1/p')
 				dereg=$(echo "$line" | sed -n 's/.* dereg_ns=\([0-9]*\).*/\1/p')
@@ -59,7 +67,7 @@ if part regcost; then
 			done
 		done
 	done
-	modprobe rnic_mgr
+	modprobe rnic_mgr && echo on > $SYS/user_charging
 fi
 
 # --- REVOKE to release, by T ---
