@@ -75,7 +75,7 @@ struct rnic_ufile {
 	u64 keys_held;
 	bool detached;
 	u32 seq;
-	DECLARE_KFIFO_PTR(queue, u8);
+	struct kfifo queue;
 	struct rnic_shared *shared;
 };
 
@@ -589,7 +589,7 @@ static int rnic_ufile_open(struct inode *inode, struct file *file)
  */
 struct rnic_ufile_mem {
 	struct rnic_shared *page;
-	typeof(((struct rnic_ufile *)NULL)->queue) queue;
+	struct kfifo queue;
 };
 
 /*
