@@ -170,6 +170,7 @@ struct ist_conn {
 	atomic_t outstanding;		/* SCSI commands not yet answered */
 	u32 window_adv;			/* MaxCmdSN - ExpCmdSN + 1, last sent */
 	unsigned long share_checked;	/* jiffies of the last share refresh */
+	atomic_t rx_pdus;		/* PDUs in full feature phase (idle check) */
 	struct list_head all;		/* stats.c */
 };
 
@@ -198,6 +199,7 @@ struct ist_cmd {
 
 extern struct workqueue_struct *ist_wq;
 extern bool ist_force_mr;
+extern unsigned int ist_discovery_idle_s;
 extern struct iscsit_transport ist_transport;
 
 /* portal.c */

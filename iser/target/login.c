@@ -224,6 +224,37 @@ static void ist_start_nopin_timer(struct iscsit_conn *conn)
 	spin_unlock_bh(&conn->nopin_timer_lock);
 }
 
+/*
+ * Wait for the connection to end. A discovery session (N6) is ended
+ * once it sent nothing for discovery_idle_s: it is not pinged (LIO's
+ * NOP-In is for Normal sessions), and one kept open holds its full
+ * rings for nothing. Checked at each period's end, so it goes between
+ * one and two periods after its last PDU.
+ */
+static void ist_wait_down(struct ist_conn *ic, bool discovery)
+{
+	int seen = atomic_read(&ic->rx_pdus);
+	unsigned int idle_s;
+
+	for (;;) {
+		idle_s = discovery ? READ_ONCE(ist_discovery_idle_s) : 0;
+		if (!idle_s) {
+			wait_event_interruptible(ic->wq, READ_ONCE(ic->down));
+			return;
+		}
+		if (wait_event_interruptible_timeout(ic->wq, READ_ONCE(ic->down),
+						     idle_s * HZ) != 0)
+			return;		/* down, or LIO's signal */
+		if (atomic_read(&ic->rx_pdus) == seen)
+			break;
+		seen = atomic_read(&ic->rx_pdus);
+	}
+	pr_info("connection %u: discovery session idle for %u s: closing\n",
+		ic->nr, idle_s);
+	rst_disconnect(ic->rc, -ETIMEDOUT);
+	wait_event_interruptible(ic->wq, READ_ONCE(ic->down));
+}
+
 /**
  * ist_get_rx_pdu - LIO's ->iscsit_get_rx_pdu: the receive thread's body
  * @conn: LIO's connection, now in full feature phase
@@ -256,5 +287,5 @@ void ist_get_rx_pdu(struct iscsit_conn *conn)
 	if (rst_tx_post(ic->rc, tx, ic->login_final_len, NULL, false, 0))
 		return;
 	ist_start_nopin_timer(conn);
-	wait_event_interruptible(ic->wq, READ_ONCE(ic->down));
+	ist_wait_down(ic, conn->sess && conn->sess->sess_ops->SessionType);
 }

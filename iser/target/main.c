@@ -15,6 +15,15 @@ module_param_named(force_mr, ist_force_mr, bool, 0644);
 MODULE_PARM_DESC(force_mr,
 		 "register every RDMA READ sink with a per-I/O MR charged to rnic_mgr, as iWARP requires (new connections)");
 
+/*
+ * A discovery session answers SendTargets and is logged out within
+ * milliseconds; one left open keeps its full rings (4.5 MiB on rxe).
+ */
+unsigned int ist_discovery_idle_s = 30;
+module_param_named(discovery_idle_s, ist_discovery_idle_s, uint, 0644);
+MODULE_PARM_DESC(discovery_idle_s,
+		 "end a discovery session that sent nothing for this many seconds (0: never; default 30)");
+
 /**
  * ist_get_sup_prot_ops - LIO's ->iscsit_get_sup_prot_ops
  * @conn: the connection

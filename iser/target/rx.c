@@ -336,6 +336,7 @@ void ist_recv(struct rst_conn *rc, const void *buf, u32 len, bool inv,
 	conn = ic->conn;
 	if (!conn || READ_ONCE(ic->closing))
 		return;
+	atomic_inc(&ic->rx_pdus);
 	if (ist_rx_pdu(ic, conn, &p) < 0) {
 		/* the Reject LIO may have queued goes out first (tx.c) */
 		trace_ist_protocol_error(ic, "PDU refused by the iSCSI layer");

@@ -34,6 +34,9 @@
  *   badtext    a text request "SendTargets=Alle" (a value LIO does not
  *              know); result as for readimm ("0x3f dropped": the Reject,
  *              then the connection ends, as LIO over TCP does)
+ *   discidle   a Discovery session, logged in to full feature phase,
+ *              that then sends nothing; result "dropped after N s" (the
+ *              target ended it) or "up after 20 s"
  *   loginflood a Normal login request without T (the target answers and
  *              waits for more), then one the target rejects (a key with
  *              no value), and 100 more login requests right behind it;
@@ -304,7 +307,8 @@ static bool is_session_mode(const char *mode)
 {
 	return sysfs_streq(mode, "readimm") || sysfs_streq(mode, "tagflood") ||
 	       sysfs_streq(mode, "loginflood") || sysfs_streq(mode, "badtext") ||
-	       sysfs_streq(mode, "conform") || sysfs_streq(mode, "nopttt");
+	       sysfs_streq(mode, "conform") || sysfs_streq(mode, "nopttt") ||
+	       sysfs_streq(mode, "discidle");
 }
 
 /* Sequence numbers of the session being driven. */
@@ -312,6 +316,7 @@ struct evil_sess {
 	struct rst_conn *c;
 	u32 cmdsn, exp_statsn, itt;
 	bool unsolicited;	/* log in with InitialR2T=No */
+	bool discovery;		/* a Discovery session: no TargetName */
 };
 
 /* Post one PDU: iSER header (no stags), @bhs, @dlen bytes of data. */
@@ -345,14 +350,18 @@ static const char * const evil_op_keys[] = {
  * Login keys: the names, then @nr of evil_op_keys (InitialR2T=No if
  * @unsolicited); each NUL-terminated.
  */
-static int evil_login_keys(char *keys, int size, unsigned int nr, bool unsolicited)
+static int evil_login_keys(char *keys, int size, unsigned int nr, bool unsolicited,
+			   bool discovery)
 {
 	unsigned int i;
 	int len;
 
 	len = scnprintf(keys, size, "InitiatorName=%s", "iqn.2026-11.org.rdmastor:evil") + 1;
-	len += scnprintf(keys + len, size - len, "TargetName=%s", iqn) + 1;
-	for (i = 0; i < nr && i < ARRAY_SIZE(evil_op_keys); i++)
+	if (discovery)
+		len += scnprintf(keys + len, size - len, "SessionType=Discovery") + 1;
+	else
+		len += scnprintf(keys + len, size - len, "TargetName=%s", iqn) + 1;
+	for (i = discovery; i < nr && i < ARRAY_SIZE(evil_op_keys); i++)
 		len += scnprintf(keys + len, size - len, "%s",
 				 unsolicited && !strcmp(evil_op_keys[i], "InitialR2T=Yes") ?
 				 "InitialR2T=No" : evil_op_keys[i]) + 1;
@@ -368,7 +377,8 @@ static int evil_session_login(struct evil_sess *es)
 
 	if (!keys)
 		return -ENOMEM;
-	len = evil_login_keys(keys, 1024, ARRAY_SIZE(evil_op_keys), es->unsolicited);
+	len = evil_login_keys(keys, 1024, ARRAY_SIZE(evil_op_keys), es->unsolicited,
+			      es->discovery);
 	bhs[8] = 0x80;		/* ISID: random format */
 	bhs[13] = 0x02;
 	put_be32(bhs + 16, es->itt++);
@@ -520,7 +530,7 @@ static int evil_loginflood(struct evil_sess *es)
 
 	if (!keys)
 		return -ENOMEM;
-	len = evil_login_keys(keys, 256, 1, false);	/* the names, SessionType */
+	len = evil_login_keys(keys, 256, 1, false, false);	/* the names, SessionType */
 	bhs[8] = 0x80;
 	bhs[13] = 0x03;
 	put_be32(bhs + 16, es->itt);
@@ -852,7 +862,8 @@ static int evil_conform(struct evil_sess *es)
 static void evil_session_run(struct rst_conn *c, const char *mode)
 {
 	struct evil_sess es = { .c = c, .cmdsn = 1, .itt = 1,
-				.unsolicited = sysfs_streq(mode, "conform") };
+				.unsolicited = sysfs_streq(mode, "conform"),
+				.discovery = sysfs_streq(mode, "discidle") };
 	unsigned int i, n;
 	int err, off = 0;
 
@@ -866,6 +877,17 @@ static void evil_session_run(struct rst_conn *c, const char *mode)
 	if (err) {
 		snprintf(result, sizeof(result), "login failed %d %02x%02x %02x", err,
 			 evil_login_rsp[36], evil_login_rsp[37], evil_login_rsp[1]);
+		return;
+	}
+	if (es.discovery) {
+		unsigned long t0 = jiffies;
+
+		wait_event_timeout(evil_wq, READ_ONCE(evil_down), 20 * HZ);
+		if (READ_ONCE(evil_down))
+			snprintf(result, sizeof(result), "dropped after %u s",
+				 jiffies_to_msecs(jiffies - t0) / 1000);
+		else
+			snprintf(result, sizeof(result), "up after 20 s");
 		return;
 	}
 	if (sysfs_streq(mode, "conform")) {

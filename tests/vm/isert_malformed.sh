@@ -86,6 +86,19 @@ check "the target lets go of the session" wait_for 30 qps_gone
 # end before the Reject went out).
 check "badtext: the Reject arrives before the connection ends" evil badtext "0x3f dropped"
 check "the target lets go of that session" wait_for 30 qps_gone
+# A discovery session logged in and then silent holds full rings (4.5
+# MiB on rxe): ended after discovery_idle_s without a PDU (1 to 2 periods).
+IDLE=/sys/module/rdmastor_isert/parameters/discovery_idle_s
+expect_eq "discovery sessions idle 30 s at most by default" "$(cat $IDLE)" 30
+echo 3 > $IDLE
+echo discidle > $P/run
+r=$(cat $P/result)
+diag "discidle (discovery_idle_s 3): $r"
+check "a silent discovery session is ended within two periods ($r)" \
+	sh -c "echo '$r' | grep -Eq '^dropped after [3-7] s$'"
+check "and the kernel log says why" sh -c "dmesg | grep -q 'discovery session idle for 3 s: closing'"
+check "the target lets go of it" wait_for 30 qps_gone
+echo 30 > $IDLE
 # More PDUs than command tags: 63 commands parked behind a CmdSN gap, 150
 # pings, and a slow receiver so that the answers hold their tags. The
 # receive path waited for tags that only its own CQ frees (the session,
