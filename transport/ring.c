@@ -415,9 +415,28 @@ void rst_tx_on_done(struct rst_tx *tx, rst_tx_done_fn fn, void *arg)
 }
 EXPORT_SYMBOL_GPL(rst_tx_on_done);
 
-static bool rst_tx_available(struct rst_conn *c)
+/*
+ * The wait's condition takes the slot itself: one that only looked for a
+ * free slot let every waiter wake for it, and all but one then found the
+ * list empty and failed with -ETIMEDOUT long before their time (seen as
+ * one failed I/O, its MR freed as unknown, in transport_faults on 6.12).
+ */
+static bool rst_tx_take(struct rst_conn *c, struct rst_tx **tx)
 {
-	return !list_empty(&c->c_tx_free) || READ_ONCE(c->c_state) == RST_DOWN;
+	bool done = true;
+
+	spin_lock_irq(&c->c_lock);
+	if (c->c_state == RST_DOWN) {
+		*tx = ERR_PTR(-ENOTCONN);
+	} else {
+		*tx = list_first_entry_or_null(&c->c_tx_free, struct rst_tx, tx_node);
+		if (*tx)
+			list_del(&(*tx)->tx_node);
+		else
+			done = false;
+	}
+	spin_unlock_irq(&c->c_lock);
+	return done;
 }
 
 /**
@@ -433,20 +452,11 @@ struct rst_tx *rst_tx_get(struct rst_conn *c, unsigned int timeout_ms)
 	struct rst_tx *tx = NULL;
 	long left;
 
-	left = wait_event_killable_timeout(c->c_wq, rst_tx_available(c),
+	left = wait_event_killable_timeout(c->c_wq, rst_tx_take(c, &tx),
 					   msecs_to_jiffies(timeout_ms));
-	if (left < 0)
-		return ERR_PTR(-EINTR);
-	spin_lock_irq(&c->c_lock);
-	if (c->c_state != RST_DOWN) {
-		tx = list_first_entry_or_null(&c->c_tx_free, struct rst_tx, tx_node);
-		if (tx)
-			list_del(&tx->tx_node);
-	}
-	spin_unlock_irq(&c->c_lock);
 	if (tx)
 		return tx;
-	return ERR_PTR(READ_ONCE(c->c_state) == RST_DOWN ? -ENOTCONN : -ETIMEDOUT);
+	return ERR_PTR(left < 0 ? -EINTR : -ETIMEDOUT);
 }
 EXPORT_SYMBOL_GPL(rst_tx_get);
 
