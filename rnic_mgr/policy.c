@@ -117,21 +117,66 @@ int rnp_policy_parse(const char *s)
 	return -EINVAL;
 }
 
+/* A consumer counts toward a divided share while it holds or waits. */
+static bool rnp_demands(const struct rnp_cons *c, enum rnp_res r,
+			const struct rnp_cons *self)
+{
+	return c == self || c->r[r].held || c->r[r].want;
+}
+
+/*
+ * The top-level entities in the pool, in 16-bit fixed point: an
+ * ungrouped consumer counts once, and a tenant once however many of its
+ * members count (each adds its part of one). Only those that demand @r
+ * now when @demanding (@self, or NULL, counts as demanding: it is
+ * asking). Each at its weight, or at 1 when !@weighted. A group's
+ * @demanding is left counting its members that were counted.
+ */
+static u64 rnp_entities(const struct rnp_pool *p, enum rnp_res r,
+			const struct rnp_cons *self, bool demanding, bool weighted)
+{
+	u64 sum = 0;
+	u32 i;
+
+	for (i = 0; i < p->nr; i++)
+		if (p->cons[i]->group)
+			p->cons[i]->group->demanding = 0;
+	for (i = 0; i < p->nr; i++)
+		if (p->cons[i]->group && (!demanding || rnp_demands(p->cons[i], r, self)))
+			p->cons[i]->group->demanding++;
+	for (i = 0; i < p->nr; i++) {
+		const struct rnp_cons *c = p->cons[i];
+		u64 w;
+
+		if (demanding && !rnp_demands(c, r, self))
+			continue;
+		w = weighted ? (c->group ? c->group->weight : c->weight) : 1;
+		sum += c->group ? div64_u64(w << 16, c->group->demanding) : w << 16;
+	}
+	return sum;
+}
+
 /**
  * rnp_static_cap - the most a consumer may hold under RNP_POL_STATIC
  * @p: the pool
- * @c: the consumer
+ * @c: the consumer, in the pool
  * @r: which resource
  *
- * An equal split of the budget among the consumers present now, never
- * below the consumer's guaranteed minimum.
+ * An equal split of the budget among the top-level entities present
+ * now, idle ones included (static never takes entries back, so a part
+ * is kept for each); a tenant's part is split equally among its
+ * members. So a tenant's processes never shrink anyone else's cap.
+ * Never below the consumer's guaranteed minimum. O(consumers).
  *
  * Return: the cap.
  */
 u64 rnp_static_cap(const struct rnp_pool *p, const struct rnp_cons *c,
 		   enum rnp_res r)
 {
-	u64 split = p->r[r].budget / (p->nr ? p->nr : 1);
+	u64 n = rnp_entities(p, r, c, false, false);
+	u64 part = c->group && c->group->demanding ?
+		   div64_u64(1 << 16, c->group->demanding) : 1 << 16;
+	u64 split = n ? mul_u64_u64_div_u64(p->r[r].budget, part, n) : p->r[r].budget;
 
 	return max(split, c->r[r].min);
 }
@@ -144,28 +189,18 @@ u64 rnp_static_cap(const struct rnp_pool *p, const struct rnp_cons *c,
  *
  * What a top-level consumer of @weight joining the pool now would get
  * of @budget once everyone asks for more than their share: @budget
- * times @weight over the top-level weights with its own added. A
- * tenant counts once, at its weight, whatever its members (each adds
- * its equal part, in 16-bit fixed point). For a kernel ULP that cannot
- * shrink on request, this is the cap it is given from its share
- * (kulp/cap.c).
+ * times @weight over the weights of the top-level entities that hold
+ * or wait for entries, its own added. A tenant counts once, at its
+ * weight, whatever its members; an idle consumer or tenant (one that
+ * only bound, say) not at all. For a kernel ULP that cannot shrink on
+ * request, this is the cap it is given from its share (kulp/cap.c).
  *
  * Return: the share, at most @budget.
  */
 u64 rnp_newcomer_share(const struct rnp_pool *p, u64 budget, u32 weight)
 {
-	u64 sum = (u64)weight << 16;
-	u32 i;
+	u64 sum = ((u64)weight << 16) + rnp_entities(p, RNP_ENTRIES, NULL, true, true);
 
-	for (i = 0; i < p->nr; i++) {
-		const struct rnp_cons *c = p->cons[i];
-
-		if (c->group)
-			sum += div64_u64((u64)c->group->weight << 16,
-				       c->group->members ? c->group->members : 1);
-		else
-			sum += (u64)c->weight << 16;
-	}
 	return mul_u64_u64_div_u64(budget, (u64)weight << 16, sum);
 }
 

@@ -146,6 +146,7 @@ struct rnp_res_state {
  * @count: rnp_rebalance()'s scratch
  * @base: rnp_rebalance()'s scratch
  * @placed: rnp_rebalance()'s scratch
+ * @demanding: rnp_entities()'s scratch: its members that demand
  *
  * Shares are hierarchical, as the CPU and I/O controllers' are: the
  * pool's capacity is divided among the top-level entities by weight,
@@ -163,6 +164,7 @@ struct rnp_group {
 	u32 count;
 	u32 base;
 	u32 placed;
+	u32 demanding;
 };
 
 /**

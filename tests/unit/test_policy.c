@@ -1018,6 +1018,70 @@ static void test_tenants(void)
 }
 
 /*
+ * What divides a share (N1): 32 consumers that only joined (a tenant
+ * of BIND-only processes, or 32 of them alone) are no one's rivals; 32
+ * that hold entries in one tenant count once; under policy=static the
+ * budget is split among tenants (present ones: static never takes
+ * back), then among a tenant's processes.
+ */
+static void test_demanding_entities(void)
+{
+	static struct rnp_cons sy[32], k;
+	struct rnp_group g = { .weight = 1 };
+	unsigned int i;
+	struct upool u;
+	u64 share, cap_k, cap_s;
+
+	upool_init(&u, 1000, 1000, 40);
+	assert(!upool_add(&u, &k, 1, 0, 0, 0));
+	assert(upool_acquire(&u, &k, 100, 0, 1) == UP_GRANTED);
+	for (i = 0; i < 32; i++)
+		assert(!upool_add(&u, &sy[i], 1, 0, 0, 0));
+	share = rnp_newcomer_share(&u.p, 1000, 1);
+	tap_ok(share == 500, "entities: 32 idle consumers do not divide a share: %llu, want 500",
+	       (unsigned long long)share);
+	for (i = 0; i < 32; i++)
+		upool_del(&u, &sy[i]);
+	for (i = 0; i < 32; i++) {
+		rnp_cons_init(&sy[i], 1, 0, 0, 0);
+		sy[i].group = &g;
+		assert(!rnp_admit(&u.p, &sy[i]));
+		u.p.cons[u.p.nr++] = &sy[i];
+	}
+	share = rnp_newcomer_share(&u.p, 1000, 1);
+	tap_ok(share == 500, "entities: an idle tenant of 32 does not divide a share: %llu, want 500",
+	       (unsigned long long)share);
+	for (i = 0; i < 32; i++)
+		assert(upool_acquire(&u, &sy[i], 1, 0, 2) == UP_GRANTED);
+	share = rnp_newcomer_share(&u.p, 1000, 1);
+	tap_ok(share == 333, "entities: a tenant of 32 holding counts once: %llu, want 333",
+	       (unsigned long long)share);
+	g.weight = 2;
+	share = rnp_newcomer_share(&u.p, 1000, 1);
+	tap_ok(share == 250, "entities: at its weight (2): %llu, want 250",
+	       (unsigned long long)share);
+	g.weight = 1;
+	u.p.policy = RNP_POL_STATIC;
+	cap_k = rnp_static_cap(&u.p, &k, E);
+	cap_s = rnp_static_cap(&u.p, &sy[0], E);
+	tap_ok(cap_k == 500 && cap_s == 15,
+	       "entities: static splits by tenant, then by process: %llu and %llu, want 500 and 15",
+	       (unsigned long long)cap_k, (unsigned long long)cap_s);
+	for (i = 1; i < 32; i++)
+		upool_release(&u, &sy[i], 1, 0, false);
+	cap_k = rnp_static_cap(&u.p, &k, E);
+	cap_s = rnp_static_cap(&u.p, &sy[0], E);
+	tap_ok(cap_k == 500 && cap_s == 15,
+	       "entities: static keeps a part for idle processes: %llu and %llu, want 500 and 15",
+	       (unsigned long long)cap_k, (unsigned long long)cap_s);
+	tap_ok(!upool_check(&u), "entities: invariants hold");
+	for (i = 0; i < 32; i++)
+		upool_del(&u, &sy[i]);
+	upool_del(&u, &k);
+	upool_free(&u);
+}
+
+/*
  * An idle reclaim's plan (N7): one pass keeps the largest spares in
  * order and the total, whatever the number of consumers; equal to
  * sorting all of them.
@@ -1087,6 +1151,7 @@ int main(void)
 	test_announce_relief();
 	test_groups_model();
 	test_tenants();
+	test_demanding_entities();
 	test_reclaim_plan();
 	return tap_done();
 }
