@@ -94,6 +94,20 @@ RNIC_UINT_PARAM(user_weight, rnic_user_weight, 1, 10000,
 		"weight of a tenant no tenant_weights rule names, and of each process within its tenant");
 
 /*
+ * Where a tenant stands (user/tenant.c): by cgroup, the ancestor at
+ * tenant_depth, so that a cgroup a user may make (a delegated subtree
+ * lies deeper: user@UID.service is at depth 3 under systemd) is no new
+ * tenant; and at most tenants_per_uid tenants per owner on a device.
+ */
+unsigned int rnic_tenant_depth = 2;
+RNIC_UINT_PARAM(tenant_depth, rnic_tenant_depth, 0, 64,
+		"a tenant is the cgroup at this depth (2: /user.slice/user-UID.slice, /system.slice/X.service); 0 the leaf");
+
+unsigned int rnic_tenants_per_uid = 4;
+RNIC_UINT_PARAM(tenants_per_uid, rnic_tenants_per_uid, 1, 65536,
+		"most tenants one owner (uid, or a user namespace's owner) makes on a device; root is not counted");
+
+/*
  * An implicit ODP registration covers the whole address space and maps
  * pages as the NIC touches them: it is charged this many entries
  * (64 MiB of 4 KiB pages), as its use is unknown when it registers.

@@ -252,6 +252,8 @@ extern unsigned int rnic_revoke_deadline_ms;
 extern unsigned int rnic_reap_interval_ms;
 extern unsigned int rnic_user_wait_ms;
 extern unsigned int rnic_user_weight;
+extern unsigned int rnic_tenant_depth;
+extern unsigned int rnic_tenants_per_uid;
 extern unsigned int rnic_user_grace_ms;
 extern unsigned int rnic_user_enforce;
 extern unsigned int rnic_user_odp_entries;

@@ -9,11 +9,19 @@
  * consumers are grouped into tenants, chosen per device (tenant_by in
  * its sysfs directory):
  *
- *   cgroup   the process's cgroup v2 (the default): a container, a
- *            systemd service or user session, a batch job;
- *   uid      its real uid in the initial user namespace;
+ *   cgroup   the process's cgroup v2 (the default) at tenant_depth: a
+ *            container, a systemd service, a user's slice (all of that
+ *            user's sessions and delegated cgroups), a batch job; or
+ *            the cgroup a tenant_weights rule names, for all below it;
+ *   uid      its owner: its real uid, or within user namespaces the
+ *            uid that made the outermost one;
  *   process  no grouping, each process alone (the behaviour before
  *            tenants, kept for comparison).
+ *
+ * Making a cgroup or a user namespace is within any user's reach, so
+ * neither makes a tenant by itself: a user's cgroups lie below depth 2
+ * (systemd delegates user@UID.service, at depth 3), and one owner makes
+ * at most tenants_per_uid tenants on a device (root is not counted).
  *
  * A tenant stands at the top level of the device's fair shares like one
  * kernel consumer, with its weight (tenant_weights, or user_weight); its
@@ -22,7 +30,7 @@
  * is made, at its first registration or BIND: a process moved to
  * another cgroup later stays in the tenant it started in.
  *
- * Invariants U13-U15: user.h.
+ * Invariants U13-U15 and U17: user.h.
  */
 #include <linux/cgroup.h>
 #include <linux/cred.h>
@@ -30,6 +38,7 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/uidgid.h>
+#include <linux/user_namespace.h>
 
 #include "../rnic_int.h"
 #include "../trace.h"
@@ -48,28 +57,94 @@ static u32 rnic_tenant_weight(const struct rnic_tenant *t)
 				t->t_path, READ_ONCE(rnic_user_weight));
 }
 
-/* The calling process's tenant key on a device grouped by @by. */
-static void rnic_tenant_key(struct rnic_tenant *t, u32 by)
+/*
+ * Who owns the calling process's claims: its real uid, or inside user
+ * namespaces whoever made the outermost one (a user's subordinate uids,
+ * 65536 by Debian's default, are one owner), as a uid of the initial
+ * namespace.
+ */
+static u32 rnic_owner_uid(void)
 {
-	struct cgroup *cgrp;
+	const struct user_namespace *ns = current_user_ns();
+	kuid_t uid = current_uid();
+
+	for (; ns != &init_user_ns; ns = ns->parent)
+		uid = ns->owner;
+	return from_kuid_munged(&init_user_ns, uid);
+}
+
+/*
+ * The calling process's tenant key on a device grouped by @by: its
+ * owner, or the cgroup rnt_tenant_level() picks above its own (@buf,
+ * PATH_MAX bytes, holds the path).
+ */
+static void rnic_tenant_key(struct rnic_tenant *t, u32 by, char *buf)
+{
+	struct cgroup *cgrp, *anc;
+	size_t len = 0;
+	int full;
+	u32 level;
 
 	t->t_by = by;
+	t->t_owner = rnic_owner_uid();
 	if (by == RNT_BY_UID) {
-		t->t_uid = from_kuid_munged(&init_user_ns, current_uid());
+		t->t_uid = t->t_owner;
 		t->t_key = t->t_uid;
 		snprintf(t->t_name, sizeof(t->t_name), "uid:%u", t->t_uid);
 		return;
 	}
 	rcu_read_lock();
 	cgrp = task_dfl_cgroup(current);
-	t->t_key = cgroup_id(cgrp);
-	/* a path cut short still names a tenant: the id keys it */
-	if (cgroup_path(cgrp, t->t_path, sizeof(t->t_path)) < 0)
-		strscpy(t->t_path, "?", sizeof(t->t_path));
+	full = cgroup_path(cgrp, buf, PATH_MAX);
+	if (full >= 0 && full < PATH_MAX) {
+		level = rnt_tenant_level(rnic_rules, rnic_nr_rules, buf,
+					 READ_ONCE(rnic_tenant_depth));
+		len = rnt_prefix_len(buf, level);
+	} else {
+		/* no path to match rules against: the depth alone */
+		level = min_t(u32, READ_ONCE(rnic_tenant_depth) ?: cgrp->level, cgrp->level);
+	}
+	anc = cgroup_ancestor(cgrp, level) ?: cgrp;
+	t->t_key = cgroup_id(anc);
 	rcu_read_unlock();
+	/* a path cut short still names a tenant: the id keys it */
+	if (len && len < sizeof(t->t_path)) {
+		memcpy(t->t_path, buf, len);
+		t->t_path[len] = '\0';
+	} else {
+		strscpy(t->t_path, "?", sizeof(t->t_path));
+	}
 	/* the path as rules match it; shown, without control characters */
 	snprintf(t->t_name, sizeof(t->t_name), "cgroup:%s", t->t_path);
 	rnic_name_sanitize(t->t_name + strlen("cgroup:"), true);
+}
+
+/*
+ * The tenant @new's process joins: the one with its key, or @new as a
+ * tenant of its own; but once its owner has tenants_per_uid tenants on
+ * the device (U17), the owner's oldest, so that making cgroups never
+ * buys more shares. NULL for @new.
+ */
+static struct rnic_tenant *rnic_tenant_find(struct rnic_dev *rd,
+					    const struct rnic_tenant *new)
+{
+	struct rnic_tenant *t, *oldest = NULL;
+	u32 owned = 0;
+
+	list_for_each_entry(t, &rnic_tenants, t_node) {
+		if (t->t_rd != rd || t->t_by != new->t_by)
+			continue;
+		if (t->t_key == new->t_key)
+			return t;
+		if (t->t_owner == new->t_owner && owned++ == 0)
+			oldest = t;
+	}
+	if (!new->t_owner || owned < READ_ONCE(rnic_tenants_per_uid))
+		return NULL;
+	pr_notice_ratelimited("%s: uid %u has %u tenants (tenants_per_uid): %s joins %s\n",
+			      rd->rd_name, new->t_owner, owned, new->t_name,
+			      oldest->t_name);
+	return oldest;
 }
 
 /**
@@ -86,21 +161,26 @@ struct rnic_tenant *rnic_tenant_get(struct rnic_dev *rd)
 {
 	u32 by = READ_ONCE(rd->rd_user->ud_tenant_by);
 	struct rnic_tenant *t, *new;
+	char *buf;
 
 	lockdep_assert_held(&rnic_user_mutex);
 	if (by == RNT_BY_PROCESS)
 		return NULL;
 	new = kzalloc(sizeof(*new), GFP_KERNEL_ACCOUNT);
-	if (!new)
+	buf = kmalloc(PATH_MAX, GFP_KERNEL);
+	if (!new || !buf) {
+		kfree(new);
+		kfree(buf);
 		return ERR_PTR(-ENOMEM);
-	rnic_tenant_key(new, by);
-	list_for_each_entry(t, &rnic_tenants, t_node) {
-		if (t->t_rd == rd && t->t_by == by && t->t_key == new->t_key) {
-			kfree(new);
-			t->t_procs++;
-			trace_rnic_tenant_join(rd, t->t_name, t->t_procs);
-			return t;
-		}
+	}
+	rnic_tenant_key(new, by, buf);
+	kfree(buf);
+	t = rnic_tenant_find(rd, new);
+	if (t) {
+		kfree(new);
+		t->t_procs++;
+		trace_rnic_tenant_join(rd, t->t_name, t->t_procs);
+		return t;
 	}
 	new->t_rd = rd;
 	new->t_procs = 1;

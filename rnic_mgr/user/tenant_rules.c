@@ -141,3 +141,77 @@ u32 rnt_rules_weight(const struct rnt_rule *rules, u32 nr, u32 by, u32 uid,
 	}
 	return w;
 }
+
+/* Components in the cgroup path [@p, @p + @len): "/" has 0, "/a/b" 2. */
+static u32 rnt_components(const char *p, size_t len)
+{
+	u32 n = 0;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (p[i] == '/' && i + 1 < len && p[i + 1] != '/')
+			n++;
+	return n;
+}
+
+/**
+ * rnt_prefix_len - the length of a cgroup path's first components
+ * @path: a cgroup path from the root, "/" or "/a/b/c"
+ * @level: how many components
+ *
+ * Return: the length of the path of @path's ancestor at @level ("/a/b"
+ * for 2), 1 for the root, strlen(@path) when @level is its own or more.
+ */
+size_t rnt_prefix_len(const char *path, u32 level)
+{
+	size_t i, len = strlen(path);
+	u32 n = 0;
+
+	if (!level)
+		return len ? 1 : 0;
+	for (i = 1; i < len; i++)
+		if (path[i] == '/' && ++n == level)
+			return i;
+	return len;
+}
+
+/**
+ * rnt_tenant_level - where a process's tenant stands above its cgroup
+ * @rules: the weight rules
+ * @nr: how many
+ * @path: the process's cgroup v2 path from the root ("/" for the root)
+ * @depth: the administrator's tenant depth; 0 keeps the leaf
+ *
+ * A cgroup a rule names is a tenant boundary: its descendants share its
+ * weight (the deepest such ancestor wins; the root's rule is not one). Otherwise the tenant is the
+ * ancestor at @depth, or the leaf itself when it is not that deep.
+ *
+ * Return: the tenant's level, the number of components of its path.
+ */
+u32 rnt_tenant_level(const struct rnt_rule *rules, u32 nr, const char *path,
+		     u32 depth)
+{
+	u32 leaf = rnt_components(path, strlen(path)), best = 0, i;
+	bool named = false;
+
+	for (i = 0; i < nr; i++) {
+		size_t n = strnlen(rules[i].path, sizeof(rules[i].path));
+		u32 level;
+
+		if (rules[i].by != RNT_BY_CGROUP || !n || strncmp(rules[i].path, path, n))
+			continue;
+		/*
+		 * "/a/b" names "/a/b" and "/a/b/c", never "/a/bc"; a rule
+		 * for the root names its own processes only
+		 */
+		if (path[n] != '\0' && (path[n] != '/' || n == 1))
+			continue;
+		level = rnt_components(rules[i].path, n);
+		if (!named || level > best)
+			best = level;
+		named = true;
+	}
+	if (named)
+		return best;
+	return depth && depth < leaf ? depth : leaf;
+}

@@ -51,5 +51,8 @@ int rnt_by_parse(const char *s);
 int rnt_rules_parse(const char *s, struct rnt_rule *rules, u32 max, u32 *nr);
 u32 rnt_rules_weight(const struct rnt_rule *rules, u32 nr, u32 by, u32 uid,
 		     const char *path, u32 dflt);
+size_t rnt_prefix_len(const char *path, u32 level);
+u32 rnt_tenant_level(const struct rnt_rule *rules, u32 nr, const char *path,
+		     u32 depth);
 
 #endif /* RNIC_TENANT_RULES_H */

@@ -120,6 +120,14 @@
  *      Enforced: rnic_ufile_bind() calls rnic_user_verbs_check() before
  *      it looks for the uproc (-EBADF, -EINVAL, -EACCES).
  *
+ * Tenants per owner (tenant.c):
+ *  U17. A tenant is made for an owner other than root only while the
+ *      owner has fewer than tenants_per_uid tenants on the device;
+ *      past it, the process joins its owner's oldest tenant, so no user
+ *      gains shares by making cgroups (lowering the cap later leaves
+ *      the tenants that exist). Enforced: rnic_tenant_find() counts the
+ *      owner's tenants before rnic_tenant_get() makes one.
+ *
  * Lock order: rnic_user_mutex, then the arbiter's locks (rnic_register
  * and rnic_unregister take rd_cons_mutex). The arbiter's callbacks
  * never take rnic_user_mutex.
@@ -191,6 +199,8 @@ struct rnic_ufile;
  * @t_by: how it was grouped (enum rnt_by)
  * @t_key: the cgroup's id or the uid
  * @t_uid: the uid (RNT_BY_UID), for weight rules
+ * @t_owner: the uid that made it (a user namespace's owner for those
+ *	within one), for tenants_per_uid (U17)
  * @t_path: the cgroup's path from the root (RNT_BY_CGROUP), for rules
  * @t_name: "cgroup:PATH" or "uid:N", in sysfs and traces
  * @t_procs: uprocs in it (rnic_user_mutex); it is freed at 0 (U13)
@@ -202,6 +212,7 @@ struct rnic_tenant {
 	u32 t_by;
 	u64 t_key;
 	u32 t_uid;
+	u32 t_owner;
 	char t_path[RNT_MAX_PATH];
 	char t_name[RNIC_TENANT_NAME];
 	u32 t_procs;

@@ -595,6 +595,38 @@ static int run_rebind(void)
 	return (p.revents & POLLHUP) || n != -EAGAIN ? 1 : 0;
 }
 
+/*
+ * One process of a Sybil (N1): bound, it asks for one entry more every
+ * 10 ms for @secs, never giving any back, so that it is always hungry:
+ * as many such processes in as many cgroups or uids as a user can make
+ * must weigh as one tenant. Prints what it was given.
+ */
+static int run_sybil(double secs)
+{
+	int fd = open_node(), ok = 0, refused = 0;
+	struct timespec t0, t;
+	long r;
+
+	r = bind_to(fd, dev, 0);
+	if (r) {
+		printf("sybil bind: %ld\n", r);
+		return 1;
+	}
+	printf("sybil bound\n");
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		if (reserve(fd, 1, 0, RNIC_RESERVE_NOWAIT))
+			refused++;
+		else
+			ok++;
+		usleep(10000);
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while ((t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) / 1e9 < secs);
+	printf("sybil done: %d granted, %d refused\n", ok, refused);
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
@@ -613,5 +645,7 @@ int main(int argc, char **argv)
 		return run_noaccess();
 	if (!strcmp(argv[2], "rebind"))
 		return run_rebind();
+	if (!strcmp(argv[2], "sybil") && argc == 4)
+		return run_sybil(atof(argv[3]));
 	return 2;
 }

@@ -126,11 +126,54 @@ static void test_by(void)
 	       "names");
 }
 
+/*
+ * Where a tenant stands (N1): a child cgroup is no new tenant, neither
+ * below the administrator's depth nor below a weighted cgroup.
+ */
+static void test_level(void)
+{
+	static const struct {
+		const char *path;
+		u32 depth;
+		u32 want;
+		size_t prefix;
+	} cases[] = {
+		{ "/", 2, 0, 1 },
+		{ "/body1", 2, 1, 6 },
+		{ "/user.slice/user-1000.slice/user@1000.service/app.slice/x.scope", 2, 2, 27 },
+		{ "/user.slice/user-1000.slice/session-4.scope", 2, 2, 27 },
+		{ "/body1/syb/c17", 2, 2, 10 },
+		{ "/body1/syb/c17", 0, 3, 14 },
+		{ "/body1/syb/c17", 9, 3, 14 },
+		{ "/jobs/a/step1/task", 3, 2, 7 },	/* below a weighted cgroup */
+		{ "/jobs/a", 3, 2, 7 },
+		{ "/jobs/ab/x/y", 3, 3, 10 },		/* another cgroup */
+		{ "/jobs/a/deep/er/still", 1, 4, 15 },	/* the deepest rule */
+		{ "/other/x/y", 1, 1, 6 },		/* the root's rule names "/" only */
+	};
+	u32 nr, i, got;
+	size_t len;
+
+	tap_ok(!parse("cgroup:/jobs/a=1,cgroup:/=5,cgroup:/jobs/a/deep/er=3,uid:7=2", &nr) && nr == 4,
+	       "level: the rules parse");
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		got = rnt_tenant_level(rules, nr, cases[i].path, cases[i].depth);
+		len = rnt_prefix_len(cases[i].path, got);
+		tap_ok(got == cases[i].want && len == cases[i].prefix,
+		       "level: %s at depth %u: the tenant is '%.*s' (level %u), want level %u, '%.*s'",
+		       cases[i].path, cases[i].depth, (int)len, cases[i].path, got,
+		       cases[i].want, (int)cases[i].prefix, cases[i].path);
+	}
+	tap_ok(rnt_tenant_level(rules, 0, "/a/b/c", 0) == 3 && rnt_prefix_len("/a/b/c", 1) == 2,
+	       "level: no rules and depth 0 keep the leaf; level 1 of /a/b/c is /a");
+}
+
 int main(void)
 {
 	test_good();
 	test_bad();
 	test_limits();
 	test_by();
+	test_level();
 	return tap_done();
 }

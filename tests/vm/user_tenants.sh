@@ -238,6 +238,121 @@ wait $ipid 2>/dev/null
 wait_for 20 no_user
 echo 10000 > $P/user_wait_ms
 
+# --- a Sybil of cgroups, then of uids (N1) ---
+# uid 1000 owns a delegated subtree (as systemd delegates
+# user@UID.service) and runs 32 always-hungry processes (urogue sybil:
+# one entry more every 10 ms, none given back), each in a child cgroup
+# of its own. Beside it a kernel consumer that takes what it can and a
+# bound librnic program that uses 1600 pages. Three top-level entities
+# that all want more: each is owed a third. Before tenants stood at a
+# depth, each child cgroup was a tenant, 34 entities in all.
+CTL=/sys/kernel/debug/rnic_test/ctl
+SYB=$(body_cgroup)/syb
+SBUDGET=3000
+echo $SBUDGET > $SYS/budget
+echo 2000 > $P/user_wait_ms
+check "load the test consumer" insmod "$(rdmastor_testmod rnic_test_consumer)"
+mkdir -p "$SYB"
+chown 1000:1000 "$SYB" "$SYB/cgroup.procs" "$SYB/cgroup.threads" "$SYB/cgroup.subtree_control"
+kheld() { cat "$(ls -d $SYS/consumers/kern.* | head -n1)/held"; }
+# sybil_arm LABEL MODE: MODE cgroups (32 child cgroups of uid 1000's
+# subtree) or uids (32 uids of a user namespace uid 1000 made); sets
+# KH, VH, SH: the medians of the kernel consumer's, the victim's and the
+# Sybil's held entries, and NT, the most Sybil tenants seen
+sybil_arm() {
+	local label=$1 mode=$2 vpid spid ks=() vs=() ss=() n v k t
+	echo "start kern $DEV saturate 1 64 64 1 0 0 0 0 0" > $CTL
+	check "$label: the kernel consumer takes the device" \
+		wait_for 20 sh -c "[ \$(cat $SYS/free) -lt 200 ]"
+	in_cgroup vic $COOP $DEV hold 400 4 120 > /tmp/syb.vic 2>&1 &
+	vpid=$!
+	check "$label: the bound victim is running" wait_for 60 grep -q "hold started" /tmp/syb.vic
+	rm -f /tmp/syb.[0-9]*
+	if [ "$mode" = cgroups ]; then
+		in_cgroup syb setpriv --reuid=1000 --regid=1000 --clear-groups sh -c '
+			for i in $(seq 32); do
+				mkdir "$1/c$i" && sh -c "echo \$\$ > $1/c$i/cgroup.procs &&
+					exec build/tools/urogue $2 sybil 30" > /tmp/syb.$i 2>&1 &
+			done
+			wait' sh "$SYB" $DEV &
+		spid=$!
+	else
+		setpriv --reuid=1000 --regid=1000 --clear-groups unshare --user sh -c '
+			for _ in $(seq 100); do
+				grep -q 100000 /proc/self/uid_map && break
+				sleep 0.1
+			done
+			for i in $(seq 32); do
+				setpriv --reuid=$i build/tools/urogue $1 sybil 30 > /tmp/syb.$i 2>&1 &
+			done
+			wait' sh $DEV &
+		spid=$!
+		wait_for 10 sh -c "[ \"\$(readlink /proc/$spid/ns/user)\" != \"\$(readlink /proc/self/ns/user)\" ]"
+		# what newuidmap writes for a user with /etc/subuid's default
+		# range, in one write as the file demands
+		printf '0 1000 1\n1 100000 65535\n' > /tmp/syb.map
+		dd if=/tmp/syb.map of=/proc/$spid/uid_map bs=4096 status=none ||
+			diag "$label: the uid map was refused"
+	fi
+	check "$label: the Sybil's 32 processes are bound" \
+		wait_for 60 sh -c "[ \$(cat /tmp/syb.[0-9]* 2>/dev/null | grep -c 'sybil bound') = 32 ]"
+	NT=0
+	for _ in $(seq 15); do
+		sleep 1
+		k=$(kheld)
+		v=$(ufield $vpid held)
+		if [ "$mode" = cgroups ]; then
+			t=$(grep -c "^cgroup:$CG/syb" $SYS/tenants)
+			n=$(awk -v p="cgroup:$CG/syb" 'index($1, p) == 1 { s += $5 } END { print s + 0 }' $SYS/tenants)
+		else
+			t=$(grep -c '^uid:[1-9]' $SYS/tenants)
+			n=$(awk '$1 ~ /^uid:[1-9]/ { s += $5 } END { print s + 0 }' $SYS/tenants)
+		fi
+		[ "$t" -gt "$NT" ] && NT=$t
+		ks+=("${k:-0}")
+		vs+=("${v:-0}")
+		ss+=("$n")
+	done
+	KH=$(median "${ks[@]:8}")
+	VH=$(median "${vs[@]:8}")
+	SH=$(median "${ss[@]:8}")
+	while read -r l; do diag "$label: $l"; done < $SYS/tenants
+	diag "$label: held of $SBUDGET, the last 7 of 15 s: kernel ${ks[*]:8}; victim ${vs[*]:8}; Sybil ${ss[*]:8}; Sybil tenants at most $NT"
+	wait $spid
+	diag "$label: Sybil's first: $(tail -n2 /tmp/syb.1 | paste -sd' ')"
+	kill $vpid 2>/dev/null
+	wait $vpid 2>/dev/null
+	echo stopall > $CTL
+	rmdir "$SYB"/c* 2>/dev/null
+	check "$label: every process gone, nothing charged" wait_for 60 no_user
+}
+third=$((SBUDGET * 30 / 100))
+sybil_arm "cgroup Sybil" cgroups
+check "cgroup Sybil: its 32 cgroups are one tenant (seen $NT)" [ "$NT" = 1 ]
+check "cgroup Sybil: the kernel consumer keeps 30% ($KH of $SBUDGET, want >= $third)" [ "$KH" -ge $third ]
+check "cgroup Sybil: the bound victim keeps 30% ($VH of $SBUDGET, want >= $third)" [ "$VH" -ge $third ]
+check "cgroup Sybil: the Sybil holds no more than 40% ($SH)" [ "$SH" -le $((SBUDGET * 40 / 100)) ]
+# the leaf cgroup as the tenant, as before tenant_depth: the defect
+echo 0 > $P/tenant_depth
+echo 65536 > $P/tenants_per_uid
+sybil_arm "leaf Sybil, uncapped" cgroups
+check "leaf Sybil, uncapped: 32 tenants, the victim cut below 10% (the defect: $VH, kernel $KH)" \
+	sh -c "[ $NT = 32 ] && [ $VH -lt $((SBUDGET / 10)) ]"
+echo 4 > $P/tenants_per_uid
+sybil_arm "leaf Sybil, tenants_per_uid 4" cgroups
+check "leaf Sybil, tenants_per_uid 4: at most 4 tenants (seen $NT)" [ "$NT" -le 4 ]
+check "leaf Sybil, tenants_per_uid 4: the victim keeps 12% ($VH, kernel $KH)" \
+	[ "$VH" -ge $((SBUDGET * 12 / 100)) ]
+echo 2 > $P/tenant_depth
+echo uid > $SYS/tenant_by
+sybil_arm "uid Sybil" uids
+check "uid Sybil: 32 uids of uid 1000's namespace are one tenant (seen $NT)" [ "$NT" = 1 ]
+check "uid Sybil: the kernel consumer keeps 30% ($KH of $SBUDGET, want >= $third)" [ "$KH" -ge $third ]
+check "uid Sybil: the bound victim keeps 30% ($VH of $SBUDGET, want >= $third)" [ "$VH" -ge $third ]
+echo cgroup > $SYS/tenant_by
+check "unload the test consumer" rmmod rnic_test_consumer
+rmdir "$SYB"
+
 # --- two hostile clients: two uids in two cgroups at once ---
 ROGUE=build/tools/urogue
 echo 4000 > $SYS/budget
