@@ -117,11 +117,16 @@ int rnp_policy_parse(const char *s)
 	return -EINVAL;
 }
 
-/* A consumer counts toward a divided share while it holds or waits. */
+/*
+ * A consumer counts toward a divided share while it holds or waits, or
+ * always if it was promised a minimum (a mount, a session: each cost
+ * its maker more than a process does). A user process has no minimum:
+ * bound and idle, it divides no one's share.
+ */
 static bool rnp_demands(const struct rnp_cons *c, enum rnp_res r,
 			const struct rnp_cons *self)
 {
-	return c == self || c->r[r].held || c->r[r].want;
+	return c == self || c->r[r].held || c->r[r].want || c->r[r].min;
 }
 
 /*
@@ -190,9 +195,9 @@ u64 rnp_static_cap(const struct rnp_pool *p, const struct rnp_cons *c,
  * What a top-level consumer of @weight joining the pool now would get
  * of @budget once everyone asks for more than their share: @budget
  * times @weight over the weights of the top-level entities that hold
- * or wait for entries, its own added. A tenant counts once, at its
- * weight, whatever its members; an idle consumer or tenant (one that
- * only bound, say) not at all. For a kernel ULP that cannot shrink on
+ * or wait for entries or were promised a minimum, its own added. A
+ * tenant counts once, at its weight, whatever its members; an idle
+ * tenant (processes that only bound, say) not at all. For a kernel ULP that cannot shrink on
  * request, this is the cap it is given from its share (kulp/cap.c).
  *
  * Return: the share, at most @budget.

@@ -627,6 +627,20 @@ static int run_sybil(double secs)
 	return 0;
 }
 
+/* Bound, and then nothing for @secs: a consumer that demands nothing. */
+static int run_bindidle(double secs)
+{
+	int fd = open_node();
+	long r = bind_to(fd, dev, 0);
+
+	printf("bindidle bind: %ld\n", r);
+	if (r)
+		return 1;
+	usleep((useconds_t)(secs * 1e6));
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
@@ -645,6 +659,8 @@ int main(int argc, char **argv)
 		return run_noaccess();
 	if (!strcmp(argv[2], "rebind"))
 		return run_rebind();
+	if (!strcmp(argv[2], "bindidle") && argc == 4)
+		return run_bindidle(atof(argv[3]));
 	if (!strcmp(argv[2], "sybil") && argc == 4)
 		return run_sybil(atof(argv[3]));
 	return 2;

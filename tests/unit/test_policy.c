@@ -1019,7 +1019,8 @@ static void test_tenants(void)
 
 /*
  * What divides a share (N1): 32 consumers that only joined (a tenant
- * of BIND-only processes, or 32 of them alone) are no one's rivals; 32
+ * of BIND-only processes, or 32 of them alone) are no one's rivals,
+ * unless they were promised a minimum (a mount, a session); 32
  * that hold entries in one tenant count once; under policy=static the
  * budget is split among tenants (present ones: static never takes
  * back), then among a tenant's processes.
@@ -1041,6 +1042,13 @@ static void test_demanding_entities(void)
 	tap_ok(share == 500, "entities: 32 idle consumers do not divide a share: %llu, want 500",
 	       (unsigned long long)share);
 	for (i = 0; i < 32; i++)
+		upool_del(&u, &sy[i]);
+	for (i = 0; i < 2; i++)
+		assert(!upool_add(&u, &sy[i], 1, 8, 1, 0));
+	share = rnp_newcomer_share(&u.p, 1000, 1);
+	tap_ok(share == 250, "entities: 2 idle consumers with a minimum count: %llu, want 250",
+	       (unsigned long long)share);
+	for (i = 0; i < 2; i++)
 		upool_del(&u, &sy[i]);
 	for (i = 0; i < 32; i++) {
 		rnp_cons_init(&sy[i], 1, 0, 0, 0);

@@ -172,7 +172,23 @@ check "the failed connect left no MR" wait_for 20 ulp_zero nvme_rdma
 check "weight 3 for kernel:nvme_rdma" sh -c "echo 'kernel:nvme_rdma=3' > $P/consumer_weights"
 check "nvme_rdma capped at its share by a line of its own" \
 	sh -c "echo 'nvme_rdma share' > $D/kernel_ulp_caps"
+# 32 processes bound to rxe0 that hold and ask nothing, each a tenant
+# of its own (tenant_by process): idle, they divide no share (N1;
+# before, the cap was 3/36 of the budget and the connect failed)
+check "user charging on rxe0, each process a tenant" \
+	sh -c "echo on > $D/user_charging && echo process > $D/tenant_by"
+idlers=()
+for _ in $(seq 32); do
+	build/tools/urogue rxe0 bindidle 600 >> /tmp/bindidle.out 2>&1 &
+	idlers+=($!)
+done
+check "32 idle processes bound to rxe0" \
+	wait_for 60 sh -c "[ \$(grep -c 'bindidle bind: 0' /tmp/bindidle.out) = 32 ]"
 check "the stock host connects within three quarters of the budget" nvme_connect $IP nr_io_queues=2
+kill "${idlers[@]}" 2>/dev/null
+wait "${idlers[@]}" 2>/dev/null
+check "the idle processes gone, user charging off" wait_for 30 sh -c \
+	"! ls -d $D/consumers/user:* >/dev/null 2>&1 && echo cgroup > $D/tenant_by && echo off > $D/user_charging"
 expect_match "its cap was set anew from its share at weight 3" "$(cat $D/kernel_ulp_caps)" \
 	"nvme_rdma cap $((B * 3 / 4)) entries [0-9]+ .* share 3\$"
 expect_match "and traced" "$(grep 'rnic_kulp_cap:.*cap from its share' $TR/trace | tail -n1)" \
