@@ -150,6 +150,23 @@ out=$(PATH=$t/gawk-like:$PATH RNIC_MGR_CONF=$t/dir.conf "$cfg" check 2>&1)
 expect_eq "with an awk that skips a directory: still status 1" $? 1
 expect_match "and still cannot read" "$out" "cannot read"
 
+# L7: a parameter's name is a name, not a path; settings are words, not
+# globs (a file named like a setting in the working directory)
+mkdir -p "$t/outside"
+echo 7 > "$t/outside/victim"
+cat > "$RNIC_MGR_CONF" <<'EOF'
+param ../outside/victim 1
+device rxe0 entries*
+EOF
+fresh
+touch "$t/entries1234"
+out=$(cd "$t" && "$tree/$cfg" apply 2>&1)
+expect_eq "a parameter named by a path: status 1" $? 1
+is outside/victim 7 "and the file that path names is not written"
+expect_match "it is reported as no parameter" "$out" "has no parameter '../outside/victim'"
+expect_match "a glob among the settings stays a word" "$out" "unknown setting 'entries[*]'"
+is devices/rxe0/budget 262144 "and sets nothing"
+
 RNIC_MGR_CONF=$t/none "$cfg" apply 2>/dev/null
 ok $? "no file: nothing to do, status 0"
 tap_done
