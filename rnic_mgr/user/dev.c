@@ -568,6 +568,71 @@ void rnic_ufile_detach(struct rnic_uproc *up)
 	rnic_uproc_put(up);
 }
 
+/*
+ * The process that bound @up has exited (a thread group leader left as
+ * a zombie counts once its other threads are gone too).
+ */
+static bool rnic_uproc_gone(struct rnic_uproc *up)
+{
+	struct task_struct *t;
+	bool gone;
+
+	rcu_read_lock();
+	t = pid_task(up->up_pid, PIDTYPE_TGID);
+	gone = !t || (t->exit_state && thread_group_empty(t));
+	rcu_read_unlock();
+	return gone;
+}
+
+/**
+ * rnic_ufile_reap_orphans - unbind the files of processes that exited
+ * @rd: the device
+ *
+ * A bound file passed on (SCM_RIGHTS) or inherited outlives the process
+ * that bound it, and would keep its consumer, reservations and tenant
+ * (U18). Its files read end of file from then on, as after a removal,
+ * until bound again.
+ * Context: process; rnic_user_mutex held.
+ */
+void rnic_ufile_reap_orphans(struct rnic_dev *rd)
+{
+	struct rnic_uproc *up, *next;
+
+	lockdep_assert_held(&rnic_user_mutex);
+	list_for_each_entry_safe(up, next, &rd->rd_user->ud_uprocs, up_node) {
+		if (!READ_ONCE(up->up_nfiles) || !rnic_uproc_gone(up))
+			continue;
+		/* the detach may free @up, never @next: that is another process */
+		rnic_ufile_detach(up);
+	}
+}
+
+/*
+ * A file used after the process that bound it exited: unbind it (U18).
+ * Return: -ESRCH if it was so, else 0.
+ */
+static int rnic_ufile_orphan_check(struct rnic_ufile *f)
+{
+	struct rnic_uproc *up;
+	bool gone;
+	int err = 0;
+
+	/* the common case without the mutex; a bound file holds its uproc (U8) */
+	spin_lock(&f->lock);
+	up = f->up;
+	gone = up && rnic_uproc_gone(up);
+	spin_unlock(&f->lock);
+	if (!gone)
+		return 0;
+	mutex_lock(&rnic_user_mutex);
+	if (f->up && rnic_uproc_gone(f->up)) {
+		rnic_ufile_detach(f->up);
+		err = -ESRCH;
+	}
+	mutex_unlock(&rnic_user_mutex);
+	return err;
+}
+
 /* An open file is only its struct until it binds (U11). */
 static int rnic_ufile_open(struct inode *inode, struct file *file)
 {
@@ -703,6 +768,7 @@ static long rnic_ufile_bind(struct rnic_ufile *f, void __user *arg)
 		return -ENOMEM;
 	}
 	mutex_lock(&rnic_user_mutex);
+	rnic_ufile_reap_orphans(rd);
 	if (f->up) {
 		err = -EBUSY;
 		goto out;
@@ -878,6 +944,9 @@ static long rnic_ufile_reserve(struct rnic_ufile *f, void __user *arg)
 	if (r.mode != RNIC_RESERVE_WAIT && r.mode != RNIC_RESERVE_NOWAIT &&
 	    r.mode != RNIC_RESERVE_ASYNC)
 		return -EINVAL;
+	err = rnic_ufile_orphan_check(f);
+	if (err)
+		return err;
 	mutex_lock(&rnic_user_mutex);
 	up = f->up;
 	file_id = f->id;
@@ -955,6 +1024,7 @@ static ssize_t rnic_ufile_read(struct file *file, char __user *ubuf,
 
 	if (count < sizeof(struct rnic_event))
 		return -EINVAL;
+	rnic_ufile_orphan_check(f);	/* then end of file, as detached */
 	for (;;) {
 		spin_lock(&f->lock);
 		if (kfifo_is_empty(&f->queue) && !f->detached && !f->up) {

@@ -239,6 +239,8 @@ int rnic_tenant_by_store(struct rnic_dev *rd, const char *buf)
 	if (by < 0)
 		return by;
 	mutex_lock(&rnic_user_mutex);
+	/* a file that outlived its process holds no tenant (U18) */
+	rnic_ufile_reap_orphans(rd);
 	/* every tenant has a process on ud_uprocs (U13) */
 	if (!list_empty(&rd->rd_user->ud_uprocs))
 		err = -EBUSY;

@@ -128,6 +128,14 @@
  *      the tenants that exist). Enforced: rnic_tenant_find() counts the
  *      owner's tenants before rnic_tenant_get() makes one.
  *
+ * Files and the processes that bound them (dev.c):
+ *  U18. A file stays bound only while the process that bound it lives:
+ *      a file passed on or inherited is unbound once that process has
+ *      exited, at the next BIND on the device, tenant_by write, or
+ *      RESERVE or read on the file, so it keeps no dead process's
+ *      consumer, reservations or tenant. Enforced:
+ *      rnic_ufile_reap_orphans() and rnic_ufile_orphan_check().
+ *
  * Lock order: rnic_user_mutex, then the arbiter's locks (rnic_register
  * and rnic_unregister take rd_cons_mutex). The arbiter's callbacks
  * never take rnic_user_mutex.
@@ -315,6 +323,7 @@ void rnic_ufile_grow(struct rnic_uproc *up, u64 entries, u64 keys);
 void rnic_ufile_reclaim(struct rnic_uproc *up, u64 entries);
 void rnic_ufile_stale(struct rnic_uproc *up, struct rnic_umr *um);
 void rnic_ufile_detach(struct rnic_uproc *up);
+void rnic_ufile_reap_orphans(struct rnic_dev *rd);
 bool rnic_ufile_told(struct rnic_uproc *up);
 void rnic_ufile_count(struct rnic_uproc *up, struct rnic_umr *um, bool add);
 void rnic_ufile_forget_key(struct rnic_dev *rd, const void *key);

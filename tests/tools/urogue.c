@@ -627,6 +627,43 @@ static int run_sybil(double secs)
 	return 0;
 }
 
+/*
+ * A bound file that outlives its process (N10, U18): the parent binds
+ * and reserves 10 entries, forks, and exits; the child, holding the
+ * inherited file, waits for @go to exist, then expects RESERVE to
+ * fail with @want (ESRCH: this call found the binder gone; ENOTCONN:
+ * something unbound it before), a read to say end of file, and a BIND
+ * of its own to work.
+ */
+static int run_orphan(const char *go, long want)
+{
+	int fd = open_node(), i;
+	pid_t parent = getpid();
+	char ev[4096];
+	long r, n, b;
+
+	r = bind_to(fd, dev, 0);
+	if (!r)
+		r = reserve(fd, 10, 0, RNIC_RESERVE_NOWAIT);
+	if (r) {
+		printf("orphan parent: %ld\n", r);
+		return 1;
+	}
+	if (fork())
+		return 0;
+	while (getppid() == parent)
+		usleep(10000);
+	printf("orphan child holds the file of %d\n", (int)parent);
+	for (i = 0; i < 6000 && access(go, F_OK); i++)
+		usleep(10000);
+	r = reserve(fd, 1, 0, RNIC_RESERVE_NOWAIT);
+	n = rc(read(fd, ev, sizeof(ev)));
+	b = bind_to(fd, dev, 0);
+	printf("orphan child: reserve %ld (want %ld), read %ld (want 0), bind %ld (want 0)\n",
+	       r, want, n, b);
+	return r == want && n == 0 && b == 0 ? 0 : 1;
+}
+
 /* Bound, and then nothing for @secs: a consumer that demands nothing. */
 static int run_bindidle(double secs)
 {
@@ -659,6 +696,8 @@ int main(int argc, char **argv)
 		return run_noaccess();
 	if (!strcmp(argv[2], "rebind"))
 		return run_rebind();
+	if (!strcmp(argv[2], "orphan") && argc == 5)
+		return run_orphan(argv[3], -(long)atoi(argv[4]));
 	if (!strcmp(argv[2], "bindidle") && argc == 4)
 		return run_bindidle(atof(argv[3]));
 	if (!strcmp(argv[2], "sybil") && argc == 4)

@@ -66,5 +66,39 @@ check "nothing charged after both programs" \
 
 echo 262144 > $SYS/budget
 echo 10000 > $P/user_wait_ms
+# --- a bound file that outlives its process (N10, U18) ---
+# urogue orphan: the parent binds and reserves 10 entries, forks, and
+# exits; its child keeps the file. Once the binder is gone, the file
+# keeps no consumer: the child's RESERVE on it finds the binder gone
+# (ESRCH, 3) and unbinds it; or a tenant_by write (EBUSY before) finds
+# it first, and the RESERVE then sees an unbound file (ENOTCONN, 107).
+ROGUE=build/tools/urogue
+orphan() {	# orphan LABEL ERRNO
+	rm -f /tmp/orphan.go
+	$ROGUE $DEV orphan /tmp/orphan.go "$2" > /tmp/orphan.out 2>&1
+	check "$1: the parent bound, reserved and exited; its child holds the file" \
+		wait_for 20 grep -q "orphan child holds the file of" /tmp/orphan.out
+	OPID=$(sed -n 's/^orphan child holds the file of //p' /tmp/orphan.out)
+}
+orphan "orphan, used" 3
+touch /tmp/orphan.go
+check "orphan, used: the child's RESERVE finds the binder gone, reads end, binds anew" \
+	wait_for 20 grep -q "reserve -3 (want -3), read 0 (want 0), bind 0 (want 0)" /tmp/orphan.out
+diag "$(cat /tmp/orphan.out | paste -sd' ')"
+check "orphan, used: the dead parent's consumer is gone" \
+	wait_for 20 sh -c "! ls -d $SYS/consumers/user:urogue:$OPID.* >/dev/null 2>&1"
+orphan "orphan, tenant_by" 107
+check "orphan, tenant_by: the dead parent's consumer is there, its 10 entries held" \
+	sh -c "[ \$(cat $SYS/consumers/user:urogue:$OPID.*/held) = 10 ]"
+check "orphan, tenant_by: tenant_by can change (the file outlived its process)" \
+	sh -c "echo uid > $SYS/tenant_by && echo cgroup > $SYS/tenant_by"
+check "orphan, tenant_by: and the dead parent's consumer is gone" \
+	sh -c "! ls -d $SYS/consumers/user:urogue:$OPID.* >/dev/null 2>&1"
+touch /tmp/orphan.go
+check "orphan, tenant_by: the child's RESERVE sees an unbound file, reads end, binds anew" \
+	wait_for 20 grep -q "reserve -107 (want -107), read 0 (want 0), bind 0 (want 0)" /tmp/orphan.out
+diag "$(cat /tmp/orphan.out | paste -sd' ')"
+check "nothing left charged" wait_for 20 sh -c "! ls -d $SYS/consumers/user:* >/dev/null 2>&1"
+
 check "rnic_mgr unloads" rmmod rnic_mgr
 tap_done
