@@ -57,6 +57,7 @@ void rnic_dev_init_pool(struct rnic_dev *rd)
 	rd->rd_conf_budget[RNP_KEYS] = rnic_default_keys;
 	mutex_init(&rd->rd_cons_mutex);
 	INIT_LIST_HEAD(&rd->rd_consumers);
+	INIT_LIST_HEAD(&rd->rd_peer_groups);
 	spin_lock_init(&rd->rd_lock);
 	atomic_set(&rd->rd_nr_waiting, 0);
 	init_waitqueue_head(&rd->rd_wq);
@@ -628,6 +629,43 @@ void rnic_may_hold(struct rnic_consumer *c, u64 *entries, u64 *keys)
 	*keys = rnp_may_hold(&rd->rd_pool, &c->rc_pol, RNP_KEYS);
 	spin_unlock(&rd->rd_lock);
 }
+
+/**
+ * rnic_claim_min - take the minimum a consumer registered with min_later
+ * @c: the consumer
+ *
+ * Call once the consumer deserves a guarantee (a remote peer's
+ * connection that called). Until then, and if this fails, it takes
+ * entries from its share like any other, without one (I8).
+ *
+ * Return: 0 (also when there was nothing to claim), -ENOSPC while the
+ * budget cannot guarantee it, -ENODEV after a removal.
+ * Context: any but hard interrupt; takes rd_lock.
+ */
+int rnic_claim_min(struct rnic_consumer *c)
+{
+	struct rnic_dev *rd = c->rc_dev;
+	int err = 0;
+
+	if (!READ_ONCE(c->rc_min_pending))
+		return 0;
+	spin_lock(&rd->rd_lock);
+	if (!c->rc_min_pending) {
+		spin_unlock(&rd->rd_lock);
+		return 0;
+	}
+	err = c->rc_in_pool ? rnp_set_min(&rd->rd_pool, &c->rc_pol, c->rc_min_later) : -ENODEV;
+	if (!err) {
+		u64 now = rnic_now_ms();
+
+		WRITE_ONCE(c->rc_min_pending, false);
+		rnic_rebalance(rd, now);
+		rnic_enforce_all(rd, now);
+	}
+	spin_unlock(&rd->rd_lock);
+	return err;
+}
+EXPORT_SYMBOL_GPL(rnic_claim_min);
 
 /**
  * rnic_dev_newcomer_share - the entries a newcomer of @weight would get

@@ -308,6 +308,35 @@ int rnp_admit(struct rnp_pool *p, struct rnp_cons *c)
 }
 
 /**
+ * rnp_set_min - give an admitted consumer its guaranteed minimum later
+ * @p: the pool
+ * @c: the consumer, in the pool
+ * @min: the new minimum of each resource
+ *
+ * For a consumer admitted before it could be trusted with a minimum (a
+ * remote peer's connection, until its first call): the pool guarantees
+ * @min from now on if its budget allows. The caller rebalances.
+ *
+ * Return: 0, or -ENOSPC with nothing changed.
+ */
+int rnp_set_min(struct rnp_pool *p, struct rnp_cons *c, const u64 *min)
+{
+	int r;
+
+	for (r = 0; r < RNP_NR_RES; r++)
+		if (p->r[r].min_total - c->r[r].min + min[r] > p->r[r].budget)
+			return -ENOSPC;
+	for (r = 0; r < RNP_NR_RES; r++) {
+		struct rnp_res_state *s = &c->r[r];
+
+		p->r[r].min_total = p->r[r].min_total - s->min + min[r];
+		s->min = min[r];
+		s->demand = max(s->demand, s->min);
+	}
+	return 0;
+}
+
+/**
  * rnp_set_weight - change a consumer's weight
  * @c: the consumer, admitted or not
  * @weight: 1..RNP_MAX_WEIGHT, checked by the caller

@@ -51,9 +51,14 @@ struct rnic_consumer *rnic_register_in(struct ib_device *ibdev,
 	INIT_LIST_HEAD(&c->rc_node);
 	c->rc_base_weight = desc->weight;
 	/* the administrator's consumer_weights, for kernel consumers */
+	/* min_later: admitted with none, claimed by rnic_claim_min() (I8) */
+	c->rc_min_later[RNP_ENTRIES] = desc->min_entries;
+	c->rc_min_later[RNP_KEYS] = desc->min_keys;
+	c->rc_min_pending = desc->min_later;
 	err = rnp_cons_init(&c->rc_pol, rnic_consumer_is_user(c) ? desc->weight :
 			    rnic_conf_weight(c->rc_name, desc->weight),
-			    desc->min_entries, desc->min_keys, rnic_now_ms());
+			    desc->min_later ? 0 : desc->min_entries,
+			    desc->min_later ? 0 : desc->min_keys, rnic_now_ms());
 	if (err)
 		goto out_free;
 	c->rc_pol.group = grp;
@@ -93,13 +98,82 @@ out_put_dev:
 	return ERR_PTR(err);
 }
 
+/* The group of @key on @rd, made if need be, with a reference. */
+static struct rnic_peer_group *rnic_peer_group_get(struct rnic_dev *rd, const void *key,
+						   const char *name)
+{
+	struct rnic_peer_group *g;
+
+	lockdep_assert_held(&rd->rd_cons_mutex);
+	list_for_each_entry(g, &rd->rd_peer_groups, pg_node) {
+		if (g->pg_key == key) {
+			g->pg_refs++;
+			return g;
+		}
+	}
+	g = kzalloc(sizeof(*g), GFP_KERNEL);
+	if (!g)
+		return NULL;
+	g->pg_key = key;
+	g->pg_refs = 1;
+	snprintf(g->pg_name, sizeof(g->pg_name), "peers:%s", name ?: "?");
+	g->pg_grp.weight = rnic_conf_weight(g->pg_name, 1);
+	list_add_tail(&g->pg_node, &rd->rd_peer_groups);
+	return g;
+}
+
+/* Drop a reference; the last frees the group, out of the pool (I8). */
+static void rnic_peer_group_put(struct rnic_dev *rd, struct rnic_peer_group *g)
+{
+	lockdep_assert_held(&rd->rd_cons_mutex);
+	if (--g->pg_refs)
+		return;
+	WARN_ON_ONCE(g->pg_grp.members);
+	list_del(&g->pg_node);
+	kfree(g);
+}
+
+/*
+ * rnic_register() for a remote peer: its consumer joins the group of
+ * its listener on the device, one place at the top level of the fair
+ * shares for all the listener's connections (I8).
+ */
+static struct rnic_consumer *rnic_register_peer(struct ib_device *ibdev,
+						const struct rnic_consumer_desc *desc)
+{
+	struct rnic_peer_group *g;
+	struct rnic_consumer *c;
+	struct rnic_dev *rd;
+
+	rd = rnic_dev_get(ibdev);
+	if (!rd)
+		return ERR_PTR(-ENODEV);
+	mutex_lock(&rd->rd_cons_mutex);
+	g = rnic_peer_group_get(rd, desc->peer_group, desc->group_name);
+	mutex_unlock(&rd->rd_cons_mutex);
+	if (!g) {
+		kobject_put(&rd->rd_kobj);
+		return ERR_PTR(-ENOMEM);
+	}
+	c = rnic_register_in(ibdev, desc, &g->pg_grp, g->pg_name);
+	mutex_lock(&rd->rd_cons_mutex);
+	if (IS_ERR(c))
+		rnic_peer_group_put(rd, g);
+	else
+		c->rc_peer_group = g;
+	mutex_unlock(&rd->rd_cons_mutex);
+	kobject_put(&rd->rd_kobj);
+	return c;
+}
+
 /**
  * rnic_register - become a consumer of an RDMA device's resources
  * @ibdev: the device
  * @desc: name, weight, guaranteed minimum and callbacks
  *
  * A kernel consumer stands alone at the top level of the device's fair
- * shares, as a tenant of its own.
+ * shares, as a tenant of its own; one with a peer_group key shares one
+ * place with the others of that key (a listener's connections).
  *
  * Return: the consumer, or ERR_PTR: -ENODEV (device unknown or going
  * away), -EINVAL (bad weight or missing ops), -ENOSPC (the budget
@@ -109,6 +183,8 @@ out_put_dev:
 struct rnic_consumer *rnic_register(struct ib_device *ibdev,
 				    const struct rnic_consumer_desc *desc)
 {
+	if (desc->peer_group)
+		return rnic_register_peer(ibdev, desc);
 	return rnic_register_in(ibdev, desc, NULL, NULL);
 }
 EXPORT_SYMBOL_GPL(rnic_register);
@@ -128,6 +204,9 @@ void rnic_unregister(struct rnic_consumer *c)
 
 	mutex_lock(&rd->rd_cons_mutex);
 	rnic_pool_leave(c);
+	if (c->rc_peer_group)
+		rnic_peer_group_put(rd, c->rc_peer_group);
+	c->rc_peer_group = NULL;
 	mutex_unlock(&rd->rd_cons_mutex);
 
 	pr_debug("%s: consumer %s.%llu unregistered, peak %llu entries\n",

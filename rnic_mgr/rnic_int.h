@@ -81,6 +81,15 @@
  *      (rnp_announce() never trims); tested by rnic_mgr_arbiter ("a
  *      consumer that shrank grows back when the newcomer leaves") and
  *      test_policy's announce checks.
+ *  I8. Remote peers weigh as one: the consumers registered with one
+ *      peer_group key on a device share one rnic_peer_group, which
+ *      lives while any of them is registered or registering (pg_refs,
+ *      under rd_cons_mutex) and is freed only after the last left the
+ *      pool. A consumer registered with min_later holds no guaranteed
+ *      minimum until rnic_claim_min() gives it one under rd_lock, so
+ *      connections that never call cannot fill the minimums.
+ *      Asserted: rnic_peer_group_put() warns if the group it frees
+ *      still has members.
  */
 #ifndef RNIC_INT_H
 #define RNIC_INT_H
@@ -130,6 +139,8 @@ struct rnic_user_dev;
  * @rd_rebalances: rebalances done
  * @rd_user: its user-registration state (user/user.h), made and freed
  *	by user/wrap.c with the device
+ * @rd_peer_groups: groups of remote peers' consumers (register.c;
+ *	rd_cons_mutex)
  * @rd_conf_work: applies the devices rules after a rename (client.c)
  */
 struct rnic_dev {
@@ -158,6 +169,7 @@ struct rnic_dev {
 	u64 rd_rebalances;
 
 	struct rnic_user_dev *rd_user;
+	struct list_head rd_peer_groups;
 
 	struct work_struct rd_conf_work;
 	u64 rd_conf_budget[RNP_NR_RES];
@@ -202,6 +214,9 @@ struct rnic_dev {
  * @rc_base_weight: the weight it registered with, which a
  *	consumer_weights rule replaces while one matches it (kernel
  *	consumers; user ones are weighted by tenant)
+ * @rc_peer_group: the remote peers' group it is in, or NULL
+ * @rc_min_later: the minimum it asked for at register, with min_later
+ * @rc_min_pending: not yet given @rc_min_later (rd_lock)
  */
 struct rnic_consumer {
 	struct kobject rc_kobj;
@@ -234,6 +249,26 @@ struct rnic_consumer {
 	u64 rc_reclaim;
 	u64 rc_reclaims;
 	u32 rc_base_weight;
+	struct rnic_peer_group *rc_peer_group;
+	u64 rc_min_later[RNP_NR_RES];
+	bool rc_min_pending;
+};
+
+/**
+ * struct rnic_peer_group - the consumers of one listener on one device
+ * @pg_node: on rd_peer_groups (rd_cons_mutex)
+ * @pg_key: the listener
+ * @pg_refs: its consumers, registered or registering (rd_cons_mutex);
+ *	it is freed at 0, once none is in the pool (I8)
+ * @pg_grp: the policy's group
+ * @pg_name: "peers:" and the group's name, in sysfs and weight rules
+ */
+struct rnic_peer_group {
+	struct list_head pg_node;
+	const void *pg_key;
+	u32 pg_refs;
+	struct rnp_group pg_grp;
+	char pg_name[40];
 };
 
 /* A user process's consumer (user/wrap.c names them user:COMM:TGID). */

@@ -289,6 +289,7 @@ u64 rnp_newcomer_share(const struct rnp_pool *p, u64 budget, u32 weight);
 int rnp_cons_init(struct rnp_cons *c, u32 weight, u64 min_entries,
 		  u64 min_keys, u64 now_ms);
 int rnp_admit(struct rnp_pool *p, struct rnp_cons *c);
+int rnp_set_min(struct rnp_pool *p, struct rnp_cons *c, const u64 *min);
 void rnp_leave(struct rnp_pool *p, struct rnp_cons *c);
 
 bool rnp_take_granted(struct rnp_cons *c, const u64 *n);

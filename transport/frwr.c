@@ -305,6 +305,16 @@ int rst_mr_pool_init(struct rst_conn *c)
 		.min_keys = 1,
 		.ops = &rst_rnic_ops,
 		.priv = c,
+		/*
+		 * A remote peer's connection: one listener's connections
+		 * weigh as one at the top level, and each is guaranteed its
+		 * minimum only from its first registration (a call that
+		 * needs one), so idle connections cannot fill the
+		 * minimums (rnic_mgr's I8).
+		 */
+		.peer_group = c->c_listener,
+		.group_name = c->c_p.name,
+		.min_later = !!c->c_listener,
 	};
 
 	if (!c->c_p.max_io_pages)
@@ -435,6 +445,9 @@ static struct rst_mr *rst_mr_alloc(struct rst_conn *c, int cls, bool wait)
 	struct rst_mr *m;
 	int err;
 
+	/* the peer called: it deserves its minimum, if the budget has room */
+	if (rnic_claim_min(c->c_rc) == -ENOSPC)
+		trace_rst_mr_no_min(c, pages);
 	err = rnic_acquire(c->c_rc, pages, 1, RNIC_NOWAIT);
 	if (err == -EAGAIN) {
 		rst_mr_refresh_limit(c);

@@ -324,6 +324,22 @@ TRACE_EVENT(rst_mr_map,
 		  __entry->nents, __entry->write ? "writes" : "reads")
 );
 
+/* a peer that called found no room for its guaranteed minimum */
+TRACE_EVENT(rst_mr_no_min,
+	TP_PROTO(const struct rst_conn *c, u32 pages),
+	TP_ARGS(c, pages),
+	TP_STRUCT__entry(
+		__field(u32, conn)
+		__field(u32, pages)
+	),
+	TP_fast_assign(
+		__entry->conn = c->c_nr;
+		__entry->pages = pages;
+	),
+	TP_printk("conn=%u pages=%u: no room for its minimum, served from its share",
+		  __entry->conn, __entry->pages)
+);
+
 /* The share and the window */
 
 /* what the share covers now (after a shrink, a grow or a re-read) */

@@ -57,6 +57,13 @@ struct rnic_consumer_ops {
  * @min_keys: keys of one maximum-size I/O, guaranteed
  * @ops: callbacks
  * @priv: passed back to the callbacks
+ * @peer_group: NULL, or a key (a listener) whose consumers share one
+ *	place at the top level of the device's fair shares, as a tenant's
+ *	processes do: remote peers, however many connect, weigh as one
+ * @group_name: that group's name, for sysfs and consumer_weights
+ * @min_later: admit it with no minimum; rnic_claim_min() asks for
+ *	@min_entries and @min_keys later (a remote peer's connection,
+ *	once it has called)
  */
 struct rnic_consumer_desc {
 	const char *name;
@@ -65,6 +72,9 @@ struct rnic_consumer_desc {
 	u32 min_keys;
 	const struct rnic_consumer_ops *ops;
 	void *priv;
+	const void *peer_group;
+	const char *group_name;
+	bool min_later;
 };
 
 /* rnic_acquire() flags */
@@ -77,5 +87,6 @@ int rnic_acquire(struct rnic_consumer *c, u32 entries, u32 keys,
 		 unsigned int flags);
 void rnic_release(struct rnic_consumer *c, u32 entries, u32 keys);
 void rnic_entitlement(struct rnic_consumer *c, u64 *entries, u64 *keys);
+int rnic_claim_min(struct rnic_consumer *c);
 
 #endif /* RDMASTOR_RNIC_MGR_H */

@@ -43,6 +43,11 @@
  *   overrun    EVIL_OVERRUN NULL calls back to back, far over the
  *              credits granted (all answered, or disconnect)
  *   flood      EVIL_FLOOD connections opened and left idle, then closed
+ *   hold       hold_conns connections opened and kept idle, never
+ *              calling (flood_up counts those up, flood_end is how the
+ *              first refused connect failed, 0 if none); "free" closes
+ *              them. With force_mr, each is a consumer of the server's
+ *              (review 4, N5)
  *   stopflood  in the background, connections opened one after another,
  *              the last EVIL_STOP_RING of them kept up, until one is refused
  *              (the server stopped listening) or EVIL_STOP_SECS pass:
@@ -417,6 +422,47 @@ static int evil_flood(void)
 	return 0;
 }
 
+static uint hold_conns = 250;
+module_param(hold_conns, uint, 0644);
+MODULE_PARM_DESC(hold_conns, "connections \"hold\" opens");
+
+static struct rst_conn **evil_held;
+static unsigned int evil_nr_held;
+
+static void evil_free_held(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < evil_nr_held; i++)
+		rst_close(evil_held[i]);
+	kfree(evil_held);
+	evil_held = NULL;
+	evil_nr_held = 0;
+}
+
+static int evil_hold(void)
+{
+	unsigned int i;
+
+	evil_free_held();
+	evil_held = kcalloc(hold_conns, sizeof(*evil_held), GFP_KERNEL);
+	if (!evil_held)
+		return -ENOMEM;
+	WRITE_ONCE(evil_flood_end, 0);
+	for (i = 0; i < hold_conns; i++) {
+		struct rst_conn *c = evil_connect();
+
+		if (IS_ERR(c)) {
+			if (!evil_flood_end)
+				WRITE_ONCE(evil_flood_end, (int)PTR_ERR(c));
+			continue;
+		}
+		evil_held[evil_nr_held++] = c;
+	}
+	WRITE_ONCE(evil_flood_up, evil_nr_held);
+	return 0;
+}
+
 /*
  * stopflood: connect until the server refuses, the last EVIL_STOP_RING
  * connections kept up. It runs in a work item, not in the parameter's
@@ -638,6 +684,12 @@ static int evil_send(const char *m)
 	}
 	if (!strcmp(m, "flood"))
 		return evil_flood();
+	if (!strcmp(m, "hold"))
+		return evil_hold();
+	if (!strcmp(m, "free")) {
+		evil_free_held();
+		return 0;
+	}
 	if (!strcmp(m, "stopflood"))
 		return evil_stopflood_start();
 	if (!strcmp(m, "bighead"))
@@ -758,6 +810,7 @@ static void __exit evil_exit(void)
 	flush_work(&evil_stop_work);
 	mutex_lock(&evil_lock);
 	evil_close();
+	evil_free_held();
 	mutex_unlock(&evil_lock);
 }
 

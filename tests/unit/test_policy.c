@@ -1090,6 +1090,41 @@ static void test_demanding_entities(void)
 }
 
 /*
+ * A minimum given later (N5): 250 connections admitted without one
+ * cost the pool nothing, so a newcomer with a minimum is admitted; a
+ * connection that then claims its minimum gets it while the budget
+ * allows, and -ENOSPC with nothing changed once it does not.
+ */
+static void test_min_later(void)
+{
+	static struct rnp_cons peer[250], mount;
+	u64 min[RNP_NR_RES] = { 257, 1 };
+	unsigned int i, claimed = 0;
+	int err = 0;
+	struct upool u;
+
+	upool_init(&u, 10000, 4096, 260);
+	for (i = 0; i < 250; i++)
+		assert(!upool_add(&u, &peer[i], 1, 0, 0, 0));
+	tap_ok(!upool_add(&u, &mount, 1, 257, 1, 0),
+	       "min later: 250 connections without a minimum leave room for a mount's");
+	for (i = 0; i < 250 && !err; i++) {
+		err = rnp_set_min(&u.p, &peer[i], min);
+		claimed += !err;
+	}
+	tap_ok(err == -ENOSPC && claimed == 37 && peer[37].r[E].min == 0 &&
+	       u.p.r[E].min_total == 38 * 257,
+	       "min later: 37 claims fit beside the mount's, the 38th is refused whole (%u, err %d, min_total %llu)",
+	       claimed, err, (unsigned long long)u.p.r[E].min_total);
+	tap_ok(!upool_check(&u), "min later: invariants hold");
+	for (i = 0; i < 250; i++)
+		upool_del(&u, &peer[i]);
+	upool_del(&u, &mount);
+	tap_ok(!u.p.r[E].min_total && !u.p.r[K].min_total, "min later: leaving gives the minimums back");
+	upool_free(&u);
+}
+
+/*
  * An idle reclaim's plan (N7): one pass keeps the largest spares in
  * order and the total, whatever the number of consumers; equal to
  * sorting all of them.
@@ -1160,6 +1195,7 @@ int main(void)
 	test_groups_model();
 	test_tenants();
 	test_demanding_entities();
+	test_min_later();
 	test_reclaim_plan();
 	return tap_done();
 }

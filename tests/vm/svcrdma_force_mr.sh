@@ -70,7 +70,46 @@ wait $load; r=$?
 ok "$r" "the run completes, verified"
 check "an idle connection gives its MRs back" wait_for 10 cle mrs 0
 diag "$(cat $STATS)"
-rm -f $MNT/w* $MNT/share*
+# --- remote peers weigh as one, with a minimum only once they call (N5) ---
+# svc_evil holds 48 connections that never call (the guest's 2 GiB
+# held 200 of them at both ends of rxe loopback only to run out of
+# memory). Each is a consumer of the server's (force_mr); before, each
+# was admitted with its minimum (257 entries), so at a budget of 24
+# minimums the rest were refused, and so was a new mount. Now a
+# listener's connections are one group, each with no minimum until a
+# call needs an MR: all 48 connect, the mount made before still
+# verifies, and a new mount connects and verifies.
+EP=/sys/module/svc_evil/parameters
+nr_conns() { find $SYS/consumers -maxdepth 1 -name 'nfsd-rdma*' | wc -l; }
+echo $((257 * 24)) > $SYS/budget
+check "load svc_evil, 48 connections to hold" \
+	insmod "$(rdmastor_testmod svc_evil)" server=$SERVER port=20049 hold_conns=48
+check "48 idle connections held" sh -c "echo hold > $EP/send"
+diag "held $(cat $EP/flood_up), first refusal $(cat $EP/flood_end); consumers: $(nr_conns)"
+expect_eq "all 48 connected (budget of 24 minimums)" "$(cat $EP/flood_up)" 48
+expect_eq "the server's connections are one group" \
+	"$(cat $SYS/consumers/nfsd-rdma*/tenant | sort -u | paste -sd' ')" "peers:nfsd-rdma"
+idle_mins=$(cat $SYS/consumers/nfsd-rdma*/min | grep -c '^0$')
+check "at least 48 of them hold no minimum ($idle_mins)" [ "$idle_mins" -ge 48 ]
+check "the mount made before still verifies" \
+	fio_verify p --size=8m --bs=64k --rw=randwrite --direct=1 --ioengine=libaio --iodepth=8
+mkdir -p /mnt2
+check "a new mount (NFSv4.2: a connection of its own) connects" \
+	timeout 120 mount -t nfs -o vers=4.2,proto=rdma,port=20049 $SERVER:/ /mnt2
+check "and verifies" sh -c "mountpoint -q /mnt2 && fio --name=p2 --directory=/mnt2 --size=8m \
+	--bs=64k --rw=randwrite --direct=1 --ioengine=libaio --iodepth=8 --verify=crc32c \
+	--do_verify=1 --output=/dev/null"
+diag "minimums now: $(cat $SYS/consumers/nfsd-rdma*/min | sort -n | uniq -c | paste -sd' ')"
+claimed=$(cat $SYS/consumers/nfsd-rdma*/min | grep -c '^[1-9]')
+idle_mins=$(cat $SYS/consumers/nfsd-rdma*/min | grep -c '^0$')
+check "the two mounts' connections took their minimums once they called, the 48 none ($claimed, $idle_mins)" \
+	sh -c "[ $claimed -ge 2 ] && [ $idle_mins -ge 48 ]"
+umount /mnt2 2>/dev/null
+check "the held connections close" sh -c "echo free > $EP/send"
+check "unload svc_evil" rmmod svc_evil
+check "their consumers go" wait_for 30 sh -c "[ \$(find $SYS/consumers -maxdepth 1 -name 'nfsd-rdma*' | wc -l) -le 2 ]"
+echo "$budget0" > $SYS/budget
+rm -f $MNT/w* $MNT/share* $MNT/p*
 check "umount" umount $MNT
 check "nfsd stops" rpc.nfsd 0
 none_left() { [ "$(rdma_left "$1")" = 0 ]; }
