@@ -156,7 +156,7 @@ static void test_level(void)
 
 	tap_ok(!parse("cgroup:/jobs/a=1,cgroup:/=5,cgroup:/jobs/a/deep/er=3,uid:7=2", &nr) && nr == 4,
 	       "level: the rules parse");
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		got = rnt_tenant_level(rules, nr, cases[i].path, cases[i].depth);
 		len = rnt_prefix_len(cases[i].path, got);
 		tap_ok(got == cases[i].want && len == cases[i].prefix,
