@@ -40,6 +40,10 @@
  *      IST_LOGIN_DEPTH receive buffers and send slots, not its full rings.
  *      Asserted: ist_conn_free() warns if it is still counted;
  *      ist_get_rx_pdu() grows the rings only after ist_np_login_end().
+ *      Each such connection holds one of the portal's login_peer slots,
+ *      with its initiator's address, and at most IST_MAX_LOGIN_PEER
+ *      slots hold one address. Enforced: ist_accept() counts them
+ *      under the portal's lock before it takes a slot.
  *  N5. A portal's ist_np lives while LIO's portal or any connection it
  *      accepted does (ref: one for the portal, one per ist_conn): LIO
  *      may run a connection's login work, which takes the portal's lock,
@@ -89,6 +93,12 @@
  * per group past the pending stage.
  */
 #define IST_MAX_LOGIN		32
+/*
+ * ... and per initiator address: one host that keeps connections in
+ * login (stalled, or reconnecting as each is dropped) takes at most
+ * this many of a portal's IST_MAX_LOGIN, and other hosts still get in.
+ */
+#define IST_MAX_LOGIN_PEER	4
 #define IST_REJECT_CLOSE_MS	2000
 /* How long a login response waits for a send slot before it fails. */
 #define IST_LOGIN_SEND_MS	5000
@@ -112,6 +122,9 @@ struct ist_np {
 	unsigned int nr_evicted;
 	unsigned int nr_login;		/* in the login phase (N4) */
 	wait_queue_head_t wq;		/* LIO's login thread waits for pending */
+	/* the initiators of the connections in login, by slot (N4) */
+	struct sockaddr_storage login_peer[IST_MAX_LOGIN];
+	bool login_used[IST_MAX_LOGIN];
 };
 
 enum ist_phase { IST_LOGIN, IST_FULL };
@@ -126,6 +139,7 @@ struct ist_conn {
 	bool login_ready;		/* the first login request is in */
 	bool evicted;			/* dropped to make room (inp->lock) */
 	bool in_login;			/* counted in inp->nr_login (N4) */
+	unsigned int login_slot;	/* its inp->login_peer, while in_login */
 	struct delayed_work login_wait;	/* the login deadline */
 	bool down;			/* ->disconnected ran: nothing in flight */
 	bool send_w_inv;		/* Send-with-Invalidate the initiator's keys */

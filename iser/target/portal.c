@@ -6,6 +6,7 @@
  */
 #include <linux/module.h>
 #include <linux/slab.h>
+#include <net/ipv6.h>
 #include <target/target_core_base.h>
 #include <target/target_core_fabric.h>
 
@@ -24,7 +25,7 @@ static const struct rst_conn_ops ist_conn_ops = {
 };
 
 static int ist_accept_conn(struct rst_conn *rc, const void *pdata, u8 plen,
-			   struct ist_np *inp);
+			   struct ist_np *inp, int slot);
 
 /*
  * Room for one more pending connection (IST_MAX_PENDING): evict the
@@ -53,6 +54,63 @@ static bool ist_np_make_room(struct ist_np *inp)
 	return false;
 }
 
+/* The same initiator host: the address without the port. */
+static bool ist_same_host(const struct sockaddr_storage *a,
+			  const struct sockaddr_storage *b)
+{
+	if (a->ss_family != b->ss_family)
+		return false;
+	if (a->ss_family == AF_INET)
+		return ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
+		       ((const struct sockaddr_in *)b)->sin_addr.s_addr;
+	if (a->ss_family == AF_INET6)
+		return ipv6_addr_equal(&((const struct sockaddr_in6 *)a)->sin6_addr,
+				       &((const struct sockaddr_in6 *)b)->sin6_addr);
+	return false;
+}
+
+/*
+ * A free login slot for @peer, or -1 when it already holds
+ * IST_MAX_LOGIN_PEER of them that stay (N4): one of its own that has
+ * sent no login request is dropped to make room, the oldest first, as
+ * ist_np_make_room() does for the portal. Under the portal's lock.
+ */
+static int ist_login_slot(struct ist_np *inp, const struct sockaddr_storage *peer,
+			  unsigned int *held)
+{
+	struct ist_conn *ic, *idle = NULL;
+	int i, free = -1;
+
+	lockdep_assert_held(&inp->lock);
+	*held = 0;
+	for (i = 0; i < IST_MAX_LOGIN; i++) {
+		if (!inp->login_used[i])
+			free = free < 0 ? i : free;
+		else if (ist_same_host(&inp->login_peer[i], peer))
+			(*held)++;
+	}
+	/* those already dropped are on their way out */
+	list_for_each_entry(ic, &inp->pending, node) {
+		if (!ic->in_login || !ist_same_host(&inp->login_peer[ic->login_slot], peer))
+			continue;
+		if (ic->evicted)
+			(*held)--;
+		else if (!ic->login_ready && !idle)
+			idle = ic;
+	}
+	if (*held < IST_MAX_LOGIN_PEER)
+		return free;
+	if (!idle)
+		return -1;
+	idle->evicted = true;
+	inp->nr_evicted++;
+	trace_ist_conn_evict(idle, -EBUSY);
+	pr_info_ratelimited("%u connections of one initiator in login: its oldest idle one is dropped\n",
+			    IST_MAX_LOGIN_PEER);
+	rst_disconnect(idle->rc, -EBUSY);
+	return free;
+}
+
 /**
  * ist_accept - the listener's accept callback: a connect request came in
  * @rc: the new engine connection, set up but not yet accepted
@@ -61,7 +119,8 @@ static bool ist_np_make_room(struct ist_np *inp)
  * @lpriv: the portal (struct ist_np)
  *
  * Refused while the portal is disabled, when IST_MAX_LOGIN connections
- * are in the login phase, and when IST_MAX_PENDING connections already
+ * are in the login phase, or IST_MAX_LOGIN_PEER of the same initiator
+ * address, and when IST_MAX_PENDING connections already
  * wait for LIO's login thread and none of them is idle to make room;
  * else the connection waits in the portal for LIO's login thread.
  *
@@ -72,42 +131,53 @@ static int ist_accept(struct rst_conn *rc, const void *pdata, u8 plen, void *lpr
 	struct ist_np *inp = lpriv;
 	struct iscsi_np *np = inp->np;
 	struct sockaddr_storage local, peer;
-	unsigned int in_login, pending;
-	bool enabled, busy;
-	int err;
+	unsigned int in_login, pending, held = 0;
+	bool enabled, busy, peer_cap = false;
+	int err, slot = -1;
 
 	spin_lock_bh(&np->np_thread_lock);
 	enabled = np->enabled;
 	spin_unlock_bh(&np->np_thread_lock);
 	if (!enabled)
 		return -ECONNREFUSED;
+	rst_conn_addrs(rc, &local, &peer);
 	mutex_lock(&inp->lock);
 	in_login = inp->nr_login;
 	pending = inp->nr_pending;
-	busy = in_login >= IST_MAX_LOGIN || !ist_np_make_room(inp);
+	busy = in_login >= IST_MAX_LOGIN;
+	if (!busy) {
+		slot = ist_login_slot(inp, &peer, &held);
+		peer_cap = slot < 0;
+		busy = peer_cap || !ist_np_make_room(inp);
+	}
 	if (!busy) {
 		/* places held for this one */
 		inp->nr_pending++;
 		inp->nr_login++;
+		inp->login_used[slot] = true;
+		inp->login_peer[slot] = peer;
 	}
 	mutex_unlock(&inp->lock);
 	if (busy) {
 		bool login_cap = in_login >= IST_MAX_LOGIN;
 
-		trace_ist_conn_refuse(login_cap ? IST_MAX_LOGIN : IST_MAX_PENDING);
-		rst_conn_addrs(rc, &local, &peer);
+		trace_ist_conn_refuse(login_cap ? IST_MAX_LOGIN :
+				      peer_cap ? IST_MAX_LOGIN_PEER : IST_MAX_PENDING);
 		pr_info_ratelimited("%s: connect from %pISpc to %pISpc refused: %u connections %s, the portal's limit is %u\n",
 				    dev_name(&rst_conn_device(rc)->dev), &peer, &local,
-				    login_cap ? in_login : pending,
-				    login_cap ? "in login" : "wait for a first login request",
-				    login_cap ? IST_MAX_LOGIN : IST_MAX_PENDING);
+				    login_cap ? in_login : peer_cap ? held : pending,
+				    login_cap ? "in login" : peer_cap ? "of this initiator in login" :
+				    "wait for a first login request",
+				    login_cap ? IST_MAX_LOGIN :
+				    peer_cap ? IST_MAX_LOGIN_PEER : IST_MAX_PENDING);
 		return -EBUSY;
 	}
-	err = ist_accept_conn(rc, pdata, plen, inp);
+	err = ist_accept_conn(rc, pdata, plen, inp, slot);
 	if (err) {
 		mutex_lock(&inp->lock);
 		inp->nr_pending--;
 		inp->nr_login--;
+		inp->login_used[slot] = false;
 		mutex_unlock(&inp->lock);
 	}
 	return err;
@@ -137,7 +207,7 @@ static void ist_login_wait_expired(struct work_struct *work)
 }
 
 static int ist_accept_conn(struct rst_conn *rc, const void *pdata, u8 plen,
-			   struct ist_np *inp)
+			   struct ist_np *inp, int slot)
 {
 	struct ist_conn *ic;
 	u8 flags;
@@ -160,6 +230,7 @@ static int ist_accept_conn(struct rst_conn *rc, const void *pdata, u8 plen,
 	ic->inp = inp;
 	ic->phase = IST_LOGIN;
 	ic->in_login = true;		/* N4: counted by ist_accept() */
+	ic->login_slot = slot;
 	ic->login_expect = true;
 	ic->use_mr = READ_ONCE(ist_force_mr) || rst_conn_iwarp(rc);
 	ic->send_w_inv = !(flags & ISER_CM_SEND_W_INV_NOT_SUP);
@@ -223,6 +294,7 @@ static bool ist_np_login_end_locked(struct ist_conn *ic)
 		return false;
 	ic->in_login = false;
 	ic->inp->nr_login--;
+	ic->inp->login_used[ic->login_slot] = false;
 	return true;
 }
 
