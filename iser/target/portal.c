@@ -27,6 +27,18 @@ static const struct rst_conn_ops ist_conn_ops = {
 static int ist_accept_conn(struct rst_conn *rc, const void *pdata, u8 plen,
 			   struct ist_np *inp, int slot);
 
+/* Drop @ic, which sent no login request, to make room. Under the lock. */
+static void ist_evict(struct ist_np *inp, struct ist_conn *ic, const char *why,
+		      unsigned int limit)
+{
+	lockdep_assert_held(&inp->lock);
+	ic->evicted = true;
+	inp->nr_evicted++;
+	trace_ist_conn_evict(ic, -EBUSY);
+	pr_info_ratelimited("%u %s: the oldest idle one is dropped\n", limit, why);
+	rst_disconnect(ic->rc, -EBUSY);
+}
+
 /*
  * Room for one more pending connection (IST_MAX_PENDING): evict the
  * oldest that has sent no login request, if need be. False: refuse.
@@ -43,12 +55,7 @@ static bool ist_np_make_room(struct ist_np *inp)
 	list_for_each_entry(ic, &inp->pending, node) {
 		if (ic->login_ready || ic->evicted)
 			continue;
-		ic->evicted = true;
-		inp->nr_evicted++;
-		trace_ist_conn_evict(ic, -EBUSY);
-		pr_info_ratelimited("%u connections wait for login: the oldest idle one is dropped\n",
-				    IST_MAX_PENDING);
-		rst_disconnect(ic->rc, -EBUSY);
+		ist_evict(inp, ic, "connections wait for login", IST_MAX_PENDING);
 		return true;
 	}
 	return false;
@@ -102,12 +109,7 @@ static int ist_login_slot(struct ist_np *inp, const struct sockaddr_storage *pee
 		return free;
 	if (!idle)
 		return -1;
-	idle->evicted = true;
-	inp->nr_evicted++;
-	trace_ist_conn_evict(idle, -EBUSY);
-	pr_info_ratelimited("%u connections of one initiator in login: its oldest idle one is dropped\n",
-			    IST_MAX_LOGIN_PEER);
-	rst_disconnect(idle->rc, -EBUSY);
+	ist_evict(inp, idle, "connections of one initiator in login", IST_MAX_LOGIN_PEER);
 	return free;
 }
 
