@@ -157,6 +157,7 @@ u32 rnic_conf_weight(const char *name, u32 dflt)
 /* Every kernel consumer of @rd takes the weight the rules give it now. */
 static void rnic_dev_reweigh(struct rnic_dev *rd, void *unused)
 {
+	struct rnic_peer_group *g;
 	struct rnic_consumer *c;
 
 	mutex_lock(&rd->rd_cons_mutex);
@@ -165,6 +166,10 @@ static void rnic_dev_reweigh(struct rnic_dev *rd, void *unused)
 			continue;
 		rnic_set_weight(c, rnic_conf_weight(c->rc_name, c->rc_base_weight));
 	}
+	/* remote peers' groups, by their names (peers:NAME) */
+	list_for_each_entry(g, &rd->rd_peer_groups, pg_node)
+		rnic_group_set_weight(rd, &g->pg_grp, rnic_conf_weight(g->pg_name, 1),
+				      g->pg_name);
 	mutex_unlock(&rd->rd_cons_mutex);
 }
 
