@@ -2,7 +2,8 @@
 /*
  * Listeners: accept connections, and list the server-side connections
  * they create until those are down. A server connection is set up in
- * the CONNECT_REQUEST handler and offered to the ULP's accept callback;
+ * the CONNECT_REQUEST handler, once the ULP's admit callback let the
+ * request through, and offered to the ULP's accept callback;
  * its down work tells the ULP, takes it off the list and drops the
  * engine's reference (see rst_down_work()). It is freed when the ULP
  * drops its own (rst_conn_put()).
@@ -55,6 +56,15 @@ int rst_listener_cm_event(struct rst_listener *l, struct rdma_cm_id *id,
 		return 0;
 	if (READ_ONCE(l->l_closing))
 		return -ESHUTDOWN;	/* non-zero: rdma_cm rejects, destroys id */
+	/* the ULP's caps first: a refused request costs no QP (N11) */
+	if (l->l_admit) {
+		err = l->l_admit(id->device,
+				 (struct sockaddr *)&id->route.addr.src_addr,
+				 (struct sockaddr *)&id->route.addr.dst_addr,
+				 l->l_priv);
+		if (err)
+			return err;
+	}
 
 	c = rst_conn_alloc(&l->l_p, l);
 	if (IS_ERR(c))
@@ -126,13 +136,16 @@ fail:
  * @p: parameters of every accepted connection (copied; @p->priv is the
  *	initial private pointer of each)
  * @accept: called for each request with its private data; non-zero rejects
- * @lpriv: passed to @accept
+ * @admit: if not NULL, called for each request before its connection is
+ *	built; non-zero rejects
+ * @lpriv: passed to @accept and @admit
  *
  * Return: the listener, or ERR_PTR.
  */
 struct rst_listener *rst_listen(struct net *net, struct sockaddr *src,
 				const struct rst_conn_params *p,
-				rst_accept_fn accept, void *lpriv)
+				rst_accept_fn accept, rst_admit_fn admit,
+				void *lpriv)
 {
 	struct rst_listener *l;
 	int err;
@@ -143,6 +156,7 @@ struct rst_listener *rst_listen(struct net *net, struct sockaddr *src,
 	l->l_tag = RST_OBJ_LISTENER;
 	l->l_p = *p;
 	l->l_accept = accept;
+	l->l_admit = admit;
 	l->l_priv = lpriv;
 	spin_lock_init(&l->l_lock);
 	INIT_LIST_HEAD(&l->l_conns);

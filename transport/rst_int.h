@@ -242,6 +242,7 @@ struct rst_listener {
 	struct rdma_cm_id *l_id;
 	struct rst_conn_params l_p;
 	rst_accept_fn l_accept;
+	rst_admit_fn l_admit;
 	void *l_priv;
 	spinlock_t l_lock;
 	struct list_head l_conns;

@@ -151,6 +151,31 @@ static const struct rst_conn_ops rsv_conn_ops = {
  * @lpriv: its rsv_xprt, queued until nfsd takes it. Refused when too
  * many wait already (a flood of connections costs a QP and rings each).
  */
+static int rsv_refuse(struct rsv_xprt *l, struct ib_device *dev,
+		      const struct sockaddr *local, const struct sockaddr *peer)
+{
+	trace_rsv_refuse(l, "too many connections waiting for nfsd");
+	pr_info_ratelimited("%s: connect from %pISpc to %pISpc refused: %u connections already wait for nfsd to take them (the limit)\n",
+			    dev_name(&dev->dev), peer, local, RSV_MAX_PENDING);
+	return -EBUSY;
+}
+
+/*
+ * The listener's admit callback: refused while RSV_MAX_PENDING
+ * connections wait for nfsd, before the engine builds this one.
+ */
+static int rsv_admit(struct ib_device *dev, const struct sockaddr *local,
+		     const struct sockaddr *peer, void *lpriv)
+{
+	struct rsv_xprt *l = lpriv;
+	bool full;
+
+	spin_lock_bh(&l->x_pend_lock);
+	full = l->x_nr_pending >= RSV_MAX_PENDING;
+	spin_unlock_bh(&l->x_pend_lock);
+	return full ? rsv_refuse(l, dev, local, peer) : 0;
+}
+
 static int rsv_accept(struct rst_conn *rc, const void *pdata, u8 plen, void *lpriv)
 {
 	struct rsv_xprt *l = lpriv, *x;
@@ -195,12 +220,9 @@ static int rsv_accept(struct rst_conn *rc, const void *pdata, u8 plen, void *lpr
 		struct sockaddr_storage local, addr;
 
 		spin_unlock_bh(&l->x_pend_lock);
-		trace_rsv_refuse(l, "too many connections waiting for nfsd");
 		rst_conn_addrs(rc, &local, &addr);
-		pr_info_ratelimited("%s: connect from %pISpc to %pISpc refused: %u connections already wait for nfsd to take them (the limit)\n",
-				    dev_name(&rst_conn_device(rc)->dev), &addr, &local,
-				    RSV_MAX_PENDING);
-		err = -EBUSY;
+		err = rsv_refuse(l, rst_conn_device(rc), (struct sockaddr *)&local,
+				 (struct sockaddr *)&addr);
 		goto fail;
 	}
 	rst_conn_get(rc);		/* the rsv_xprt's, dropped when it is freed */
@@ -279,7 +301,7 @@ static struct svc_xprt *rsv_create(struct svc_serv *serv, struct net *net,
 	set_bit(XPT_LISTENER, &l->xprt.xpt_flags);
 	strcpy(l->xprt.xpt_remotebuf, "listener");
 	snprintf(l->x_name, sizeof(l->x_name), "nfsd-rdma-listen");
-	l->x_lst = rst_listen(net, sa, &p, rsv_accept, l);
+	l->x_lst = rst_listen(net, sa, &p, rsv_accept, rsv_admit, l);
 	if (IS_ERR(l->x_lst)) {
 		int err = PTR_ERR(l->x_lst);
 

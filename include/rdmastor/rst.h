@@ -171,6 +171,13 @@ struct rst_stats {
 
 typedef int (*rst_accept_fn)(struct rst_conn *c, const void *pdata, u8 plen,
 			     void *lpriv);
+/*
+ * Asked before a connection is built for a connect request (QP, rings):
+ * non-zero refuses it at no cost. @accept still decides, under the
+ * ULP's own lock; this only keeps a flood beyond the ULP's caps cheap.
+ */
+typedef int (*rst_admit_fn)(struct ib_device *dev, const struct sockaddr *local,
+			    const struct sockaddr *peer, void *lpriv);
 /* Asynchronous invalidation: @fn runs from the completion context, once. */
 typedef void (*rst_mr_inv_fn)(void *arg, int status);
 /* Asynchronous sends: @fn runs from the completion context, once. */
@@ -240,7 +247,8 @@ struct rst_conn *rst_connect(struct net *net, struct sockaddr *dst,
 			     unsigned int timeout_ms);
 struct rst_listener *rst_listen(struct net *net, struct sockaddr *src,
 				const struct rst_conn_params *p,
-				rst_accept_fn accept, void *lpriv);
+				rst_accept_fn accept, rst_admit_fn admit,
+				void *lpriv);
 void rst_listener_destroy(struct rst_listener *l);
 void rst_conn_set_accept_pdata(struct rst_conn *c, const void *pdata, u8 len);
 void rst_conn_get(struct rst_conn *c);

@@ -40,10 +40,11 @@ static void ist_evict(struct ist_np *inp, struct ist_conn *ic, const char *why,
 }
 
 /*
- * Room for one more pending connection (IST_MAX_PENDING): evict the
- * oldest that has sent no login request, if need be. False: refuse.
+ * Room for one more pending connection (IST_MAX_PENDING): the oldest
+ * that has sent no login request is evicted if need be (and if @evict;
+ * else only found). False: refuse.
  */
-static bool ist_np_make_room(struct ist_np *inp)
+static bool ist_np_make_room(struct ist_np *inp, bool evict)
 {
 	struct ist_conn *ic;
 
@@ -55,7 +56,8 @@ static bool ist_np_make_room(struct ist_np *inp)
 	list_for_each_entry(ic, &inp->pending, node) {
 		if (ic->login_ready || ic->evicted)
 			continue;
-		ist_evict(inp, ic, "connections wait for login", IST_MAX_PENDING);
+		if (evict)
+			ist_evict(inp, ic, "connections wait for login", IST_MAX_PENDING);
 		return true;
 	}
 	return false;
@@ -79,11 +81,12 @@ static bool ist_same_host(const struct sockaddr_storage *a,
 /*
  * A free login slot for @peer, or -1 when it already holds
  * IST_MAX_LOGIN_PEER of them that stay (N4): one of its own that has
- * sent no login request is dropped to make room, the oldest first, as
- * ist_np_make_room() does for the portal. Under the portal's lock.
+ * sent no login request is dropped to make room (if @evict), the oldest
+ * first, as ist_np_make_room() does for the portal. Under the portal's
+ * lock.
  */
 static int ist_login_slot(struct ist_np *inp, const struct sockaddr_storage *peer,
-			  unsigned int *held)
+			  bool evict, unsigned int *held)
 {
 	struct ist_conn *ic, *idle = NULL;
 	int i, free = -1;
@@ -109,8 +112,90 @@ static int ist_login_slot(struct ist_np *inp, const struct sockaddr_storage *pee
 		return free;
 	if (!idle)
 		return -1;
-	ist_evict(inp, idle, "connections of one initiator in login", IST_MAX_LOGIN_PEER);
+	if (evict)
+		ist_evict(inp, idle, "connections of one initiator in login",
+			  IST_MAX_LOGIN_PEER);
 	return free;
+}
+
+/* Which of the portal's limits a connect request is refused at */
+enum ist_limit { IST_ROOM, IST_LIMIT_LOGIN, IST_LIMIT_PEER, IST_LIMIT_PENDING };
+
+/*
+ * Whether the portal has room for a connection from @peer: a login slot
+ * (returned in @slot) and a place among the pending. With @evict the
+ * room is made, idle connections dropped for it; without, the engine
+ * only asks before it builds the connection (ist_admit()). @count: how
+ * many the refusing limit counted. Under the portal's lock.
+ */
+static enum ist_limit ist_np_room(struct ist_np *inp,
+				  const struct sockaddr_storage *peer, bool evict,
+				  int *slot, unsigned int *count)
+{
+	lockdep_assert_held(&inp->lock);
+	*count = inp->nr_login;
+	if (inp->nr_login >= IST_MAX_LOGIN)
+		return IST_LIMIT_LOGIN;
+	*slot = ist_login_slot(inp, peer, evict, count);
+	if (*slot < 0)
+		return IST_LIMIT_PEER;
+	*count = inp->nr_pending;
+	return ist_np_make_room(inp, evict) ? IST_ROOM : IST_LIMIT_PENDING;
+}
+
+static int ist_refuse(struct ib_device *dev, const struct sockaddr *local,
+		      const struct sockaddr *peer, enum ist_limit limit,
+		      unsigned int count)
+{
+	static const char * const what[] = {
+		[IST_LIMIT_LOGIN] = "in login",
+		[IST_LIMIT_PEER] = "of this initiator in login",
+		[IST_LIMIT_PENDING] = "wait for a first login request",
+	};
+	static const unsigned int most[] = {
+		[IST_LIMIT_LOGIN] = IST_MAX_LOGIN,
+		[IST_LIMIT_PEER] = IST_MAX_LOGIN_PEER,
+		[IST_LIMIT_PENDING] = IST_MAX_PENDING,
+	};
+
+	trace_ist_conn_refuse(most[limit]);
+	pr_info_ratelimited("%s: connect from %pISpc to %pISpc refused: %u connections %s, the portal's limit is %u\n",
+			    dev_name(&dev->dev), peer, local, count, what[limit],
+			    most[limit]);
+	return -EBUSY;
+}
+
+static bool ist_np_enabled(struct iscsi_np *np)
+{
+	bool enabled;
+
+	spin_lock_bh(&np->np_thread_lock);
+	enabled = np->enabled;
+	spin_unlock_bh(&np->np_thread_lock);
+	return enabled;
+}
+
+/*
+ * The listener's admit callback: ist_accept()'s checks, made before the
+ * engine builds the connection, so that a flood beyond the portal's
+ * limits costs no QP (review 4, N11). Nothing is evicted yet.
+ */
+static int ist_admit(struct ib_device *dev, const struct sockaddr *local,
+		     const struct sockaddr *peer, void *lpriv)
+{
+	struct ist_np *inp = lpriv;
+	struct sockaddr_storage from = {};
+	enum ist_limit limit;
+	unsigned int count;
+	int slot;
+
+	if (!ist_np_enabled(inp->np))
+		return -ECONNREFUSED;
+	memcpy(&from, peer, rdma_addr_size(peer));
+	mutex_lock(&inp->lock);
+	limit = ist_np_room(inp, &from, false, &slot, &count);
+	mutex_unlock(&inp->lock);
+	return limit == IST_ROOM ? 0 : ist_refuse(dev, local, peer, limit, count);
 }
 
 /**
@@ -131,28 +216,17 @@ static int ist_login_slot(struct ist_np *inp, const struct sockaddr_storage *pee
 static int ist_accept(struct rst_conn *rc, const void *pdata, u8 plen, void *lpriv)
 {
 	struct ist_np *inp = lpriv;
-	struct iscsi_np *np = inp->np;
 	struct sockaddr_storage local, peer;
-	unsigned int in_login, pending, held = 0;
-	bool enabled, busy, peer_cap = false;
+	enum ist_limit limit;
+	unsigned int count;
 	int err, slot = -1;
 
-	spin_lock_bh(&np->np_thread_lock);
-	enabled = np->enabled;
-	spin_unlock_bh(&np->np_thread_lock);
-	if (!enabled)
+	if (!ist_np_enabled(inp->np))
 		return -ECONNREFUSED;
 	rst_conn_addrs(rc, &local, &peer);
 	mutex_lock(&inp->lock);
-	in_login = inp->nr_login;
-	pending = inp->nr_pending;
-	busy = in_login >= IST_MAX_LOGIN;
-	if (!busy) {
-		slot = ist_login_slot(inp, &peer, &held);
-		peer_cap = slot < 0;
-		busy = peer_cap || !ist_np_make_room(inp);
-	}
-	if (!busy) {
+	limit = ist_np_room(inp, &peer, true, &slot, &count);
+	if (limit == IST_ROOM) {
 		/* places held for this one */
 		inp->nr_pending++;
 		inp->nr_login++;
@@ -160,20 +234,9 @@ static int ist_accept(struct rst_conn *rc, const void *pdata, u8 plen, void *lpr
 		inp->login_peer[slot] = peer;
 	}
 	mutex_unlock(&inp->lock);
-	if (busy) {
-		bool login_cap = in_login >= IST_MAX_LOGIN;
-
-		trace_ist_conn_refuse(login_cap ? IST_MAX_LOGIN :
-				      peer_cap ? IST_MAX_LOGIN_PEER : IST_MAX_PENDING);
-		pr_info_ratelimited("%s: connect from %pISpc to %pISpc refused: %u connections %s, the portal's limit is %u\n",
-				    dev_name(&rst_conn_device(rc)->dev), &peer, &local,
-				    login_cap ? in_login : peer_cap ? held : pending,
-				    login_cap ? "in login" : peer_cap ? "of this initiator in login" :
-				    "wait for a first login request",
-				    login_cap ? IST_MAX_LOGIN :
-				    peer_cap ? IST_MAX_LOGIN_PEER : IST_MAX_PENDING);
-		return -EBUSY;
-	}
+	if (limit != IST_ROOM)
+		return ist_refuse(rst_conn_device(rc), (struct sockaddr *)&local,
+				  (struct sockaddr *)&peer, limit, count);
 	err = ist_accept_conn(rc, pdata, plen, inp, slot);
 	if (err) {
 		mutex_lock(&inp->lock);
@@ -408,7 +471,8 @@ int ist_setup_np(struct iscsi_np *np, struct sockaddr_storage *addr)
 	init_waitqueue_head(&inp->wq);
 	memcpy(&np->np_sockaddr, addr, sizeof(*addr));
 	/* LIO's iSCSI portals live in the initial namespace */
-	inp->lst = rst_listen(&init_net, (struct sockaddr *)addr, &p, ist_accept, inp);
+	inp->lst = rst_listen(&init_net, (struct sockaddr *)addr, &p,
+			      ist_accept, ist_admit, inp);
 	if (IS_ERR(inp->lst)) {
 		int err = PTR_ERR(inp->lst);
 

@@ -461,7 +461,7 @@ static int __init evil_init(void)
 	};
 	struct rst_listener *l;
 
-	l = rst_listen(&init_net, (struct sockaddr *)&sin, &p, evil_accept, NULL);
+	l = rst_listen(&init_net, (struct sockaddr *)&sin, &p, evil_accept, NULL, NULL);
 	if (IS_ERR(l))
 		return PTR_ERR(l);
 	evil_listener = l;

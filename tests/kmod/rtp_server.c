@@ -420,7 +420,7 @@ static int rtps_listen(u16 port, u32 depth)
 		return -EINVAL;
 	rtps.depth = depth;
 	rtp_pdata_encode(&rtps_pdata, depth);
-	l = rst_listen(&init_net, (struct sockaddr *)&sin, &p, rtps_accept, NULL);
+	l = rst_listen(&init_net, (struct sockaddr *)&sin, &p, rtps_accept, NULL, NULL);
 	if (IS_ERR(l))
 		return PTR_ERR(l);
 	rtps.listener = l;

@@ -191,8 +191,23 @@ mem_avail() { awk '/^MemAvailable:/ { print $2 }' /proc/meminfo; }
 iser_qps() { iser_rdma_left qp; }
 m0=$(mem_avail); q0=$(iser_qps)
 diag "before: $(grep -E "^(Slab|VmallocUsed):" /proc/meminfo | paste -sd" ")"
+# A connect refused at the portal's caps costs the target no connection
+# (review 4, N11): the engine asks the portal before it builds one (QP,
+# rings). Server-side connections built meanwhile, from a trace
+# instance of our own (trace-pairs records the main one).
+TI=/sys/kernel/tracing/instances/n11
+mkdir $TI && echo 'server == 1' > $TI/events/rdmastor_transport/rst_conn_create/filter &&
+	echo 1 > $TI/events/rdmastor_transport/rst_conn_create/enable
 echo loginstall > $P/run
 stall=$(cat $P/result)
+built=$(grep -c 'rst_conn_create:' $TI/trace)
+echo 0 > $TI/events/rdmastor_transport/rst_conn_create/enable
+rmdir $TI
+diag "loginstall: $built server connections built for its 200 connects"
+# the accepted ones, and a few the portal refused after it had admitted
+# them (a login slot taken meanwhile); before, all 200 were built
+expect_le "loginstall: the target built a connection only for those it accepted ($stall)" \
+	"$built" $(( $(echo "$stall" | awk '{ print $2 }') + 4 ))
 echo idleup > $P/run
 kept=$(cat $P/result)
 m1=$(mem_avail); q1=$(iser_qps)
