@@ -128,8 +128,7 @@ struct rsx_xprt {
 	struct rpcrdma_hdr x_enc;
 	struct rpcrdma_hdr x_dec;
 	char x_name[48];
-	struct kobject x_kobj;			/* xprts/xprt-ID (stats.c) */
-	bool x_kobj_added;
+	struct kobject *x_dir;			/* xprts/xprt-ID (stats.c) */
 };
 
 struct rsx_req {

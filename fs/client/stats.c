@@ -14,6 +14,7 @@
  * has and rdmastor's own. World-readable, for exporters.
  */
 #include <linux/kobject.h>
+#include <linux/slab.h>
 #include <linux/sysfs.h>
 #include <linux/sunrpc/xprt.h>
 
@@ -73,9 +74,21 @@ void rsx_print_stats(struct rpc_xprt *xprt, struct seq_file *seq)
 	seq_printf(seq, "0 0 %u %llu 0 0\n", e.mrs_peak, s.local_inv_replies);
 }
 
+/*
+ * A transport's directory. Its kobject is allocated apart from the
+ * transport (review 4, N11): a kobject's release may run after its last
+ * put, later still under CONFIG_DEBUG_KOBJECT_RELEASE, and the transport
+ * is freed by xprt_free() once rsx_stats_del() returned. kobject_del()
+ * there waits for every reader of the files, so @x is valid in them.
+ */
+struct rsx_xprt_dir {
+	struct kobject kobj;
+	struct rsx_xprt *x;
+};
+
 static struct rsx_xprt *rsx_of_kobj(struct kobject *kobj)
 {
-	return container_of(kobj, struct rsx_xprt, x_kobj);
+	return container_of(kobj, struct rsx_xprt_dir, kobj)->x;
 }
 
 static ssize_t peer_show(struct kobject *kobj, struct kobj_attribute *attr,
@@ -127,13 +140,9 @@ static struct attribute *rsx_xprt_attrs[] = {
 };
 ATTRIBUTE_GROUPS(rsx_xprt);
 
-/*
- * The kobject lives in the transport, which xprt_free() frees:
- * rsx_stats_del() removes the directory first, and kobject_del() waits
- * for every reader of its files, so nothing is left to release.
- */
 static void rsx_xprt_kobj_release(struct kobject *kobj)
 {
+	kfree(container_of(kobj, struct rsx_xprt_dir, kobj));
 }
 
 static struct kobj_type rsx_xprt_ktype = {
@@ -151,16 +160,22 @@ static struct kobj_type rsx_xprt_ktype = {
  */
 void rsx_stats_add(struct rsx_xprt *x)
 {
-	int err;
+	struct rsx_xprt_dir *d;
+	int err = -ENOMEM;
 
-	err = kobject_init_and_add(&x->x_kobj, &rsx_xprt_ktype, rsx_xprts_kobj,
-				   "xprt-%d", x->xprt.id);
-	x->x_kobj_added = !err;
-	if (err) {
-		kobject_put(&x->x_kobj);
+	d = kzalloc(sizeof(*d), GFP_KERNEL);
+	if (d) {
+		d->x = x;
+		err = kobject_init_and_add(&d->kobj, &rsx_xprt_ktype,
+					   rsx_xprts_kobj, "xprt-%d", x->xprt.id);
+		if (err)
+			kobject_put(&d->kobj);	/* frees d */
+		else
+			x->x_dir = &d->kobj;
+	}
+	if (err)
 		pr_warn("%s: no sysfs directory for transport %d (%d)\n",
 			x->x_name, x->xprt.id, err);
-	}
 }
 
 /**
@@ -169,11 +184,11 @@ void rsx_stats_add(struct rsx_xprt *x)
  */
 void rsx_stats_del(struct rsx_xprt *x)
 {
-	if (!x->x_kobj_added)
+	if (!x->x_dir)
 		return;
-	kobject_del(&x->x_kobj);
-	kobject_put(&x->x_kobj);
-	x->x_kobj_added = false;
+	kobject_del(x->x_dir);
+	kobject_put(x->x_dir);
+	x->x_dir = NULL;
 }
 
 /**
