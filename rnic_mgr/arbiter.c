@@ -810,7 +810,7 @@ static void rnic_reap_work(struct work_struct *work)
 		trace_rnic_shrink_late(c);
 		/* Refusals are visible (issue 33): one line per late consumer */
 		pr_info_ratelimited("%s: %s.%llu is late: %u ms after a shrink request it holds %llu entries, its target is %lld, the device's budget is %llu\n",
-				    rd->rd_name, c->rc_name, c->rc_id, deadline,
+				    rnic_dev_name(rd).s, c->rc_name, c->rc_id, deadline,
 				    c->rc_pol.r[RNP_ENTRIES].held,
 				    c->rc_pol.r[RNP_ENTRIES].target == RNP_NO_TARGET ? -1LL :
 				    (s64)c->rc_pol.r[RNP_ENTRIES].target,
@@ -1033,7 +1033,7 @@ void rnic_pool_leave(struct rnic_consumer *c)
 	if (c->rc_in_pool) {
 		WARN_ONCE(c->rc_pol.r[RNP_ENTRIES].held || c->rc_pol.r[RNP_KEYS].held,
 			  KBUILD_MODNAME ": %s: consumer %s unregisters holding %llu entries, %llu keys\n",
-			  rd->rd_name, c->rc_name, c->rc_pol.r[RNP_ENTRIES].held,
+			  rnic_dev_name(rd).s, c->rc_name, c->rc_pol.r[RNP_ENTRIES].held,
 			  c->rc_pol.r[RNP_KEYS].held);
 		rnic_leave_pool(rd, c, -ENODEV);
 		rnic_relieve(rd);
@@ -1107,10 +1107,11 @@ int rnic_dev_set_budget(struct rnic_dev *rd, enum rnp_res r, u64 budget)
 	mutex_unlock(&rd->rd_cons_mutex);
 	if (err == -EINVAL && budget > RNP_MAX_BUDGET)
 		pr_warn("%s: %s budget %llu refused: above the most the arbiter handles (%llu)\n",
-			rd->rd_name, r == RNP_ENTRIES ? "entry" : "key", budget, RNP_MAX_BUDGET);
+			rnic_dev_name(rd).s, r == RNP_ENTRIES ? "entry" : "key", budget,
+			RNP_MAX_BUDGET);
 	else if (err == -EINVAL)
 		pr_warn("%s: %s budget %llu refused: below the consumers' guaranteed minimums (%llu)\n",
-			rd->rd_name, r == RNP_ENTRIES ? "entry" : "key", budget, mins);
+			rnic_dev_name(rd).s, r == RNP_ENTRIES ? "entry" : "key", budget, mins);
 	else if (!err)
 		trace_rnic_budget(rd, r, budget);
 	return err;

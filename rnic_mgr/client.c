@@ -62,7 +62,42 @@ static bool rnic_dev_is(struct rnic_dev *rd, const void *ibdev)
 
 static bool rnic_dev_named(struct rnic_dev *rd, const void *name)
 {
-	return !strcmp(rd->rd_name, name);
+	return !strcmp(rnic_dev_name(rd).s, name);
+}
+
+/**
+ * rnic_dev_name_copy - copy a device's name whole (I9)
+ * @rd: the device
+ * @buf: IB_DEVICE_NAME_MAX bytes
+ *
+ * Context: any (trace events call it).
+ */
+void rnic_dev_name_copy(const struct rnic_dev *rd, char *buf)
+{
+	unsigned int seq;
+
+	do {
+		seq = read_seqbegin(&rd->rd_name_lock);
+		memcpy(buf, rd->rd_name, IB_DEVICE_NAME_MAX);
+	} while (read_seqretry(&rd->rd_name_lock, seq));
+	buf[IB_DEVICE_NAME_MAX - 1] = '\0';
+}
+
+/**
+ * rnic_dev_name - a device's name, a copy taken whole (I9)
+ * @rd: the device
+ *
+ * For messages: rnic_dev_name(rd).s lives until the end of the
+ * statement that uses it.
+ *
+ * Return: the copy.
+ */
+struct rnic_dev_name rnic_dev_name(const struct rnic_dev *rd)
+{
+	struct rnic_dev_name n;
+
+	rnic_dev_name_copy(rd, n.s);
+	return n;
 }
 
 /**
@@ -118,6 +153,7 @@ static int rnic_add_one(struct ib_device *ibdev)
 	if (!rd)
 		return -ENOMEM;
 	rd->rd_ibdev = ibdev;
+	seqlock_init(&rd->rd_name_lock);
 	strscpy(rd->rd_name, dev_name(&ibdev->dev), sizeof(rd->rd_name));
 	rd->rd_index = ibdev->index;
 	rd->rd_max_mr = ibdev->attrs.max_mr;
@@ -151,7 +187,7 @@ static int rnic_add_one(struct ib_device *ibdev)
 	/* before any consumer: it registers only once the add returned */
 	rnic_dev_conf_apply(rd, "add");
 	pr_info("device %s added, budget %llu entries, %llu keys, policy %s, user registrations %s\n",
-		rd->rd_name, rd->rd_pool.r[RNP_ENTRIES].budget,
+		rnic_dev_name(rd).s, rd->rd_pool.r[RNP_ENTRIES].budget,
 		rd->rd_pool.r[RNP_KEYS].budget, rnp_policy_name(rd->rd_pool.policy),
 		rdr_user_name(READ_ONCE(rd->rd_user->ud_mode)));
 	return 0;
@@ -169,7 +205,7 @@ static void rnic_remove_one(struct ib_device *ibdev, void *client_data)
 	cancel_work_sync(&rd->rd_conf_work);
 	rnic_user_remove_dev(rd);
 	rnic_kulp_remove_dev(rd);
-	pr_info("device %s removed\n", rd->rd_name);
+	pr_info("device %s removed\n", rnic_dev_name(rd).s);
 	rd->rd_ibdev = NULL;
 	rnic_sysfs_del_dev(rd);
 }
@@ -184,20 +220,25 @@ static void rnic_remove_one(struct ib_device *ibdev, void *client_data)
 static void rnic_rename_one(struct ib_device *ibdev, void *client_data)
 {
 	struct rnic_dev *rd = client_data;
-	char old[IB_DEVICE_NAME_MAX];
+	char old[IB_DEVICE_NAME_MAX], new[IB_DEVICE_NAME_MAX];
+	unsigned long flags;
 	int err;
 
+	strscpy(new, dev_name(&ibdev->dev), sizeof(new));
 	mutex_lock(&rnic_devs_mutex);
-	strscpy(old, rd->rd_name, sizeof(old));
-	strscpy(rd->rd_name, dev_name(&ibdev->dev), sizeof(rd->rd_name));
+	memcpy(old, rd->rd_name, sizeof(old));
+	/* I9: readers elsewhere copy it whole (rnic_dev_name_copy()) */
+	write_seqlock_irqsave(&rd->rd_name_lock, flags);
+	rnic_fault_name_copy(rd->rd_name, new, sizeof(new));
+	write_sequnlock_irqrestore(&rd->rd_name_lock, flags);
 	rd->rd_index = ibdev->index;
 	mutex_unlock(&rnic_devs_mutex);
-	err = kobject_rename(&rd->rd_kobj, rd->rd_name);
+	err = kobject_rename(&rd->rd_kobj, new);
 	if (err)
 		pr_warn("device %s renamed %s: its sysfs directory keeps the old name (%d)\n",
-			old, rd->rd_name, err);
+			old, new, err);
 	else
-		pr_info("device %s renamed %s\n", old, rd->rd_name);
+		pr_info("device %s renamed %s\n", old, new);
 	trace_rnic_dev_rename(rd, old);
 	queue_work(system_wq, &rd->rd_conf_work);
 }

@@ -93,42 +93,44 @@ MODULE_PARM_DESC(devices,
  */
 void rnic_dev_conf_apply(struct rnic_dev *rd, const char *why)
 {
+	/* one name throughout, should the device be renamed meanwhile */
+	const struct rnic_dev_name name = rnic_dev_name(rd);
 	struct rdr_conf c;
 	int err;
 
 	mutex_lock(&rnic_dev_rules_mutex);
-	rdr_rules_apply(rnic_dev_rules, rnic_nr_dev_rules, rd->rd_name, &c);
+	rdr_rules_apply(rnic_dev_rules, rnic_nr_dev_rules, name.s, &c);
 	mutex_unlock(&rnic_dev_rules_mutex);
 
 	if (c.set & RDR_SET_ENTRIES) {
 		err = rnic_dev_set_budget(rd, RNP_ENTRIES, c.entries);
 		if (err)
 			pr_warn("%s: devices: entries=%llu not applied (%d)\n",
-				rd->rd_name, c.entries, err);
+				name.s, c.entries, err);
 	}
 	if (c.set & RDR_SET_KEYS) {
 		err = rnic_dev_set_budget(rd, RNP_KEYS, c.keys);
 		if (err)
 			pr_warn("%s: devices: keys=%llu not applied (%d)\n",
-				rd->rd_name, c.keys, err);
+				name.s, c.keys, err);
 	}
 	if (c.set & RDR_SET_POLICY) {
 		err = rnic_dev_set_policy(rd, c.policy);
 		if (err)
 			pr_warn("%s: devices: policy=%s not applied (%d)\n",
-				rd->rd_name, rnp_policy_name(c.policy), err);
+				name.s, rnp_policy_name(c.policy), err);
 	}
 	if (c.set & RDR_SET_USER) {
 		err = rnic_user_set_mode(rd, c.user, why);
 		if (err)
 			pr_warn("%s: devices: user=%s not applied (%d)\n",
-				rd->rd_name, rdr_user_name(c.user), err);
+				name.s, rdr_user_name(c.user), err);
 	}
 	if (c.set & RDR_SET_ULPS) {
 		err = rnic_kulp_cap_store(rd, c.ulps_share ? "* share" : "* 0");
 		if (err)
 			pr_warn("%s: devices: ulps=%s not applied (%d)\n",
-				rd->rd_name, c.ulps_share ? "share" : "off", err);
+				name.s, c.ulps_share ? "share" : "off", err);
 	}
 }
 

@@ -12,6 +12,10 @@
  *                            directory appeared, before the add goes on:
  *                            what a udev rule on the directory may
  *                            write meanwhile
+ *   rename_byte_delay_ms     a rename writes the device's new name one
+ *                            byte at a time, this long apart (busy: the
+ *                            write runs with interrupts off, I9): what
+ *                            a reader of the name may see meanwhile
  */
 #include <linux/debugfs.h>
 #include <linux/delay.h>
@@ -22,6 +26,7 @@ static struct dentry *rnic_fault_dir;
 static atomic_t rnic_fail_consumer_sysfs = ATOMIC_INIT(0);
 static u32 rnic_consumer_sysfs_delay_ms;
 static u32 rnic_dev_add_delay_ms;
+static u32 rnic_rename_byte_delay_ms;
 
 /**
  * rnic_fault_consumer_sysfs - should this consumer's sysfs add fail?
@@ -55,6 +60,31 @@ void rnic_fault_dev_added(void)
 }
 
 /**
+ * rnic_fault_name_copy - write a device's new name over its old one
+ * @dst: the name being written
+ * @src: the new name
+ * @len: bytes to copy
+ *
+ * One byte at a time, rename_byte_delay_ms apart, if set.
+ * Context: any; busy-waits.
+ */
+void rnic_fault_name_copy(char *dst, const char *src, size_t len)
+{
+	u32 delay = READ_ONCE(rnic_rename_byte_delay_ms);
+	size_t i;
+
+	if (!delay) {
+		memcpy(dst, src, len);
+		return;
+	}
+	for (i = 0; i < len; i++) {
+		WRITE_ONCE(dst[i], src[i]);
+		if (src[i])
+			mdelay(delay);
+	}
+}
+
+/**
  * rnic_fault_init - create the debugfs switches (none if debugfs is off)
  */
 void rnic_fault_init(void)
@@ -66,6 +96,8 @@ void rnic_fault_init(void)
 			   &rnic_consumer_sysfs_delay_ms);
 	debugfs_create_u32("dev_add_delay_ms", 0600, rnic_fault_dir,
 			   &rnic_dev_add_delay_ms);
+	debugfs_create_u32("rename_byte_delay_ms", 0600, rnic_fault_dir,
+			   &rnic_rename_byte_delay_ms);
 }
 
 /**

@@ -79,10 +79,10 @@ struct rnic_consumer *rnic_register_in(struct ib_device *ibdev,
 	mutex_unlock(&rd->rd_cons_mutex);
 	if (err)
 		pr_warn("%s: no sysfs entry for consumer %s: %d\n",
-			rd->rd_name, c->rc_name, err);
+			rnic_dev_name(rd).s, c->rc_name, err);
 	__module_get(THIS_MODULE);
 	pr_debug("%s: consumer %s.%llu registered, weight %u, min %u entries %u keys\n",
-		 rd->rd_name, c->rc_name, c->rc_id, desc->weight,
+		 rnic_dev_name(rd).s, c->rc_name, c->rc_id, desc->weight,
 		 desc->min_entries, desc->min_keys);
 	return c;
 
@@ -94,7 +94,7 @@ out_put_dev:
 	kobject_put(&rd->rd_kobj);
 	if (err == -ENOSPC)
 		pr_warn("%s: cannot guarantee %s its minimum of %u entries, %u keys\n",
-			rd->rd_name, desc->name, desc->min_entries, desc->min_keys);
+			rnic_dev_name(rd).s, desc->name, desc->min_entries, desc->min_keys);
 	return ERR_PTR(err);
 }
 
@@ -210,7 +210,7 @@ void rnic_unregister(struct rnic_consumer *c)
 	mutex_unlock(&rd->rd_cons_mutex);
 
 	pr_debug("%s: consumer %s.%llu unregistered, peak %llu entries\n",
-		 rd->rd_name, c->rc_name, c->rc_id, c->rc_pol.r[RNP_ENTRIES].peak);
+		 rnic_dev_name(rd).s, c->rc_name, c->rc_id, c->rc_pol.r[RNP_ENTRIES].peak);
 	rnic_consumer_release_kobj(c);
 	module_put(THIS_MODULE);
 }

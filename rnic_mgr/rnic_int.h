@@ -90,6 +90,14 @@
  *      connections that never call cannot fill the minimums.
  *      Asserted: rnic_peer_group_put() warns if the group it frees
  *      still has members.
+ *  I9. A device's name is read whole: rd_name changes only in
+ *      rnic_add_one(), before the device is published, and in
+ *      rnic_rename_one() inside rd_name_lock's write side (with
+ *      interrupts off, as trace events read it from any context); every
+ *      other reader copies it with rnic_dev_name_copy(), which retries
+ *      a copy a rename overlapped. Without it a trace event sized the
+ *      old name and copied the new one (review 4, N11).
+ *      Enforced: rd_name is read nowhere else (grep rd_name).
  */
 #ifndef RNIC_INT_H
 #define RNIC_INT_H
@@ -97,7 +105,9 @@
 #include <linux/kobject.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/seqlock.h>
 #include <linux/spinlock.h>
+#include <linux/string.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
@@ -114,7 +124,10 @@ struct rnic_user_dev;
  *	until its last consumer unregisters.
  * @rd_node: on rnic_devs
  * @rd_ibdev: the device; valid from ib_client add until remove returns
- * @rd_name: device name when it was added
+ * @rd_name: the device's name, followed at a rename (client.c);
+ *	written under rnic_devs_mutex and @rd_name_lock, read whole with
+ *	rnic_dev_name() or rnic_dev_name_copy() (I9)
+ * @rd_name_lock: makes a read of @rd_name see one name (I9)
  * @rd_index: the device's index in ib_core (kulp/count.c keys its counts by it)
  * @rd_conf_budget: the budgets the administrator set (sysfs, the devices
  *	parameter, the default); the pool's are these less @rd_kulp_charge
@@ -148,6 +161,7 @@ struct rnic_dev {
 	struct list_head rd_node;
 	struct ib_device *rd_ibdev;
 	char rd_name[IB_DEVICE_NAME_MAX];
+	seqlock_t rd_name_lock;
 	u32 rd_index;
 	u32 rd_max_mr;
 	u32 rd_max_frpl;
@@ -334,6 +348,17 @@ void rnic_client_exit(void);
 struct rnic_dev *rnic_dev_get(struct ib_device *ibdev);
 struct rnic_dev *rnic_dev_of(struct ib_device *ibdev);
 struct rnic_dev *rnic_dev_get_by_name(const char *name);
+
+/**
+ * struct rnic_dev_name - a copy of a device's name, taken whole (I9)
+ * @s: the name
+ */
+struct rnic_dev_name {
+	char s[IB_DEVICE_NAME_MAX];
+};
+
+struct rnic_dev_name rnic_dev_name(const struct rnic_dev *rd);
+void rnic_dev_name_copy(const struct rnic_dev *rd, char *buf);
 typedef void (*rnic_dev_fn)(struct rnic_dev *rd, void *arg);
 void rnic_visit_devs(rnic_dev_fn fn, void *arg);
 
@@ -369,11 +394,16 @@ void rnic_fault_init(void);
 void rnic_fault_exit(void);
 bool rnic_fault_consumer_sysfs(void);
 void rnic_fault_dev_added(void);
+void rnic_fault_name_copy(char *dst, const char *src, size_t len);
 #else
 static inline void rnic_fault_init(void) { }
 static inline void rnic_fault_exit(void) { }
 static inline bool rnic_fault_consumer_sysfs(void) { return false; }
 static inline void rnic_fault_dev_added(void) { }
+static inline void rnic_fault_name_copy(char *dst, const char *src, size_t len)
+{
+	memcpy(dst, src, len);
+}
 #endif
 
 #endif /* RNIC_INT_H */

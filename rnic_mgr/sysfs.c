@@ -48,7 +48,7 @@ static struct rnic_consumer *to_rnic_consumer(struct kobject *kobj)
 static ssize_t ibdev_show(struct kobject *kobj, struct kobj_attribute *attr,
 			  char *buf)
 {
-	return sysfs_emit(buf, "%s\n", to_rnic_dev(kobj)->rd_name);
+	return sysfs_emit(buf, "%s\n", rnic_dev_name(to_rnic_dev(kobj)).s);
 }
 
 static struct kobj_attribute ibdev_attr = __ATTR_RO(ibdev);
@@ -570,7 +570,7 @@ int rnic_sysfs_add_dev(struct rnic_dev *rd)
 
 	rd->rd_kobj.kset = rnic_devices_kset;
 	err = kobject_init_and_add(&rd->rd_kobj, &rnic_dev_ktype, NULL, "%s",
-				   rd->rd_name);
+				   rnic_dev_name(rd).s);
 	if (err)
 		goto out_put;
 	rd->rd_cons_kset = kset_create_and_add("consumers", NULL, &rd->rd_kobj);

@@ -25,7 +25,7 @@ DECLARE_EVENT_CLASS(rnic_consumer_class,
 	TP_PROTO(const struct rnic_consumer *c),
 	TP_ARGS(c),
 	TP_STRUCT__entry(
-		__string(dev, c->rc_dev->rd_name)
+		__array(char, dev, IB_DEVICE_NAME_MAX)
 		__string(name, c->rc_name)
 		__field(u64, id)
 		__field(u64, entries)
@@ -33,7 +33,7 @@ DECLARE_EVENT_CLASS(rnic_consumer_class,
 		__field(u64, target)
 	),
 	TP_fast_assign(
-		kc_assign_str(dev, c->rc_dev->rd_name);
+		rnic_dev_name_copy(c->rc_dev, __entry->dev);
 		kc_assign_str(name, c->rc_name);
 		__entry->id = c->rc_id;
 		__entry->entries = c->rc_pol.r[RNP_ENTRIES].held;
@@ -41,7 +41,7 @@ DECLARE_EVENT_CLASS(rnic_consumer_class,
 		__entry->target = c->rc_pol.r[RNP_ENTRIES].target;
 	),
 	TP_printk("dev=%s cons=%s.%llu held=%llu keys=%llu target=%llu",
-		  __get_str(dev), __get_str(name), __entry->id,
+		  __entry->dev, __get_str(name), __entry->id,
 		  __entry->entries, __entry->keys, __entry->target)
 );
 
@@ -68,20 +68,20 @@ TRACE_EVENT(rnic_reclaim_idle,
 	TP_PROTO(const struct rnic_consumer *c, u64 entries),
 	TP_ARGS(c, entries),
 	TP_STRUCT__entry(
-		__string(dev, c->rc_dev->rd_name)
+		__array(char, dev, IB_DEVICE_NAME_MAX)
 		__string(name, c->rc_name)
 		__field(u64, id)
 		__field(u64, held)
 		__field(u64, entries)
 	),
 	TP_fast_assign(
-		kc_assign_str(dev, c->rc_dev->rd_name);
+		rnic_dev_name_copy(c->rc_dev, __entry->dev);
 		kc_assign_str(name, c->rc_name);
 		__entry->id = c->rc_id;
 		__entry->held = c->rc_pol.r[RNP_ENTRIES].held;
 		__entry->entries = entries;
 	),
-	TP_printk("dev=%s cons=%s.%llu held=%llu entries=%llu", __get_str(dev),
+	TP_printk("dev=%s cons=%s.%llu held=%llu entries=%llu", __entry->dev,
 		  __get_str(name), __entry->id, __entry->held, __entry->entries)
 );
 
@@ -91,7 +91,7 @@ DECLARE_EVENT_CLASS(rnic_acquire_class,
 	TP_PROTO(const struct rnic_consumer *c, const u64 *n, int status),
 	TP_ARGS(c, n, status),
 	TP_STRUCT__entry(
-		__string(dev, c->rc_dev->rd_name)
+		__array(char, dev, IB_DEVICE_NAME_MAX)
 		__string(name, c->rc_name)
 		__field(u64, id)
 		__field(u64, entries)
@@ -100,7 +100,7 @@ DECLARE_EVENT_CLASS(rnic_acquire_class,
 		__field(int, status)
 	),
 	TP_fast_assign(
-		kc_assign_str(dev, c->rc_dev->rd_name);
+		rnic_dev_name_copy(c->rc_dev, __entry->dev);
 		kc_assign_str(name, c->rc_name);
 		__entry->id = c->rc_id;
 		__entry->entries = n[RNP_ENTRIES];
@@ -109,7 +109,7 @@ DECLARE_EVENT_CLASS(rnic_acquire_class,
 		__entry->status = status;
 	),
 	TP_printk("dev=%s cons=%s.%llu entries=%llu keys=%llu held=%llu status=%d",
-		  __get_str(dev), __get_str(name), __entry->id,
+		  __entry->dev, __get_str(name), __entry->id,
 		  __entry->entries, __entry->keys, __entry->held,
 		  __entry->status)
 );
@@ -130,7 +130,7 @@ TRACE_EVENT(rnic_wait_done,
 	TP_PROTO(const struct rnic_consumer *c, const u64 *n, u64 ns, int status),
 	TP_ARGS(c, n, ns, status),
 	TP_STRUCT__entry(
-		__string(dev, c->rc_dev->rd_name)
+		__array(char, dev, IB_DEVICE_NAME_MAX)
 		__string(name, c->rc_name)
 		__field(u64, id)
 		__field(u64, entries)
@@ -138,7 +138,7 @@ TRACE_EVENT(rnic_wait_done,
 		__field(int, status)
 	),
 	TP_fast_assign(
-		kc_assign_str(dev, c->rc_dev->rd_name);
+		rnic_dev_name_copy(c->rc_dev, __entry->dev);
 		kc_assign_str(name, c->rc_name);
 		__entry->id = c->rc_id;
 		__entry->entries = n[RNP_ENTRIES];
@@ -146,7 +146,7 @@ TRACE_EVENT(rnic_wait_done,
 		__entry->status = status;
 	),
 	TP_printk("dev=%s cons=%s.%llu entries=%llu waited_ns=%llu status=%d",
-		  __get_str(dev), __get_str(name), __entry->id,
+		  __entry->dev, __get_str(name), __entry->id,
 		  __entry->entries, __entry->ns, __entry->status)
 );
 
@@ -154,18 +154,18 @@ TRACE_EVENT(rnic_shrink_done,
 	TP_PROTO(const struct rnic_consumer *c),
 	TP_ARGS(c),
 	TP_STRUCT__entry(
-		__string(dev, c->rc_dev->rd_name)
+		__array(char, dev, IB_DEVICE_NAME_MAX)
 		__string(name, c->rc_name)
 		__field(u64, id)
 		__field(u64, ms)
 	),
 	TP_fast_assign(
-		kc_assign_str(dev, c->rc_dev->rd_name);
+		rnic_dev_name_copy(c->rc_dev, __entry->dev);
 		kc_assign_str(name, c->rc_name);
 		__entry->id = c->rc_id;
 		__entry->ms = c->rc_last_reclaim_ms;
 	),
-	TP_printk("dev=%s cons=%s.%llu reclaim_ms=%llu", __get_str(dev),
+	TP_printk("dev=%s cons=%s.%llu reclaim_ms=%llu", __entry->dev,
 		  __get_str(name), __entry->id, __entry->ms)
 );
 
@@ -175,33 +175,33 @@ TRACE_EVENT(rnic_rebalance,
 	TP_PROTO(const struct rnic_dev *rd, u64 ns),
 	TP_ARGS(rd, ns),
 	TP_STRUCT__entry(
-		__string(dev, rd->rd_name)
+		__array(char, dev, IB_DEVICE_NAME_MAX)
 		__field(u32, consumers)
 		__field(u64, ns)
 	),
 	TP_fast_assign(
-		kc_assign_str(dev, rd->rd_name);
+		rnic_dev_name_copy(rd, __entry->dev);
 		__entry->consumers = rd->rd_pool.nr;
 		__entry->ns = ns;
 	),
 	TP_printk("dev=%s consumers=%u ns=%llu",
-		  __get_str(dev), __entry->consumers, __entry->ns)
+		  __entry->dev, __entry->consumers, __entry->ns)
 );
 
 TRACE_EVENT(rnic_budget,
 	TP_PROTO(const struct rnic_dev *rd, int res, u64 budget),
 	TP_ARGS(rd, res, budget),
 	TP_STRUCT__entry(
-		__string(dev, rd->rd_name)
+		__array(char, dev, IB_DEVICE_NAME_MAX)
 		__field(int, res)
 		__field(u64, budget)
 	),
 	TP_fast_assign(
-		kc_assign_str(dev, rd->rd_name);
+		rnic_dev_name_copy(rd, __entry->dev);
 		__entry->res = res;
 		__entry->budget = budget;
 	),
-	TP_printk("dev=%s %s budget=%llu", __get_str(dev),
+	TP_printk("dev=%s %s budget=%llu", __entry->dev,
 		  __entry->res ? "keys" : "entries", __entry->budget)
 );
 
@@ -209,14 +209,14 @@ TRACE_EVENT(rnic_policy,
 	TP_PROTO(const struct rnic_dev *rd, u32 policy),
 	TP_ARGS(rd, policy),
 	TP_STRUCT__entry(
-		__string(dev, rd->rd_name)
+		__array(char, dev, IB_DEVICE_NAME_MAX)
 		__field(u32, policy)
 	),
 	TP_fast_assign(
-		kc_assign_str(dev, rd->rd_name);
+		rnic_dev_name_copy(rd, __entry->dev);
 		__entry->policy = policy;
 	),
-	TP_printk("dev=%s policy=%s", __get_str(dev),
+	TP_printk("dev=%s policy=%s", __entry->dev,
 		  rnp_policy_name(__entry->policy))
 );
 
@@ -225,14 +225,14 @@ TRACE_EVENT(rnic_dev_rename,
 	TP_PROTO(const struct rnic_dev *rd, const char *old),
 	TP_ARGS(rd, old),
 	TP_STRUCT__entry(
-		__string(dev, rd->rd_name)
+		__array(char, dev, IB_DEVICE_NAME_MAX)
 		__string(old, old)
 	),
 	TP_fast_assign(
-		kc_assign_str(dev, rd->rd_name);
+		rnic_dev_name_copy(rd, __entry->dev);
 		kc_assign_str(old, old);
 	),
-	TP_printk("dev=%s old=%s", __get_str(dev), __get_str(old))
+	TP_printk("dev=%s old=%s", __entry->dev, __get_str(old))
 );
 
 /* A device's user-registration mode changed (user/wrap.c, dev_conf.c). */
@@ -240,18 +240,18 @@ TRACE_EVENT(rnic_user_mode,
 	TP_PROTO(const struct rnic_dev *rd, u32 from, u32 to, const char *why),
 	TP_ARGS(rd, from, to, why),
 	TP_STRUCT__entry(
-		__string(dev, rd->rd_name)
+		__array(char, dev, IB_DEVICE_NAME_MAX)
 		__field(u32, from)
 		__field(u32, to)
 		__string(why, why)
 	),
 	TP_fast_assign(
-		kc_assign_str(dev, rd->rd_name);
+		rnic_dev_name_copy(rd, __entry->dev);
 		__entry->from = from;
 		__entry->to = to;
 		kc_assign_str(why, why);
 	),
-	TP_printk("dev=%s user=%s->%s by=%s", __get_str(dev),
+	TP_printk("dev=%s user=%s->%s by=%s", __entry->dev,
 		  rdr_user_name(__entry->from), rdr_user_name(__entry->to),
 		  __get_str(why))
 );
@@ -261,18 +261,18 @@ TRACE_EVENT(rnic_kulp_charge,
 	TP_PROTO(const struct rnic_dev *rd, u64 entries, u64 keys, u64 budget),
 	TP_ARGS(rd, entries, keys, budget),
 	TP_STRUCT__entry(
-		__string(dev, rd->rd_name)
+		__array(char, dev, IB_DEVICE_NAME_MAX)
 		__field(u64, entries)
 		__field(u64, keys)
 		__field(u64, budget)
 	),
 	TP_fast_assign(
-		kc_assign_str(dev, rd->rd_name);
+		rnic_dev_name_copy(rd, __entry->dev);
 		__entry->entries = entries;
 		__entry->keys = keys;
 		__entry->budget = budget;
 	),
-	TP_printk("dev=%s kernel_entries=%llu kernel_keys=%llu budget=%llu", __get_str(dev),
+	TP_printk("dev=%s kernel_entries=%llu kernel_keys=%llu budget=%llu", __entry->dev,
 		  __entry->entries, __entry->keys, __entry->budget)
 );
 
@@ -335,16 +335,16 @@ TRACE_EVENT(rnic_weight,
 	TP_PROTO(const struct rnic_consumer *c, u32 weight),
 	TP_ARGS(c, weight),
 	TP_STRUCT__entry(
-		__string(dev, c->rc_dev->rd_name)
+		__array(char, dev, IB_DEVICE_NAME_MAX)
 		__string(name, c->rc_name)
 		__field(u32, weight)
 	),
 	TP_fast_assign(
-		kc_assign_str(dev, c->rc_dev->rd_name);
+		rnic_dev_name_copy(c->rc_dev, __entry->dev);
 		kc_assign_str(name, c->rc_name);
 		__entry->weight = weight;
 	),
-	TP_printk("dev=%s consumer=%s weight=%u", __get_str(dev),
+	TP_printk("dev=%s consumer=%s weight=%u", __entry->dev,
 		  __get_str(name), __entry->weight)
 );
 
@@ -353,16 +353,16 @@ TRACE_EVENT(rnic_tenant_weight,
 	TP_PROTO(const struct rnic_dev *rd, const char *tenant, u32 weight),
 	TP_ARGS(rd, tenant, weight),
 	TP_STRUCT__entry(
-		__string(dev, rd->rd_name)
+		__array(char, dev, IB_DEVICE_NAME_MAX)
 		__string(tenant, tenant)
 		__field(u32, weight)
 	),
 	TP_fast_assign(
-		kc_assign_str(dev, rd->rd_name);
+		rnic_dev_name_copy(rd, __entry->dev);
 		kc_assign_str(tenant, tenant);
 		__entry->weight = weight;
 	),
-	TP_printk("dev=%s tenant=%s weight=%u", __get_str(dev),
+	TP_printk("dev=%s tenant=%s weight=%u", __entry->dev,
 		  __get_str(tenant), __entry->weight)
 );
 
@@ -374,16 +374,16 @@ DECLARE_EVENT_CLASS(rnic_tenant_class,
 	TP_PROTO(const struct rnic_dev *rd, const char *tenant, u32 procs),
 	TP_ARGS(rd, tenant, procs),
 	TP_STRUCT__entry(
-		__string(dev, rd->rd_name)
+		__array(char, dev, IB_DEVICE_NAME_MAX)
 		__string(tenant, tenant)
 		__field(u32, procs)
 	),
 	TP_fast_assign(
-		kc_assign_str(dev, rd->rd_name);
+		rnic_dev_name_copy(rd, __entry->dev);
 		kc_assign_str(tenant, tenant);
 		__entry->procs = procs;
 	),
-	TP_printk("dev=%s tenant=%s procs=%u", __get_str(dev),
+	TP_printk("dev=%s tenant=%s procs=%u", __entry->dev,
 		  __get_str(tenant), __entry->procs)
 );
 DEFINE_EVENT(rnic_tenant_class, rnic_tenant_join,
@@ -402,7 +402,7 @@ DECLARE_EVENT_CLASS(rnic_user_mr_class,
 	TP_PROTO(const struct rnic_consumer *c, u64 entries, int status),
 	TP_ARGS(c, entries, status),
 	TP_STRUCT__entry(
-		__string(dev, c->rc_dev->rd_name)
+		__array(char, dev, IB_DEVICE_NAME_MAX)
 		__string(name, c->rc_name)
 		__field(u64, id)
 		__field(u64, entries)
@@ -410,7 +410,7 @@ DECLARE_EVENT_CLASS(rnic_user_mr_class,
 		__field(int, status)
 	),
 	TP_fast_assign(
-		kc_assign_str(dev, c->rc_dev->rd_name);
+		rnic_dev_name_copy(c->rc_dev, __entry->dev);
 		kc_assign_str(name, c->rc_name);
 		__entry->id = c->rc_id;
 		__entry->entries = entries;
@@ -418,7 +418,7 @@ DECLARE_EVENT_CLASS(rnic_user_mr_class,
 		__entry->status = status;
 	),
 	TP_printk("dev=%s cons=%s.%llu entries=%llu held=%llu status=%d",
-		  __get_str(dev), __get_str(name), __entry->id,
+		  __entry->dev, __get_str(name), __entry->id,
 		  __entry->entries, __entry->held, __entry->status)
 );
 
@@ -434,7 +434,7 @@ TRACE_EVENT(rnic_user_late,
 	TP_PROTO(const struct rnic_consumer *c, const char *verdict),
 	TP_ARGS(c, verdict),
 	TP_STRUCT__entry(
-		__string(dev, c->rc_dev->rd_name)
+		__array(char, dev, IB_DEVICE_NAME_MAX)
 		__string(name, c->rc_name)
 		__field(u64, id)
 		__field(u64, held)
@@ -442,7 +442,7 @@ TRACE_EVENT(rnic_user_late,
 		__string(verdict, verdict)
 	),
 	TP_fast_assign(
-		kc_assign_str(dev, c->rc_dev->rd_name);
+		rnic_dev_name_copy(c->rc_dev, __entry->dev);
 		kc_assign_str(name, c->rc_name);
 		__entry->id = c->rc_id;
 		__entry->held = c->rc_pol.r[RNP_ENTRIES].held;
@@ -450,7 +450,7 @@ TRACE_EVENT(rnic_user_late,
 		kc_assign_str(verdict, verdict);
 	),
 	TP_printk("dev=%s cons=%s.%llu held=%llu target=%llu %s",
-		  __get_str(dev), __get_str(name), __entry->id,
+		  __entry->dev, __get_str(name), __entry->id,
 		  __entry->held, __entry->target, __get_str(verdict))
 );
 
@@ -460,7 +460,7 @@ TRACE_EVENT(rnic_user_event,
 		 bool dropped),
 	TP_ARGS(c, type, seq, entries, dropped),
 	TP_STRUCT__entry(
-		__string(dev, c->rc_dev->rd_name)
+		__array(char, dev, IB_DEVICE_NAME_MAX)
 		__string(name, c->rc_name)
 		__field(u64, id)
 		__field(u16, type)
@@ -469,7 +469,7 @@ TRACE_EVENT(rnic_user_event,
 		__field(bool, dropped)
 	),
 	TP_fast_assign(
-		kc_assign_str(dev, c->rc_dev->rd_name);
+		rnic_dev_name_copy(c->rc_dev, __entry->dev);
 		kc_assign_str(name, c->rc_name);
 		__entry->id = c->rc_id;
 		__entry->type = type;
@@ -478,7 +478,7 @@ TRACE_EVENT(rnic_user_event,
 		__entry->dropped = dropped;
 	),
 	TP_printk("dev=%s cons=%s.%llu type=%u seq=%u entries=%llu%s",
-		  __get_str(dev), __get_str(name), __entry->id, __entry->type,
+		  __entry->dev, __get_str(name), __entry->id, __entry->type,
 		  __entry->seq, __entry->entries,
 		  __entry->dropped ? " dropped: queue full" : "")
 );

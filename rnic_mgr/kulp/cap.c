@@ -353,7 +353,7 @@ static int rnic_kulp_default_store(struct rnic_kulp_dev *kd, bool share)
 		}
 	}
 	spin_unlock_irqrestore(&rnic_kulp_lock, flags);
-	trace_rnic_kulp_cap(kd->kd_rd->rd_name, "*", 0, 0, 0,
+	trace_rnic_kulp_cap(rnic_dev_name(kd->kd_rd).s, "*", 0, 0, 0,
 			    share ? "every ULP capped at its share" : "no default cap");
 	wake_up_all(&kd->kd_room);
 	return 0;
@@ -439,7 +439,7 @@ int rnic_kulp_cap_store(struct rnic_dev *rd, const char *buf)
 	held = k->entries + k->reserved;
 	spin_unlock_irqrestore(&rnic_kulp_lock, flags);
 	if (!err)
-		trace_rnic_kulp_cap(rd->rd_name, name, 0, held, cap,
+		trace_rnic_kulp_cap(rnic_dev_name(rd).s, name, 0, held, cap,
 				    share ? "cap set to its share" : "cap set");
 	wake_up_all(&kd->kd_room);
 out:

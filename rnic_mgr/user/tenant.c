@@ -142,7 +142,7 @@ static struct rnic_tenant *rnic_tenant_find(struct rnic_dev *rd,
 	if (!new->t_owner || owned < READ_ONCE(rnic_tenants_per_uid))
 		return NULL;
 	pr_notice_ratelimited("%s: uid %u has %u tenants (tenants_per_uid): %s joins %s\n",
-			      rd->rd_name, new->t_owner, owned, new->t_name,
+			      rnic_dev_name(rd).s, new->t_owner, owned, new->t_name,
 			      oldest->t_name);
 	return oldest;
 }
@@ -249,7 +249,7 @@ int rnic_tenant_by_store(struct rnic_dev *rd, const char *buf)
 	mutex_unlock(&rnic_user_mutex);
 	if (err)
 		pr_warn("%s: tenant_by stays %s: processes are using the device\n",
-			rd->rd_name, rnt_by_name(rd->rd_user->ud_tenant_by));
+			rnic_dev_name(rd).s, rnt_by_name(rd->rd_user->ud_tenant_by));
 	return err;
 }
 

@@ -412,7 +412,7 @@ static void rnic_user_log_refusal(struct rnic_uproc *up, u64 entries, int err)
 	budget = rd->rd_pool.r[RNP_ENTRIES].budget;
 	spin_unlock(&rd->rd_lock);
 	pr_info_ratelimited("%s: %s: a registration of %llu pages refused (%s): it holds %llu, the device's budget is %llu entries\n",
-			    rd->rd_name, c->rc_name, entries,
+			    rnic_dev_name(rd).s, c->rc_name, entries,
 			    err == -ETIMEDOUT ? "no entries within user_wait_ms" :
 			    err == -EINVAL ? "more than the budget" :
 			    err == -EBUSY ? "asked to shrink first: its REVOKE is unanswered" :
@@ -440,7 +440,7 @@ static int rnic_user_acquire_waiting(struct rnic_uproc *up, u64 entries)
 	ms = jiffies_to_msecs(jiffies - t0);
 	if (!err && ms >= RNIC_USER_DELAY_LOG_MS)
 		pr_info_ratelimited("%s: %s: a registration of %llu pages waited %u ms for entries (REGISTER-WAIT), the device's budget is %llu entries\n",
-				    c->rc_dev->rd_name, c->rc_name, entries, ms,
+				    rnic_dev_name(c->rc_dev).s, c->rc_name, entries, ms,
 				    READ_ONCE(c->rc_dev->rd_pool.r[RNP_ENTRIES].budget));
 	return err;
 }
@@ -931,7 +931,7 @@ static void rnic_uproc_late(struct rnic_consumer *c, void *priv)
 	}
 	trace_rnic_user_late(c, "killed");
 	pr_warn("%s: killing process %d (%s): still above its share %u ms after a revocation it was sent\n",
-		c->rc_dev->rd_name, up->up_tgid, c->rc_name, c->rc_deadline_ms);
+		rnic_dev_name(c->rc_dev).s, up->up_tgid, c->rc_name, c->rc_deadline_ms);
 	kill_pid(up->up_pid, SIGKILL, 1);
 }
 
@@ -1160,14 +1160,14 @@ int rnic_user_set_mode(struct rnic_dev *rd, u32 mode, const char *why)
 		if (err) {
 			WRITE_ONCE(rd->rd_user->ud_mode, old);
 			pr_warn("%s: user memory registrations stay %s: error %d\n",
-				rd->rd_name, rdr_user_name(old), err);
+				rnic_dev_name(rd).s, rdr_user_name(old), err);
 			goto out;
 		}
 	}
 	WRITE_ONCE(rd->rd_user->ud_mode, mode);
 	WARN_ON_ONCE(rd->rd_user->ud_wrapped != (mode != RDR_USER_OFF));
 	trace_rnic_user_mode(rd, old, mode, why);
-	pr_info("%s: user memory registrations %s (%s)\n", rd->rd_name,
+	pr_info("%s: user memory registrations %s (%s)\n", rnic_dev_name(rd).s,
 		mode == RDR_USER_ON ? "charged" :
 		mode == RDR_USER_MONITOR ? "counted, never refused" :
 		"not seen", why);

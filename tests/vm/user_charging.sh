@@ -140,6 +140,27 @@ check "and applies ren*'s rule: on, static" wait_for 10 sh -c \
 	"[ \"\$(cat /sys/kernel/rnic_mgr/devices/ren0/user_charging) \$(cat /sys/kernel/rnic_mgr/devices/ren0/policy)\" = 'on static' ]"
 check "renamed back" rdma dev set ren0 name rxe0
 check "rxe0's rule applies again: off" wait_for 10 sh -c "[ \"\$(cat $SYS/user_charging)\" = off ]"
+# A rename while the name is read (review 4, N11): the fault switch
+# writes the new name a byte every 10 ms; every read of it meanwhile
+# (sysfs here; messages and trace events read it the same way) is one
+# name, the old or the new, never a mix of both.
+LONG=rdmastor_renamed_device_0
+before=$(cat /sys/kernel/rnic_mgr/devices/*/ibdev)
+echo 10 > /sys/kernel/debug/rnic_mgr/rename_byte_delay_ms
+(
+	end=$((SECONDS + 3))
+	while [ $SECONDS -lt $end ]; do cat /sys/kernel/rnic_mgr/devices/*/ibdev; done
+) > /tmp/names 2>/dev/null &
+reader=$!
+sleep 0.3
+check "rdma dev set rxe0 name $LONG, a byte every 10 ms" rdma dev set rxe0 name $LONG
+wait $reader
+echo 0 > /sys/kernel/debug/rnic_mgr/rename_byte_delay_ms
+printf '%s\n' "$LONG" $before > /tmp/names.whole
+mixed=$(sort -u /tmp/names | grep -vxFf /tmp/names.whole | head -n3 | paste -sd' ')
+diag "names read during the rename: $(sort /tmp/names | uniq -c | paste -sd' ')"
+expect_eq "each read of the name during the rename was whole" "$mixed" ""
+check "renamed back again" rdma dev set $LONG name rxe0
 check "rnic_mgr unloads" modprobe -r rnic_mgr
 
 # --- a device being added ---
