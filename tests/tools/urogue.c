@@ -595,11 +595,20 @@ static int run_rebind(void)
 	return (p.revents & POLLHUP) || n != -EAGAIN ? 1 : 0;
 }
 
+static volatile sig_atomic_t sybil_stop;
+
+static void sybil_on_term(int sig)
+{
+	(void)sig;
+	sybil_stop = 1;
+}
+
 /*
  * One process of a Sybil (N1): bound, it asks for one entry more every
- * 10 ms for @secs, never giving any back, so that it is always hungry:
- * as many such processes in as many cgroups or uids as a user can make
- * must weigh as one tenant. Prints what it was given.
+ * 10 ms for @secs or until SIGTERM (the test ends it once it has
+ * sampled), never giving any back, so that it is always hungry: as many
+ * such processes in as many cgroups or uids as a user can make must
+ * weigh as one tenant. Prints what it was given.
  */
 static int run_sybil(double secs)
 {
@@ -612,6 +621,7 @@ static int run_sybil(double secs)
 		printf("sybil bind: %ld\n", r);
 		return 1;
 	}
+	signal(SIGTERM, sybil_on_term);
 	printf("sybil bound\n");
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	do {
@@ -621,7 +631,8 @@ static int run_sybil(double secs)
 			ok++;
 		usleep(10000);
 		clock_gettime(CLOCK_MONOTONIC, &t);
-	} while ((t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) / 1e9 < secs);
+	} while (!sybil_stop &&
+		 (t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) / 1e9 < secs);
 	printf("sybil done: %d granted, %d refused\n", ok, refused);
 	close(fd);
 	return 0;

@@ -318,6 +318,8 @@ sybil_arm() {
 	SH=$(median "${ss[@]:8}")
 	while read -r l; do diag "$label: $l"; done < $SYS/tenants
 	diag "$label: held of $SBUDGET, the last 7 of 15 s: kernel ${ks[*]:8}; victim ${vs[*]:8}; Sybil ${ss[*]:8}; Sybil tenants at most $NT"
+	# sampled: end the Sybil now rather than at its 30 s
+	pkill -TERM -x urogue
 	wait $spid
 	diag "$label: Sybil's first: $(tail -n2 /tmp/syb.1 | paste -sd' ')"
 	kill $vpid 2>/dev/null
