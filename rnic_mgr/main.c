@@ -184,5 +184,6 @@ module_init(rnic_mgr_init);
 module_exit(rnic_mgr_exit);
 
 MODULE_LICENSE("GPL");
+MODULE_VERSION(RDMASTOR_VERSION);
 MODULE_AUTHOR("rdmastor developers");
 MODULE_DESCRIPTION("rdmastor arbiter of RDMA NIC translation resources");

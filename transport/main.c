@@ -73,4 +73,5 @@ module_init(rst_init);
 module_exit(rst_exit);
 
 MODULE_LICENSE("GPL");
+MODULE_VERSION(RDMASTOR_VERSION);
 MODULE_DESCRIPTION("rdmastor: RDMA transport engine (local-DMA-lkey messaging, per-I/O FRWR, arbiter-driven window)");

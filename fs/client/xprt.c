@@ -617,3 +617,4 @@ module_init(rsx_init);
 module_exit(rsx_exit);
 MODULE_DESCRIPTION("rdmastor: RPC-over-RDMA client transport for the NFS client");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(RDMASTOR_VERSION);

@@ -517,6 +517,7 @@ module_exit(rsv_exit);
 
 MODULE_DESCRIPTION("rdmastor: RPC-over-RDMA server transport for nfsd");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(RDMASTOR_VERSION);
 /*
  * No MODULE_ALIAS("svcrdma"): modprobe loads every module an alias
  * names, so ours would come along with the stock one on a host that went

@@ -392,4 +392,5 @@ static void __exit ini_exit(void)
 module_init(ini_init);
 module_exit(ini_exit);
 MODULE_LICENSE("GPL");
+MODULE_VERSION(RDMASTOR_VERSION);
 MODULE_DESCRIPTION("rdmastor iSER initiator: open-iscsi's \"iser\" transport on the rdmastor engine");

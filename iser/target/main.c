@@ -81,5 +81,6 @@ module_init(ist_init);
 module_exit(ist_exit);
 
 MODULE_LICENSE("GPL");
+MODULE_VERSION(RDMASTOR_VERSION);
 MODULE_DESCRIPTION("rdmastor: iSER target transport for LIO (DMA-address data movement, messaging without MRs)");
 MODULE_SOFTDEP("pre: iscsi_target_mod rdmastor_transport");
