@@ -191,11 +191,20 @@ done
 # DKMS built for every supported kernel installed (on the newest
 # series, this one and the older one: the host's postinst built both,
 # tests/vm/deb_install.host)
+pkgver=$(dpkg-query -W -f='${Version}' rdmastor-dkms)
 for d in /lib/modules/6.1.* /lib/modules/6.12.*; do
 	k=${d##*/}
 	[ -e "$d/build/Makefile" ] || continue
-	expect_match "rdmastor status: DKMS built for $k" "$(grep -F "  $k" /tmp/status.txt)" ": built$"
+	expect_eq "rdmastor status: DKMS built $k's modules, version $pkgver" \
+		"$(grep -F "  $k" /tmp/status.txt | sed 's/.*: //')" "built, version $pkgver"
 done
+# which build is loaded: the modules say their version, and status
+# compares it with the installed build's
+for m in rnic_mgr rdmastor_transport rdmastor_rpcrdma rdmastor_svcrdma; do
+	expect_eq "$m loaded says the package's version" "$(cat /sys/module/$m/version)" "$pkgver"
+done
+check "rdmastor status: the loaded modules are the installed build" \
+	grep -qxF "Loaded: version $pkgver, the installed build" /tmp/status.txt
 check "rdmastor status --json parses, and names rxe0's budget" \
 	sh -c "rdmastor status --json | python3 -c 'import json, sys; d = json.load(sys.stdin); sys.exit(0 if [x for x in d[\"rnic_mgr\"][\"devices\"] if x[\"device\"] == \"rxe0\" and x[\"budget\"] == 50000] else 1)'"
 rdmastor status --prometheus > /tmp/status.prom
