@@ -155,7 +155,7 @@ static int rsv_refuse(struct rsv_xprt *l, struct ib_device *dev,
 		      const struct sockaddr *local, const struct sockaddr *peer)
 {
 	trace_rsv_refuse(l, "too many connections waiting for nfsd");
-	pr_info_ratelimited("%s: connect from %pISpc to %pISpc refused: %u connections already wait for nfsd to take them (the limit)\n",
+	pr_warn_ratelimited("%s: connect from %pISpc to %pISpc refused: %u connections already wait for nfsd to take them (the limit)\n",
 			    dev_name(&dev->dev), peer, local, RSV_MAX_PENDING);
 	return -EBUSY;
 }

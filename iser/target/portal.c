@@ -35,7 +35,7 @@ static void ist_evict(struct ist_np *inp, struct ist_conn *ic, const char *why,
 	ic->evicted = true;
 	inp->nr_evicted++;
 	trace_ist_conn_evict(ic, -EBUSY);
-	pr_info_ratelimited("%u %s: the oldest idle one is dropped\n", limit, why);
+	pr_warn_ratelimited("%u %s: the oldest idle one is dropped\n", limit, why);
 	rst_disconnect(ic->rc, -EBUSY);
 }
 
@@ -159,7 +159,7 @@ static int ist_refuse(struct ib_device *dev, const struct sockaddr *local,
 	};
 
 	trace_ist_conn_refuse(most[limit]);
-	pr_info_ratelimited("%s: connect from %pISpc to %pISpc refused: %u connections %s, the portal's limit is %u\n",
+	pr_warn_ratelimited("%s: connect from %pISpc to %pISpc refused: %u connections %s, the portal's limit is %u\n",
 			    dev_name(&dev->dev), peer, local, count, what[limit],
 			    most[limit]);
 	return -EBUSY;

@@ -138,7 +138,7 @@ static int rnic_kulp_admit(struct rnic_kulp_dev *kd, const struct ib_pd *pd, u64
 	unsigned long deadline = jiffies + msecs_to_jiffies(READ_ONCE(rnic_kulp_wait_ms));
 	const char *name = pd->res.kern_name;
 	const char *dev = dev_name(&pd->device->dev);
-	bool waited = false, fits;
+	bool waited = false, fits, first;
 	struct rnic_kulp *k;
 	unsigned long flags;
 	unsigned int i;
@@ -177,8 +177,14 @@ static int rnic_kulp_admit(struct rnic_kulp_dev *kd, const struct ib_pd *pd, u64
 	}
 	spin_lock_irqsave(&rnic_kulp_lock, flags);
 	kd->kd_slots[i].refused++;
+	first = !kd->kd_slots[i].refusal_logged;
+	kd->kd_slots[i].refusal_logged = true;
 	spin_unlock_irqrestore(&rnic_kulp_lock, flags);
 	trace_rnic_kulp_cap(dev, name, n, held, cap, "refused");
+	/* the ULP sees only -ENOMEM: say why, once (its refused count goes on) */
+	if (first)
+		pr_warn("%s: kernel ULP %s: an MR of %llu entries refused at its cap of %llu entries (it holds %llu); later refusals are counted in kernel_ulp_caps\n",
+			dev, name, n, cap, held);
 	return -ENOMEM;
 }
 

@@ -82,6 +82,7 @@
  *	not counted yet (the count takes them over, K4)
  * @waits: allocations that waited for room under the cap
  * @refused: allocations refused: no room under the cap in time
+ * @refusal_logged: the first refusal was logged (once per ULP and device)
  * @share: @cap is the ULP's share, set again at each allocation that
  *	finds it holding nothing (cap.c)
  * @share_weight: the weight that share was computed for
@@ -99,6 +100,7 @@ struct rnic_kulp {
 	u64 reserved;
 	u64 waits;
 	u64 refused;
+	bool refusal_logged;
 	bool share;
 	u32 share_weight;
 	bool own;

@@ -411,7 +411,7 @@ static void rnic_user_log_refusal(struct rnic_uproc *up, u64 entries, int err)
 	held = c->rc_pol.r[RNP_ENTRIES].held;
 	budget = rd->rd_pool.r[RNP_ENTRIES].budget;
 	spin_unlock(&rd->rd_lock);
-	pr_info_ratelimited("%s: %s: a registration of %llu pages refused (%s): it holds %llu, the device's budget is %llu entries\n",
+	pr_warn_ratelimited("%s: %s: a registration of %llu pages refused (%s): it holds %llu, the device's budget is %llu entries\n",
 			    rnic_dev_name(rd).s, c->rc_name, entries,
 			    err == -ETIMEDOUT ? "no entries within user_wait_ms" :
 			    err == -EINVAL ? "more than the budget" :

@@ -93,6 +93,9 @@ maxheld=$(grep "rnic_kulp_mr:.*ulp=kernel:nvme_rdma alloc" $TR/trace | sed 's/.*
 check "it never held more than the cap (most: ${maxheld:-none})" [ "${maxheld:-0}" -le "$cap" ]
 expect_match "the refusal is traced" "$(grep rnic_kulp_cap: $TR/trace | tail -n1)" \
 	"ulp=kernel:nvme_rdma entries=[0-9]+ held=[0-9]+ cap=$cap refused"
+# the ULP itself sees only -ENOMEM: the log says why, once
+expect_eq "the first refusal is logged at warning level, with the cap" \
+	"$(dmesg -l warn | grep -c "rxe0: kernel ULP nvme_rdma: an MR of [0-9]* entries refused at its cap of $cap entries")" 1
 check "the failed connect left no MR" wait_for 20 ulp_zero nvme_rdma
 expect_eq "and nothing reserved" "$(cap_field nvme_rdma reserved)" 0
 check "the cap lifted" sh -c "echo 'nvme_rdma 0' > $D/kernel_ulp_caps"
@@ -168,6 +171,9 @@ expect_match "its cap came from the default, at weight 1" "$(cat $D/kernel_ulp_c
 check "its allocation beyond its share waited, then was refused" cap_refused
 expect_match "the refusal is traced" "$(grep rnic_kulp_cap: $TR/trace | tail -n1)" \
 	"ulp=kernel:nvme_rdma entries=[0-9]+ held=[0-9]+ cap=$((B / 2)) refused"
+diag "nvme_rdma's refusals on this load: $(cap_field nvme_rdma refused)"
+expect_eq "logged once per ULP and device: once for each load of rnic_mgr, 2 in all" \
+	"$(dmesg | grep -c 'kernel ULP nvme_rdma: an MR of')" 2
 check "the failed connect left no MR" wait_for 20 ulp_zero nvme_rdma
 check "weight 3 for kernel:nvme_rdma" sh -c "echo 'kernel:nvme_rdma=3' > $P/consumer_weights"
 check "nvme_rdma capped at its share by a line of its own" \
