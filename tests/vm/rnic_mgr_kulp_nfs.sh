@@ -65,6 +65,54 @@ expect_gt "with more MRs now" "$(ulp rpcrdma mrs)" 1
 check "its data reads back intact" cmp /tmp/data <(dd if=$MNT/capped bs=1M iflag=direct status=none)
 check "umount" umount $MNT
 check "its MRs go" wait_for 30 ulp_zero rpcrdma
+
+# Review 4's N1 with `ulps share`: a user with a delegated subtree runs
+# 32 always-hungry bound processes, each in a cgroup of its own
+# (urogue sybil). The stock client's cap is its share among the
+# entities that demand entries, and the Sybil's 32 cgroups are one
+# tenant (tenant_depth 2), so the cap is half the budget and the client
+# mounts and verifies. With every leaf cgroup a tenant (tenant_depth 0,
+# as before; NFS_SYBIL_LEAF=1 in the body): 32 tenants, the client's
+# cap 78 entries of 1024 (two of its MRs), and its 1 MiB writes stood
+# still for as long as the Sybil ran.
+SYB=$(body_cgroup)/syb
+SBUDGET=1024
+check "user charging on" user_charging_on
+echo "$SBUDGET" > $D/budget
+if [ -n "${NFS_SYBIL_LEAF:-}" ]; then
+	echo 0 > $P/tenant_depth
+	echo 65536 > $P/tenants_per_uid
+fi
+check "the stock client capped at its share (ulps share)" \
+	sh -c "echo 'rpcrdma share' > $D/kernel_ulp_caps"
+mkdir -p "$SYB"
+chown 1000:1000 "$SYB" "$SYB/cgroup.procs" "$SYB/cgroup.threads" "$SYB/cgroup.subtree_control"
+rm -f /tmp/syb.[0-9]*
+in_cgroup syb setpriv --reuid=1000 --regid=1000 --clear-groups sh -c '
+	for i in $(seq 32); do
+		mkdir "$1/c$i" && sh -c "echo \$\$ > $1/c$i/cgroup.procs &&
+			exec build/tools/urogue $2 sybil 120" > /tmp/syb.$i 2>&1 &
+	done
+	wait' sh "$SYB" rxe0 &
+spid=$!
+check "the Sybil's 32 processes are bound" \
+	wait_for 60 sh -c "[ \$(cat /tmp/syb.[0-9]* 2>/dev/null | grep -c 'sybil bound') = 32 ]"
+check "and hold most of the device" wait_for 30 sh -c "[ \$(cat $D/free) -lt $((SBUDGET / 10)) ]"
+diag "tenants: $(grep -c "^cgroup:.*/syb" $D/tenants) of the Sybil's"
+check "the stock client mounts beside it (one attempt, 60 s)" \
+	timeout 60 mount -t nfs -o vers=3,nolock,proto=rdma,port=20049 $SERVER:/export $MNT
+cap=$(cap_field rpcrdma cap)
+diag "caps: $(cat $D/kernel_ulp_caps | paste -sd'|')"
+expect_ge "its cap is half the budget: the Sybil weighs as one ($cap of $SBUDGET)" "${cap:-0}" $((SBUDGET / 2 - 1))
+check "1 MiB writes beside the Sybil, O_DIRECT, verified" \
+	fio_verify sybil --size=4m --bs=1m --rw=write --direct=1 --ioengine=psync
+check "umount" umount $MNT
+pkill -TERM -x urogue
+wait $spid
+rmdir "$SYB"/c* "$SYB" 2>/dev/null
+check "its MRs go" wait_for 30 ulp_zero rpcrdma
+# the bodies after this one in the boot load rnic_mgr with its defaults
+rm -f /etc/modprobe.d/rdmastor-test-user.conf
 check "nfsd stops" rpc.nfsd 0
 check "rnic_mgr unloads" modprobe -r rnic_mgr
 tap_done
