@@ -42,9 +42,12 @@ print(u["nvme_rdma"]["cap"], u["nvme_rdma"]["refused"], u["rpcrdma"]["cap"], u["
 	"80000 1 0 0"
 prom=$($rs status --prometheus)
 expect_match "prometheus: the cap" "$prom" \
-	'^rnic_mgr_kernel_ulp_cap\{device="rxe0",ulp="nvme_rdma"\} 80000$'
-expect_match "prometheus: the refusals" "$prom" \
-	'^rnic_mgr_kernel_ulp_refused\{device="rxe0",ulp="nvme_rdma"\} 1$'
+	'^rdmastor_kernel_ulp_cap_entries\{device="rxe0",ulp="nvme_rdma"\} 80000$'
+expect_match "prometheus: the refusals, a counter" "$prom" \
+	'^rdmastor_kernel_ulp_refused_total\{device="rxe0",ulp="nvme_rdma"\} 1$'
+echo "$prom" > "$t/status.prom"
+check "prometheus: the client library's parser accepts it, names as it writes them" \
+	sh -c "tests/tools/prom_check.py < '$t/status.prom'"
 # names users chose, shown: no control character reaches the terminal
 # (a kernel that did not sanitise them: rnic_mgr's own does)
 mkdir -p "$d/consumers/user:u$(printf '\033')[2J:77.0"

@@ -75,4 +75,26 @@ s = json.load(sys.stdin)
 k = [k for k in s["dkms"] if k["running"]][0]
 print(k["version"], s["build"]["loaded"]["rnic_mgr"])')" \
 	"0.17.0+git20261208100000.ccccccc 0.17.0+git20261207100000.aaaaaaa"
+
+# Prometheus: the build, and user processes summed by tenant, never a
+# process id in a label; the client library's parser judges it
+d=$t/devices/rxe0
+mkdir -p "$d/consumers"
+echo 1000 > "$d/budget"
+echo on > "$d/user_charging"
+for c in "user:fio:4242.7 cgroup:/user.slice/user-1000.slice 100" \
+	"user:fio:4243.8 cgroup:/user.slice/user-1000.slice 50" "nfs-192.0.2.1.0 - 300"; do
+	set -- $c
+	mkdir -p "$d/consumers/$1"
+	[ "$2" != - ] && echo "$2" > "$d/consumers/$1/tenant"
+	echo "$3" > "$d/consumers/$1/held"
+done
+$rs status --prometheus > "$t/status.prom"
+check "prometheus: parsed by the client library; the build, a tenant's two processes as one, a kernel consumer" \
+	sh -c "tests/tools/prom_check.py \
+		'rdmastor_build_info{version=\"0.17.0+git20261208100000.ccccccc\",kernel=\"$run\"}=1' \
+		'rdmastor_tenant_held_entries{device=\"rxe0\",tenant=\"cgroup:/user.slice/user-1000.slice\"}=150' \
+		'rdmastor_tenant_processes{device=\"rxe0\",tenant=\"cgroup:/user.slice/user-1000.slice\"}=2' \
+		'rdmastor_consumer_held_entries{device=\"rxe0\",consumer=\"nfs-192.0.2.1.0\"}=300' < $t/status.prom"
+expect_eq "prometheus: no process id anywhere in it" "$(grep -c '4242\|4243' "$t/status.prom")" 0
 tap_done

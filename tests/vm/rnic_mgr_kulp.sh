@@ -48,7 +48,7 @@ expect_eq "its MR pools do not change with I/O" "$(ulp nvme_rdma mrs)" "$mrs"
 expect_eq "nvmet-rdma on RoCE allocates no MR (rdma_rw uses the local key)" "$(ulp nvmet_rdma mrs)" ""
 expect_match "rnic-top lists it" "$(scripts/admin/rnic-top rxe0)" "^kernel:nvme_rdma +$mrs "
 expect_match "rdmastor status --prometheus has its MRs" "$(scripts/admin/rdmastor status --prometheus)" \
-	"^rnic_mgr_kernel_ulp_mrs\\{device=\"rxe0\",ulp=\"nvme_rdma\"\\} $mrs\$"
+	"^rdmastor_kernel_ulp_mrs\\{device=\"rxe0\",ulp=\"nvme_rdma\"\\} $mrs\$"
 
 # rdmastor's transport registers its own MRs: charged as a consumer,
 # never listed here (K2)
