@@ -46,12 +46,13 @@
  *   loginstall 200 connections, each sends one non-final Discovery login
  *              request (CSG 0, T 0) and nothing after the target's
  *              answer, kept open; result "stall A refused R"
- *   loginlate  R1 of the 6.12 porting map: 4 connections, one after the
+ *   loginlate  R1 of the 6.12 porting map: 3 connections, one after the
  *              other (LIO logs in one at a time per portal group), each
- *              sends loginstall's request, then a second one 13.5, 14.5,
- *              15 or 15.5 s after the target's answer, about when LIO's
+ *              sends loginstall's request, then a second one 14.5, 15
+ *              or 15.5 s after the target's answer, about when LIO's
  *              login timer (6.12) and the target's own 15 s deadline
- *              fire; kept open; result "late N answered A down D" (D: the
+ *              fire (a request well before them is any login's second
+ *              step); kept open; result "late N answered A down D" (D: the
  *              target had dropped it 2 s after the late request)
  *   idleup     how many of the kept ones are still up, and how many got
  *              a login response: "up N answered M"
@@ -966,7 +967,7 @@ static int evil_keep_one(struct rst_conn_params *p, struct sockaddr_in *sin,
 	return 0;
 }
 
-static const unsigned int evil_late_ms[] = { 13500, 14500, 15000, 15500 };
+static const unsigned int evil_late_ms[] = { 14500, 15000, 15500 };
 
 /* loginlate: see the modes above */
 static int evil_late_run(struct rst_conn_params *p, struct sockaddr_in *sin)
