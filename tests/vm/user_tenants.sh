@@ -260,7 +260,7 @@ kheld() { cat "$(ls -d $SYS/consumers/kern.* | head -n1)/held"; }
 # KH, VH, SH: the medians of the kernel consumer's, the victim's and the
 # Sybil's held entries, and NT, the most Sybil tenants seen
 sybil_arm() {
-	local label=$1 mode=$2 vpid spid ks=() vs=() ss=() n v k t
+	local label=$1 mode=$2 vpid spid ks=() vs=() ss=() n v k t kf vf
 	echo "start kern $DEV saturate 1 64 64 1 0 0 0 0 0" > $CTL
 	check "$label: the kernel consumer takes the device" \
 		wait_for 20 sh -c "[ \$(cat $SYS/free) -lt 200 ]"
@@ -297,17 +297,16 @@ sybil_arm() {
 	check "$label: the Sybil's 32 processes are bound" \
 		wait_for 60 sh -c "[ \$(cat /tmp/syb.[0-9]* 2>/dev/null | grep -c 'sybil bound') = 32 ]"
 	NT=0
+	# one process a sample: forks cost the most here, beside 32 busy ones
+	kf="$(ls -d $SYS/consumers/kern.* | head -n1)/held"
+	vf="$(ucons $vpid)/held"
 	for _ in $(seq 15); do
 		sleep 1
-		k=$(kheld)
-		v=$(ufield $vpid held)
-		if [ "$mode" = cgroups ]; then
-			t=$(grep -c "^cgroup:$CG/syb" $SYS/tenants)
-			n=$(awk -v p="cgroup:$CG/syb" 'index($1, p) == 1 { s += $5 } END { print s + 0 }' $SYS/tenants)
-		else
-			t=$(grep -c '^uid:[1-9]' $SYS/tenants)
-			n=$(awk '$1 ~ /^uid:[1-9]/ { s += $5 } END { print s + 0 }' $SYS/tenants)
-		fi
+		read -r k v t n < <(awk -v mode="$mode" -v p="cgroup:$CG/syb" -v kf="$kf" -v vf="$vf" '
+			BEGIN { getline k < kf; getline v < vf }
+			mode == "cgroups" && index($1, p) == 1 { t++; s += $5 }
+			mode != "cgroups" && $1 ~ /^uid:[1-9]/ { t++; s += $5 }
+			END { print k + 0, v + 0, t + 0, s + 0 }' $SYS/tenants)
 		[ "$t" -gt "$NT" ] && NT=$t
 		ks+=("${k:-0}")
 		vs+=("${v:-0}")
