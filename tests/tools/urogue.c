@@ -595,14 +595,6 @@ static int run_rebind(void)
 	return (p.revents & POLLHUP) || n != -EAGAIN ? 1 : 0;
 }
 
-static volatile sig_atomic_t sybil_stop;
-
-static void sybil_on_term(int sig)
-{
-	(void)sig;
-	sybil_stop = 1;
-}
-
 /*
  * One process of a Sybil (N1): bound, it asks for one entry more every
  * 10 ms for @secs or until SIGTERM (the test ends it once it has
@@ -612,8 +604,10 @@ static void sybil_on_term(int sig)
  */
 static int run_sybil(double secs)
 {
-	int fd = open_node(), ok = 0, refused = 0;
+	const struct timespec tick = { .tv_nsec = 10000000 };
+	int fd = open_node(), ok = 0, refused = 0, sig = -1;
 	struct timespec t0, t;
+	sigset_t term;
 	long r;
 
 	r = bind_to(fd, dev, 0);
@@ -621,7 +615,10 @@ static int run_sybil(double secs)
 		printf("sybil bind: %ld\n", r);
 		return 1;
 	}
-	signal(SIGTERM, sybil_on_term);
+	/* SIGTERM ends it early: taken between reservations, not handled */
+	sigemptyset(&term);
+	sigaddset(&term, SIGTERM);
+	sigprocmask(SIG_BLOCK, &term, NULL);
 	printf("sybil bound\n");
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	do {
@@ -629,9 +626,9 @@ static int run_sybil(double secs)
 			refused++;
 		else
 			ok++;
-		usleep(10000);
+		sig = sigtimedwait(&term, NULL, &tick);
 		clock_gettime(CLOCK_MONOTONIC, &t);
-	} while (!sybil_stop &&
+	} while (sig != SIGTERM &&
 		 (t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) / 1e9 < secs);
 	printf("sybil done: %d granted, %d refused\n", ok, refused);
 	close(fd);
