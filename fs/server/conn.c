@@ -146,11 +146,7 @@ static const struct rst_conn_ops rsv_conn_ops = {
 	.disconnected = rsv_disconnected,
 };
 
-/*
- * The engine's accept callback, for a connection request on listener
- * @lpriv: its rsv_xprt, queued until nfsd takes it. Refused when too
- * many wait already (a flood of connections costs a QP and rings each).
- */
+/* A connect refused: RSV_MAX_PENDING connections wait for nfsd */
 static int rsv_refuse(struct rsv_xprt *l, struct ib_device *dev,
 		      const struct sockaddr *local, const struct sockaddr *peer)
 {
@@ -176,6 +172,12 @@ static int rsv_admit(struct ib_device *dev, const struct sockaddr *local,
 	return full ? rsv_refuse(l, dev, local, peer) : 0;
 }
 
+/*
+ * The engine's accept callback, for a connection request on listener
+ * @lpriv: its rsv_xprt, queued until nfsd takes it. Refused when too
+ * many wait already (rsv_admit() refused most such before the engine
+ * built them; this one decides, under the lock).
+ */
 static int rsv_accept(struct rst_conn *rc, const void *pdata, u8 plen, void *lpriv)
 {
 	struct rsv_xprt *l = lpriv, *x;
