@@ -18,7 +18,7 @@ KMAKE = $(MAKE) -C $(KDIR) M=$(CURDIR) W=1 KCFLAGS=-Werror RDMASTOR_DEBUG=$(RDMA
 # make install or DKMS. Passed to that one make only: exported, it
 # reached the DKMS build deb_install runs, as a host's never would.
 
-.PHONY: all modules librnic tools eval install uninstall modlayer modlayer-debug deps check check-debug unit lint docs demo bench fuzz deb clean help
+.PHONY: all modules librnic tools eval install uninstall modlayer modlayer-debug deps check check-debug unit lint docs demo bench fuzz deb deb-deps clean help
 
 all: modules librnic tools eval
 
@@ -32,13 +32,19 @@ help:
 	@echo "make docs     the documentation book (Sphinx) in build/docs"
 	@echo "make bench    benchmarks (not part of check)"
 	@echo "make fuzz     run the wire-decoder fuzzers longer"
-	@echo "make deb      Debian packages (DKMS modules, tools) in build/deb"
+	@echo "make deb      Debian packages (DKMS modules, tools) in build/deb, with"
+	@echo "              debian/control's Build-Depends only (make deb-deps)"
 
 deps:
 	@scripts/dev/deps
 
-deb: deps
+# The packages need only their Build-Depends, never make deps' test
+# toolchain: make deb installs nothing, make deb-deps installs those.
+deb:
 	@scripts/dev/make-deb
+
+deb-deps:
+	@scripts/dev/make-deb --build-deps
 
 # '+': make passes its jobserver only to a recipe line that names
 # $(MAKE) itself, not through KMAKE; without it Kbuild ran one job at a
