@@ -18,7 +18,7 @@ KMAKE = $(MAKE) -C $(KDIR) M=$(CURDIR) W=1 KCFLAGS=-Werror RDMASTOR_DEBUG=$(RDMA
 # make install or DKMS. Passed to that one make only: exported, it
 # reached the DKMS build deb_install runs, as a host's never would.
 
-.PHONY: all modules librnic tools eval install uninstall modlayer modlayer-debug deps check check-debug unit lint docs demo bench fuzz deb deb-deps clean help
+.PHONY: all modules librnic tools eval install uninstall modlayer modlayer-debug deps check check-debug unit lint docs demo bench fuzz deb deb-deps repo clean help
 
 all: modules librnic tools eval
 
@@ -34,6 +34,8 @@ help:
 	@echo "make fuzz     run the wire-decoder fuzzers longer"
 	@echo "make deb      Debian packages (DKMS modules, tools) in build/deb, with"
 	@echo "              debian/control's Build-Depends only (make deb-deps)"
+	@echo "make repo     make deb, then a signed apt repository of its builds"
+	@echo "              in build/repo (REPO=DIR), key in ~/.local/share/rdmastor"
 
 deps:
 	@scripts/dev/deps
@@ -45,6 +47,9 @@ deb:
 
 deb-deps:
 	@scripts/dev/make-deb --build-deps
+
+repo: deb
+	@scripts/dev/make-repo build/deb/*.deb
 
 # '+': make passes its jobserver only to a recipe line that names
 # $(MAKE) itself, not through KMAKE; without it Kbuild ran one job at a
