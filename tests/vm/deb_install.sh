@@ -4,9 +4,11 @@
 # rdmastor installed from its Debian packages and used only through the
 # stock tools, as an administrator would (Documentation/admin.rst), in
 # one guest (rxe0 loopback). tests/vm/deb_install.host has installed
-# build/deb's rdmastor-dkms and rdmastor-utils with apt-get into an
-# overlay of the host's root (DKMS built the modules for this kernel
-# there, natively); this guest boots with that overlay's changes as its
+# rdmastor with apt-get from a signed repository of make repo's into an
+# overlay of the host's root whose apt knows that repository only (on
+# the oldest series, the previous build first, then upgraded; DKMS built
+# the modules for this kernel there, natively); this guest boots with
+# that overlay's changes as its
 # top layer (vm-run --layer), so it sees a host with rdmastor installed
 # and nothing of the tree's own modules (on the oldest series, a host
 # with that kernel only; on the newest, one with both), and:
@@ -44,6 +46,12 @@ diag "host: DKMS built the modules in $(cat "$state/dkms-seconds" 2>/dev/null) s
 check "rdmastor-dkms is installed" pkg_installed rdmastor-dkms || bail "no packages"
 check "rdmastor-utils is installed" pkg_installed rdmastor-utils
 check "librnic0 and librnic-dev are installed" sh -c "dpkg-query -W librnic0 librnic-dev >/dev/null"
+# from the repository, the only source apt has
+expect_eq "apt's sources: the repository alone" \
+	"$(grep -rh '^URIs:' /etc/apt/sources.list.d/ | paste -sd' ') $(ls /etc/apt/sources.list 2>/dev/null)" \
+	"URIs: file://$state/repo "
+check "apt-cache policy: the installed rdmastor is the repository's newest" \
+	sh -c "apt-cache policy rdmastor | grep -A1 '^ \*\*\* ' | grep -q 'file:$state/repo'"
 
 # librnic as a program's build would use it: only what pkg-config says,
 # against the packaged headers and library
@@ -227,8 +235,9 @@ check "its command writes node-exporter's textfile, which the parser accepts" \
 	sh -c "$(sed -n 's/^ExecStart=//p' /lib/systemd/system/rdmastor-metrics.service) &&
 	       tests/tools/prom_check.py < /var/lib/prometheus/node-exporter/rdmastor.prom &&
 	       ! ls /var/lib/prometheus/node-exporter/ | grep -q tmp"
-check "an unprivileged user runs rdmastor status --prometheus" \
-	su nobody -s /bin/sh -c "rdmastor status --prometheus > /dev/null"
+# on a regular user's PATH (Debian's default: no sbin)
+check "a regular user runs rdmastor status --prometheus from their PATH" \
+	runuser -u nobody -- env -i PATH=/usr/local/bin:/usr/bin:/bin sh -c "rdmastor status --prometheus > /dev/null"
 check "rnic-top --json lists rxe0's consumers" \
 	sh -c "rnic-top --json | python3 -c 'import json, sys; d = json.load(sys.stdin); sys.exit(0 if d[\"devices\"][0][\"consumers\"] else 1)'"
 # Core scope (lib.sh's full_scope: make check's second kernel): the
@@ -335,20 +344,20 @@ check "still no module of rdmastor" sh -c "! grep -q '^rdmastor_\|^rnic_mgr ' /p
 # rdmastor-utils' configuration and rdmastor-dkms' kernel hooks (which
 # do nothing once /usr/lib/rdmastor/dkms-build is gone)
 expect_eq "after the remove, dpkg keeps only the two packages' configuration" \
-	"$(dpkg-query -W -f='${Package} ${db:Status-Status}\n' rdmastor-utils rdmastor-dkms librnic0 librnic-dev 2>/dev/null | grep -v not-installed | sort | paste -sd' ')" \
+	"$(dpkg-query -W -f='${Package} ${db:Status-Status}\n' rdmastor rdmastor-utils rdmastor-dkms librnic0 librnic-dev 2>/dev/null | grep -v not-installed | sort | paste -sd' ')" \
 	"rdmastor-dkms config-files rdmastor-utils config-files"
 check "and rdmastor-dkms' kernel hooks do nothing" sh -c \
 	"/etc/kernel/postinst.d/rdmastor $kver && ! test -e /var/lib/rdmastor/dkms"
 # shellcheck disable=SC2086
 DEBIAN_FRONTEND=noninteractive apt-get $APT_NO_LISTS purge -y -q rdmastor-utils rdmastor-dkms > /tmp/purge.log 2>&1
 ok $? "apt-get purge rdmastor-utils rdmastor-dkms" "$(tail -3 /tmp/purge.log)"
-for p in rdmastor-utils rdmastor-dkms librnic0 librnic-dev; do
+for p in rdmastor rdmastor-utils rdmastor-dkms librnic0 librnic-dev; do
 	check_not "$p is gone" pkg_installed $p
 done
 left=$(ls -d /lib/modprobe.d/rdmastor-* /etc/modprobe.d/rdmastor-* /etc/rdmastor \
 	/usr/src/rdmastor-* /var/lib/dkms/rdmastor /var/lib/rdmastor /etc/kernel/*/rdmastor \
 	/usr/lib/rdmastor \
-	/lib/udev/rules.d/*rdmastor* /usr/sbin/rnic-top /usr/sbin/rnic-mgr-config /usr/sbin/rdmastor \
+	/lib/udev/rules.d/*rdmastor* /usr/bin/rnic-top /usr/sbin/rnic-mgr-config /usr/bin/rdmastor \
 	/lib/systemd/system/rdmastor-metrics.* /var/lib/prometheus/node-exporter/rdmastor.prom \
 	/lib/modules/*/updates/dkms/rnic_mgr.ko* /lib/modules/*/updates/dkms/rdmastor_* \
 	/usr/lib/x86_64-linux-gnu/librnic* /usr/include/librnic 2>/dev/null)
