@@ -12,7 +12,7 @@ cd "$tree" || exit 1
 . tests/lib/guest/lib.sh
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
-export RNIC_MGR_SYSFS=$t/devices RDMASTOR_SYSMOD=$t/sys RDMASTOR_MODULES=$t/lib
+export RNIC_MGR_SYSFS=$t/devices RDMASTOR_SYSMOD=$t/sys RDMASTOR_MODULES=$t/lib RDMASTOR_DKMS=none
 run=$(uname -r)
 product="rnic_mgr rdmastor_transport rdmastor_rpcrdma rdmastor_svcrdma rdmastor_isert rdmastor_iser"
 # fake_ko FILE VERSION: a module file whose .modinfo says VERSION (with
@@ -97,4 +97,14 @@ check "prometheus: parsed by the client library; the build, a tenant's two proce
 		'rdmastor_tenant_processes{device=\"rxe0\",tenant=\"cgroup:/user.slice/user-1000.slice\"}=2' \
 		'rdmastor_consumer_held_entries{device=\"rxe0\",consumer=\"nfs-192.0.2.1.0\"}=300' < $t/status.prom"
 expect_eq "prometheus: no process id anywhere in it" "$(grep -c '4242\|4243' "$t/status.prom")" 0
+
+# DKMS's own word decides (dkms status): a kernel whose module files
+# DKMS does not account for is not called built
+printf '#!/bin/sh\n[ "$*" = "status -m rdmastor" ] || exit 2\necho "rdmastor/0.17.0+git20261208100000.ccccccc, %s, x86_64: installed"\n' "$run" > "$t/dkms"
+chmod +x "$t/dkms"
+out=$(RDMASTOR_DKMS=$t/dkms $rs status)
+expect_match "dkms status: installed for the running kernel: built" "$out" \
+	"^  $run \\(running\\): built, version 0\\.17\\.0\\+git20261208100000\\.ccccccc$"
+expect_match "files DKMS does not know of: not called built" "$out" \
+	'^  6\.1\.0-old: not installed by DKMS \(dkms status: nothing\), version 0\.16\.0\+git20261101000000\.bbbbbbb$'
 tap_done
