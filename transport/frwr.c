@@ -313,7 +313,7 @@ int rst_mr_pool_init(struct rst_conn *c)
 		 * minimums (rnic_mgr's I8).
 		 */
 		.peer_group = c->c_listener,
-		.group_name = c->c_p.name,
+		.group_name = c->c_listener ? c->c_listener->l_p.name : c->c_p.name,
 		.min_later = !!c->c_listener,
 	};
 

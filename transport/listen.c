@@ -69,6 +69,13 @@ int rst_listener_cm_event(struct rst_listener *l, struct rdma_cm_id *id,
 	c = rst_conn_alloc(&l->l_p, l);
 	if (IS_ERR(c))
 		return PTR_ERR(c);
+	/*
+	 * Named by its peer (nfsd-rdma-192.0.2.2), so that rnic_mgr's
+	 * consumer_weights can weigh one client; the listener's group keeps
+	 * the listener's own name (rst_mr_pool_init).
+	 */
+	snprintf(c->c_name, sizeof(c->c_name), "%s-%pISc", l->l_p.name ?: "rst",
+		 (struct sockaddr *)&id->route.addr.dst_addr);
 	INIT_WORK(&c->c_down_work, rst_down_work);
 	id->context = c;
 	/* a ULP module on its way out accepts nothing more */

@@ -9,8 +9,6 @@
 #include <linux/inet.h>
 #include "ini.h"
 
-static atomic_t ini_ep_nr = ATOMIC_INIT(0);
-
 /*
  * The small MR class, in pages (ini.h): an I/O that fits is charged this
  * many entries, a larger one INI_IO_PAGES. 0, or INI_IO_PAGES and up,
@@ -42,7 +40,12 @@ static void ini_connect_work(struct work_struct *work)
 	u8 len, flags;
 	int err = 0;
 
-	snprintf(name, sizeof(name), "iser-ini-%d", atomic_inc_return(&ini_ep_nr));
+	/*
+	 * Named by the target portal (iser-ini-192.0.2.1), so that rnic_mgr's
+	 * consumer_weights can weigh one target; its IQN is not known before
+	 * the login, after the connection is made.
+	 */
+	snprintf(name, sizeof(name), "iser-ini-%pISc", (struct sockaddr *)&ep->dst);
 	iser_cm_req_encode(pdata);
 	rc = rst_connect(&init_net, (struct sockaddr *)&ep->dst, &p, INI_CONNECT_MS);
 	if (IS_ERR(rc)) {

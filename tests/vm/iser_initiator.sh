@@ -57,6 +57,10 @@ one_target_kind() {
 	wait_for 20 iser_disk 1 1 && wait_for 20 iser_disk 2 0 || { ok 1 "$kind: LUNs appear"; return 1; }
 	D10=$(iser_disk 1 0) D11=$(iser_disk 1 1) D20=$(iser_disk 2 0)
 	expect_eq "$kind: the SCSI host is iscsi_iser" "$(ini_host_names)" iscsi_iser
+	[ "$kind" = rdmastor ] &&
+		expect_eq "$kind: the sessions' consumers are named by the target portal" \
+			"$(cat /sys/kernel/rnic_mgr/devices/*/consumers/iser-ini-*/name | sort -u | paste -sd' ')" \
+			"iser-ini-$ISER_IP"
 	check "$kind: 4 KiB random read/write, depth 16, verified" \
 		iser_fio "rand4k-$kind" "$D10" --rw=randrw --bs=4k --iodepth=16 --size=32M --io_size=48M
 	# a 64 KiB I/O is charged a small MR, not a 1 MiB one: before the

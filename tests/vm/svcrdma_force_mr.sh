@@ -89,6 +89,8 @@ diag "held $(cat $EP/flood_up), first refusal $(cat $EP/flood_end); consumers: $
 expect_eq "all 48 connected (budget of 24 minimums)" "$(cat $EP/flood_up)" 48
 expect_eq "the server's connections are one group" \
 	"$(cat $SYS/consumers/nfsd-rdma*/tenant | sort -u | paste -sd' ')" "peers:nfsd-rdma"
+expect_eq "each named by its client's address (consumer_weights can weigh it)" \
+	"$(cat $SYS/consumers/nfsd-rdma*/name | sort -u | paste -sd' ')" "nfsd-rdma-$SERVER"
 idle_mins=$(cat $SYS/consumers/nfsd-rdma*/min | grep -c '^0$')
 check "at least 48 of them hold no minimum ($idle_mins)" [ "$idle_mins" -ge 48 ]
 check "the mount made before still verifies" \
