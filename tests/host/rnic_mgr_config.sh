@@ -12,7 +12,7 @@ cd "$tree" || exit 1
 . tests/lib/guest/lib.sh
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
-export RNIC_MGR_CONF=$t/rnic_mgr.conf RNIC_MGR_SYSFS=$t/devices \
+export RNIC_MGR_CONF=$t/rnic_mgr.conf RNIC_MGR_SYSFS=$t/devices RNIC_MGR_MODPROBE=$t/modprobe.conf \
 	RNIC_MGR_PARAMS=$t/params RNIC_MGR_NOLOAD=1
 cfg=scripts/admin/rnic-mgr-config
 
@@ -133,6 +133,11 @@ is devices/mlx5_0/budget 262144 "check changes nothing"
 
 RNIC_MGR_CONF=etc/rdmastor/rnic_mgr.conf "$cfg" check >/dev/null 2>&1
 ok $? "the shipped /etc/rdmastor/rnic_mgr.conf parses"
+sed -n '/^# Examples:/,$ s/^#   //p' etc/rdmastor/rnic_mgr.conf > "$t/examples.conf"
+out=$(RNIC_MGR_CONF=$t/examples.conf "$cfg" options 2>&1)
+ok $? "its examples, uncommented, parse"
+expect_match "and give every kind of option" "$out" \
+	'^options rnic_mgr revoke_deadline_ms=500 devices=rocep[*]:.*,ibp[*]:.* consumer_weights=nfsd-rdma-.*,iser-ini-'
 mkdir "$t/dir.conf"
 out=$(RNIC_MGR_CONF=$t/dir.conf "$cfg" check 2>&1)
 expect_eq "a file that cannot be read is an error: status 1" $? 1
@@ -166,6 +171,43 @@ is outside/victim 7 "and the file that path names is not written"
 expect_match "it is reported as no parameter" "$out" "has no parameter '../outside/victim'"
 expect_match "a glob among the settings stays a word" "$out" "unknown setting 'entries[*]'"
 is devices/rxe0/budget 262144 "and sets nothing"
+
+# One mechanism: the file becomes rnic_mgr's own module options, which
+# the kernel applies at each device's add and rename; apply writes them
+# for the next load, and sets the rule lists at once when it runs
+cat > "$RNIC_MGR_CONF" <<'EOF'
+param revoke_deadline_ms 500
+device rocep*  entries 2097152 keys 65536 ulps share
+device rocep1s0f1 user monitor
+weight nfs-192.0.2.1.* 4
+weight iser-ini-iqn.2026-12.org.example:* 2
+EOF
+fresh
+"$cfg" apply 2>/dev/null
+ok $? "apply, weights and rules: status 0"
+want='options rnic_mgr revoke_deadline_ms=500 devices=rocep*:entries=2097152:keys=65536:ulps=share,rocep1s0f1:user=monitor consumer_weights=nfs-192.0.2.1.*=4,iser-ini-iqn.2026-12.org.example:*=2'
+expect_eq "the options file: the parameters, the device rules in order, the weights" \
+	"$(grep -v '^#' "$RNIC_MGR_MODPROBE")" "$want"
+is params/devices "rocep*:entries=2097152:keys=65536:ulps=share,rocep1s0f1:user=monitor" \
+	"the device rules set at once, for devices added or renamed from now"
+is params/consumer_weights "nfs-192.0.2.1.*=4,iser-ini-iqn.2026-12.org.example:*=2" "and the weights"
+expect_eq "rnic-mgr-config options prints the same line" "$("$cfg" options 2>/dev/null)" "$want"
+# not loaded: the options file only
+RNIC_MGR_NOLOAD='' RNIC_MGR_MODPROBE=$t/cold.conf "$cfg" apply 2>/dev/null
+expect_eq "rnic_mgr not loaded: the options written all the same" \
+	"$(grep -v '^#' "$t/cold.conf")" "$want"
+# the kernel's limits, said here and not left to a refused load
+{ for i in $(seq 33); do echo "device rxe$i keys 10"; done; echo "device bad/name keys 1"; \
+  echo "weight x 0"; } > "$RNIC_MGR_CONF"
+out=$("$cfg" apply 2>&1)
+expect_eq "33 device rules, a bad glob, weight 0: status 1" $? 1
+expect_match "the rule count, with the kernel's limit" "$out" "33 devices rules, at most 32: none set"
+expect_match "the glob" "$out" "a device glob is at most 63 of"
+expect_match "the weight" "$out" "expected 'weight GLOB N', N 1..10000"
+check "the options file has no devices= then" sh -c "! grep -q devices= '$RNIC_MGR_MODPROBE' 2>/dev/null"
+: > "$RNIC_MGR_CONF"
+"$cfg" apply 2>/dev/null
+check "an empty file: no options file" test ! -e "$RNIC_MGR_MODPROBE"
 
 RNIC_MGR_CONF=$t/none "$cfg" apply 2>/dev/null
 ok $? "no file: nothing to do, status 0"

@@ -13,8 +13,9 @@
 # and nothing of the tree's own modules (on the oldest series, a host
 # with that kernel only; on the newest, one with both), and:
 #   - modprobe finds DKMS's modules, built from this tree;
-#   - udev applies /etc/rdmastor/rnic_mgr.conf when rxe0 appears, again
-#     after a device reset and when rnic_mgr is reloaded;
+#   - /etc/rdmastor/rnic_mgr.conf, applied (rnic_mgr's options), holds
+#     when rxe0 appears, after a rename (rdma dev set), after a device
+#     reset and rename again, and when rnic_mgr is reloaded;
 #   - rpc.nfsd with rdma=y in nfs.conf starts rdmastor's server, mount -o
 #     proto=rdma mounts through rdmastor's client, targetcli's
 #     enable_iser loads rdmastor's target, iscsiadm -I iser logs in
@@ -39,8 +40,8 @@ state=$RDMASTOR_TREE/build/deb-test
 
 pkg_installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 loaded() { grep -q "^$1 " /proc/modules; }
-sysval() { cat "/sys/kernel/rnic_mgr/devices/rxe0/$1" 2>/dev/null; }
-is_val() { [ "$(sysval "$1")" = "$2" ]; }
+sysval() { cat "/sys/kernel/rnic_mgr/devices/${2:-rxe0}/$1" 2>/dev/null; }
+is_val() { [ "$(sysval "$1" "${3:-}")" = "$2" ]; }
 
 diag "host: DKMS built the modules in $(cat "$state/dkms-seconds" 2>/dev/null) s"
 check "rdmastor-dkms is installed" pkg_installed rdmastor-dkms || bail "no packages"
@@ -115,27 +116,42 @@ for m in $MODS; do
 	expect_eq "and it carries no test switch" "$(switches_in "$ko" | paste -sd' ')" ""
 done
 
-# Boot-time budgets: the administrator writes the file, udev does the rest
+# The configuration: the administrator writes the file and applies it;
+# it becomes rnic_mgr's options, which the kernel applies to each device
+# as it appears and after each rename (rdma-core's, or by hand)
 cat >> /etc/rdmastor/rnic_mgr.conf <<'EOF'
 param revoke_deadline_ms 700
 device rxe*  entries 50000 keys 3000
+device rocep9s0 entries 60000
+weight nfs-192.0.2.1 3
 EOF
 check "rnic-mgr-config check: the file parses" rnic-mgr-config check
+check "rnic-mgr-config apply: it writes rnic_mgr's options" \
+	sh -c "rnic-mgr-config apply && grep -q '^options rnic_mgr .*devices=rxe\*:entries=50000:keys=3000,rocep9s0:entries=60000' /etc/modprobe.d/rdmastor-rnic-mgr.conf"
+check "nothing of rdmastor's runs from udev" sh -c "! grep -rqs 'rdmastor\|rnic' /lib/udev/rules.d /etc/udev/rules.d"
 mkdir -p /run/udev
 check "udevd runs" /lib/systemd/systemd-udevd --daemon
 check "soft-RoCE rxe0 appears" tests/lib/guest/rxe-setup single || bail "no rxe0"
-check "udev loaded rnic_mgr for rxe0" wait_for 20 test -d /sys/kernel/rnic_mgr/devices/rxe0
-check "udev applied the entry budget (50000)" wait_for 20 is_val budget 50000
-check "and the key budget (3000)" wait_for 5 is_val key_budget 3000
+check "rnic_mgr loads" modprobe rnic_mgr
+check "the entry budget applies to rxe0 (50000)" wait_for 5 is_val budget 50000
+check "and the key budget (3000)" is_val key_budget 3000
 check "and rnic_mgr's revoke_deadline_ms (700)" \
 	[ "$(cat /sys/module/rnic_mgr/parameters/revoke_deadline_ms)" = 700 ]
+# renamed while rnic_mgr runs, as rdma-core's naming does at boot
+check "rdma dev set rxe0 name rocep9s0" rdma dev set rxe0 name rocep9s0
+check "the budget of the new name applies (60000)" wait_for 5 is_val budget 60000 rocep9s0
+# removed and added again (a device reset), then renamed again
+check "device reset: removed, and added again as rxe0" \
+	sh -c "rdma link delete rocep9s0 && rdma link add rxe0 type rxe netdev dummy0"
+check "the new rxe0 has its budget (50000)" wait_for 5 is_val budget 50000
+# rename_to OLD NEW BUDGET: renamed, NEW's budget applies
+rename_to() { rdma dev set "$1" name "$2" && wait_for 5 is_val budget "$3" "$2"; }
+check "renamed again: the new name's budget applies (60000)" rename_to rxe0 rocep9s0 60000
+check "and back to rxe0 (50000)" rename_to rocep9s0 rxe0 50000
 echo 1234 > /sys/kernel/rnic_mgr/devices/rxe0/budget
-check "device reset: rxe0 removed and added again" \
-	sh -c "rdma link delete rxe0 && rdma link add rxe0 type rxe netdev dummy0"
-check "the budget is applied again to the new rxe0" wait_for 20 is_val budget 50000
 check "rnic_mgr unloads" rmmod rnic_mgr
 check "rnic_mgr loaded again" modprobe rnic_mgr
-check "the budget is applied again when rnic_mgr loads" wait_for 20 is_val budget 50000
+check "the budget is applied again when rnic_mgr loads" wait_for 5 is_val budget 50000
 udevadm settle -t 20
 
 # NFS through the stock tools: nfs.conf asks rpc.nfsd for an RDMA listener
@@ -162,6 +178,10 @@ check "nfsd's listener loaded rdmastor_svcrdma" loaded rdmastor_svcrdma
 nfs_io rdmastor
 check "the mount loaded rdmastor_rpcrdma, not the stock rpcrdma" \
 	sh -c "grep -q '^rdmastor_rpcrdma ' /proc/modules && ! grep -q '^rpcrdma ' /proc/modules"
+# consumer_weights from the file: the mount of 192.0.2.1 weighs 3
+expect_eq "the mount's consumer is named by its server, and weighs 3 (weight nfs-192.0.2.1 3)" \
+	"$(cat /sys/kernel/rnic_mgr/devices/rxe0/consumers/nfs-*/name /sys/kernel/rnic_mgr/devices/rxe0/consumers/nfs-*/weight 2>/dev/null | sort -u | paste -sd' ')" \
+	"3 nfs-192.0.2.1"
 head -c 3000000 /dev/urandom > /tmp/keep && cp /tmp/keep /mnt/nfs/keep
 
 # rdmastor status, read once per phase (a python start and a scan of
