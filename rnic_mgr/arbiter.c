@@ -43,18 +43,55 @@ static struct rnic_consumer *rnic_of(struct rnp_cons *pc)
 }
 
 /**
- * rnic_dev_init_pool - set up a new device's pool from module parameters
- * @rd: the device, not yet published
+ * rnic_dev_limit - the most of a resource the device says it can map
+ * @rd: the device, its rd_max_mr and rd_max_frpl known
+ * @r: RNP_KEYS or RNP_ENTRIES
+ *
+ * No device reports the size of its translation table, so the entries'
+ * bound is what its MRs could map at once: max_mr MRs of
+ * max_fast_reg_page_list_len pages each. A limit the device does not
+ * report (0) bounds nothing.
+ *
+ * Return: MRs for RNP_KEYS, pages for RNP_ENTRIES, at most RNP_MAX_BUDGET.
+ */
+u64 rnic_dev_limit(const struct rnic_dev *rd, enum rnp_res r)
+{
+	u64 lim;
+
+	if (!rd->rd_max_mr)
+		return RNP_MAX_BUDGET;
+	lim = rd->rd_max_mr;
+	if (r == RNP_ENTRIES)
+		lim = rd->rd_max_frpl ? lim * rd->rd_max_frpl : RNP_MAX_BUDGET;
+	return min_t(u64, lim, RNP_MAX_BUDGET);
+}
+
+/**
+ * rnic_dev_init_pool - set up a new device's pool
+ * @rd: the device, not yet published; its limits known
+ *
+ * Each budget is its module parameter's (default_entries, default_keys),
+ * or the device's own limit when that is smaller: a budget never
+ * promises what the device cannot map.
  */
 void rnic_dev_init_pool(struct rnic_dev *rd)
 {
+	const u64 dflt[RNP_NR_RES] = {
+		[RNP_ENTRIES] = rnic_default_entries,
+		[RNP_KEYS] = rnic_default_keys,
+	};
 	struct rnp_params params;
+	int r;
 
+	for (r = 0; r < RNP_NR_RES; r++) {
+		u64 lim = rnic_dev_limit(rd, r);
+
+		rd->rd_conf_budget[r] = min(dflt[r], lim);
+		rd->rd_budget_src[r] = dflt[r] > lim ? RNIC_BUDGET_DEVICE : RNIC_BUDGET_DEFAULT;
+	}
 	rnp_params_default(&params);
-	rnp_pool_init(&rd->rd_pool, rnic_default_entries, rnic_default_keys,
-		      &params);
-	rd->rd_conf_budget[RNP_ENTRIES] = rnic_default_entries;
-	rd->rd_conf_budget[RNP_KEYS] = rnic_default_keys;
+	rnp_pool_init(&rd->rd_pool, rd->rd_conf_budget[RNP_ENTRIES],
+		      rd->rd_conf_budget[RNP_KEYS], &params);
 	mutex_init(&rd->rd_cons_mutex);
 	INIT_LIST_HEAD(&rd->rd_consumers);
 	INIT_LIST_HEAD(&rd->rd_peer_groups);
@@ -1058,6 +1095,7 @@ static int rnic_apply_budget(struct rnic_dev *rd, enum rnp_res r)
 
 	lockdep_assert_held(&rd->rd_cons_mutex);
 	lockdep_assert_held(&rd->rd_lock);
+	WARN_ON_ONCE(conf > rnic_dev_limit(rd, r));	/* I10 */
 	budget = max(budget, rd->rd_pool.r[r].min_total);
 	err = rd->rd_dead ? -ENODEV : rnp_set_budget(&rd->rd_pool, r, min(budget, conf));
 	if (!err) {
@@ -1079,36 +1117,44 @@ static int rnic_apply_budget(struct rnic_dev *rd, enum rnp_res r)
  * @rd: the device
  * @r: which resource
  * @budget: the new budget
+ * @src: who sets it (RNIC_BUDGET_RULE or RNIC_BUDGET_WRITTEN)
  *
  * The administrator's budget: the consumers share it less what other
  * kernel ULPs are charged (kernel_ulps=2; sysfs shared_budget). Lowering
  * it below what is granted revokes: consumers over their new share are
  * asked to shrink.
  *
- * Return: 0, -EINVAL below the consumers' guaranteed minimums, -ENODEV.
+ * Return: 0, -EINVAL below the consumers' guaranteed minimums or above
+ * what the device can map (rnic_dev_limit()), -ENODEV.
  */
-int rnic_dev_set_budget(struct rnic_dev *rd, enum rnp_res r, u64 budget)
+int rnic_dev_set_budget(struct rnic_dev *rd, enum rnp_res r, u64 budget,
+			enum rnic_budget_src src)
 {
-	u64 mins, old;
+	u64 mins, old, lim = rnic_dev_limit(rd, r);
 	int err;
 
 	mutex_lock(&rd->rd_cons_mutex);
 	spin_lock(&rd->rd_lock);
 	mins = rd->rd_pool.r[r].min_total;
 	old = rd->rd_conf_budget[r];
-	err = rd->rd_dead ? -ENODEV : budget < mins || budget > RNP_MAX_BUDGET ? -EINVAL : 0;
+	err = rd->rd_dead ? -ENODEV : budget < mins || budget > lim ? -EINVAL : 0;
 	if (!err) {
 		rd->rd_conf_budget[r] = budget;
 		err = rnic_apply_budget(rd, r);
 		if (err)
 			rd->rd_conf_budget[r] = old;
+		else
+			rd->rd_budget_src[r] = src;
 	}
 	spin_unlock(&rd->rd_lock);
 	mutex_unlock(&rd->rd_cons_mutex);
-	if (err == -EINVAL && budget > RNP_MAX_BUDGET)
-		pr_warn("%s: %s budget %llu refused: above the most the arbiter handles (%llu)\n",
+	if (err == -EINVAL && budget > lim)
+		pr_warn("%s: %s budget %llu refused: above the most %s (%llu)\n",
 			rnic_dev_name(rd).s, r == RNP_ENTRIES ? "entry" : "key", budget,
-			RNP_MAX_BUDGET);
+			lim == RNP_MAX_BUDGET ? "the arbiter handles" :
+			r == RNP_ENTRIES ?
+			"the device can map (max_mr x max_fast_reg_page_list_len)" :
+			"the device has (max_mr)", lim);
 	else if (err == -EINVAL)
 		pr_warn("%s: %s budget %llu refused: below the consumers' guaranteed minimums (%llu)\n",
 			rnic_dev_name(rd).s, r == RNP_ENTRIES ? "entry" : "key", budget, mins);

@@ -103,13 +103,13 @@ void rnic_dev_conf_apply(struct rnic_dev *rd, const char *why)
 	mutex_unlock(&rnic_dev_rules_mutex);
 
 	if (c.set & RDR_SET_ENTRIES) {
-		err = rnic_dev_set_budget(rd, RNP_ENTRIES, c.entries);
+		err = rnic_dev_set_budget(rd, RNP_ENTRIES, c.entries, RNIC_BUDGET_RULE);
 		if (err)
 			pr_warn("%s: devices: entries=%llu not applied (%d)\n",
 				name.s, c.entries, err);
 	}
 	if (c.set & RDR_SET_KEYS) {
-		err = rnic_dev_set_budget(rd, RNP_KEYS, c.keys);
+		err = rnic_dev_set_budget(rd, RNP_KEYS, c.keys, RNIC_BUDGET_RULE);
 		if (err)
 			pr_warn("%s: devices: keys=%llu not applied (%d)\n",
 				name.s, c.keys, err);

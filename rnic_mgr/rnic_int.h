@@ -98,6 +98,11 @@
  *      a copy a rename overlapped. Without it a trace event sized the
  *      old name and copied the new one (review 4, N11).
  *      Enforced: rd_name is read nowhere else (grep rd_name).
+ * I10. A budget never promises more than the device can map: each of
+ *      rd_conf_budget is at most rnic_dev_limit() (max_mr MRs; max_mr x
+ *      max_fast_reg_page_list_len entries). The defaults are capped to
+ *      it when a device is added, and a larger budget is refused.
+ *      Asserted: rnic_apply_budget() warns on a budget above it.
  */
 #ifndef RNIC_INT_H
 #define RNIC_INT_H
@@ -131,7 +136,9 @@ struct rnic_user_dev;
  * @rd_index: the device's index in ib_core (kulp/count.c keys its counts by it)
  * @rd_conf_budget: the budgets the administrator set (sysfs, the devices
  *	parameter, the default); the pool's are these less @rd_kulp_charge
- *	(under @rd_cons_mutex)
+ *	(under @rd_cons_mutex); never above rnic_dev_limit()
+ * @rd_budget_src: where each of @rd_conf_budget came from (enum
+ *	rnic_budget_src; under @rd_cons_mutex)
  * @rd_kulp_charge: entries and keys of other kernel ULPs' MRs, charged
  *	off the budgets when kernel_ulps=2 (kulp/count.c; under @rd_cons_mutex)
  * @rd_max_mr: MRs the device says it supports
@@ -187,7 +194,20 @@ struct rnic_dev {
 
 	struct work_struct rd_conf_work;
 	u64 rd_conf_budget[RNP_NR_RES];
+	u8 rd_budget_src[RNP_NR_RES];
 	u64 rd_kulp_charge[RNP_NR_RES];
+};
+
+/*
+ * Where a device's budget came from: the module parameter
+ * (default_entries, default_keys), the device's own limit when that
+ * parameter is above it, a rule of the devices parameter, or sysfs.
+ */
+enum rnic_budget_src {
+	RNIC_BUDGET_DEFAULT,
+	RNIC_BUDGET_DEVICE,
+	RNIC_BUDGET_RULE,
+	RNIC_BUDGET_WRITTEN,
 };
 
 /**
@@ -318,7 +338,9 @@ int rnic_sysfs_add_consumer(struct rnic_consumer *c);
 void rnic_dev_init_pool(struct rnic_dev *rd);
 void rnic_dev_start(struct rnic_dev *rd);
 void rnic_dev_removed(struct rnic_dev *rd);
-int rnic_dev_set_budget(struct rnic_dev *rd, enum rnp_res r, u64 budget);
+u64 rnic_dev_limit(const struct rnic_dev *rd, enum rnp_res r);
+int rnic_dev_set_budget(struct rnic_dev *rd, enum rnp_res r, u64 budget,
+			enum rnic_budget_src src);
 void rnic_dev_kulp_charge(struct rnic_dev *rd, u64 entries, u64 keys);
 u64 rnic_dev_newcomer_share(struct rnic_dev *rd, u32 weight);
 int rnic_dev_set_policy(struct rnic_dev *rd, u32 policy);

@@ -5,6 +5,8 @@
  *   /sys/kernel/rnic_mgr/devices/<ibdev>/
  *       ibdev max_mr max_frpl        what the device reports
  *       budget key_budget            writable: the device's budgets
+ *       budget_limit key_budget_limit  the most the device can map
+ *       budget_source key_budget_source  where each budget came from
  *       policy                       writable: arbiter, fcfs or static
  *       free key_free reserve granted nr_consumers waiting rebalances
  *       table                        one line per consumer (rnic-top)
@@ -73,6 +75,7 @@ enum rnic_dev_field {
 	RD_BUDGET, RD_KEY_BUDGET, RD_FREE, RD_KEY_FREE, RD_RESERVE,
 	RD_GRANTED, RD_CONSUMERS, RD_WAITING, RD_REBALANCES,
 	RD_SHARED, RD_KEY_SHARED, RD_KULP_ENTRIES, RD_KULP_KEYS,
+	RD_LIMIT, RD_KEY_LIMIT,
 };
 
 static u64 rnic_dev_field(struct rnic_dev *rd, enum rnic_dev_field f)
@@ -94,6 +97,9 @@ static u64 rnic_dev_field(struct rnic_dev *rd, enum rnic_dev_field f)
 	case RD_CONSUMERS: return p->nr;
 	case RD_WAITING: return atomic_read(&rd->rd_nr_waiting);
 	case RD_REBALANCES: return rd->rd_rebalances;
+	/* the most the device can map, as it reports it */
+	case RD_LIMIT: return rnic_dev_limit(rd, RNP_ENTRIES);
+	case RD_KEY_LIMIT: return rnic_dev_limit(rd, RNP_KEYS);
 	}
 	return 0;
 }
@@ -127,7 +133,8 @@ static ssize_t rnic_dev_budget_store(struct kobject *kobj, struct kobj_attribute
 	if (err)
 		return err;
 	err = rnic_dev_set_budget(to_rnic_dev(kobj),
-				  da->field == RD_BUDGET ? RNP_ENTRIES : RNP_KEYS, v);
+				  da->field == RD_BUDGET ? RNP_ENTRIES : RNP_KEYS, v,
+				  RNIC_BUDGET_WRITTEN);
 	return err ? err : count;
 }
 
@@ -155,6 +162,47 @@ RNIC_DEV_RO(granted, RD_GRANTED);
 RNIC_DEV_RO(nr_consumers, RD_CONSUMERS);
 RNIC_DEV_RO(waiting, RD_WAITING);
 RNIC_DEV_RO(rebalances, RD_REBALANCES);
+RNIC_DEV_RO(budget_limit, RD_LIMIT);
+RNIC_DEV_RO(key_budget_limit, RD_KEY_LIMIT);
+
+/* Where budget (or key_budget, @r) came from, in one line. */
+static ssize_t rnic_budget_source_show(struct rnic_dev *rd, enum rnp_res r, char *buf)
+{
+	u8 src;
+
+	mutex_lock(&rd->rd_cons_mutex);
+	src = rd->rd_budget_src[r];
+	mutex_unlock(&rd->rd_cons_mutex);
+	switch (src) {
+	case RNIC_BUDGET_DEFAULT:
+		return sysfs_emit(buf, "%s\n",
+				  r == RNP_ENTRIES ? "default_entries" : "default_keys");
+	case RNIC_BUDGET_DEVICE:
+		if (r == RNP_KEYS)
+			return sysfs_emit(buf, "device: max_mr %u\n", rd->rd_max_mr);
+		return sysfs_emit(buf, "device: max_mr %u x max_fast_reg_page_list_len %u\n",
+				  rd->rd_max_mr, rd->rd_max_frpl);
+	case RNIC_BUDGET_RULE:
+		return sysfs_emit(buf, "devices\n");
+	default:
+		return sysfs_emit(buf, "written\n");
+	}
+}
+
+static ssize_t budget_source_show(struct kobject *kobj, struct kobj_attribute *attr,
+				  char *buf)
+{
+	return rnic_budget_source_show(to_rnic_dev(kobj), RNP_ENTRIES, buf);
+}
+
+static ssize_t key_budget_source_show(struct kobject *kobj, struct kobj_attribute *attr,
+				      char *buf)
+{
+	return rnic_budget_source_show(to_rnic_dev(kobj), RNP_KEYS, buf);
+}
+
+static struct kobj_attribute budget_source_attr = __ATTR_RO(budget_source);
+static struct kobj_attribute key_budget_source_attr = __ATTR_RO(key_budget_source);
 
 static ssize_t policy_show(struct kobject *kobj, struct kobj_attribute *attr,
 			   char *buf)
@@ -335,6 +383,10 @@ static struct attribute *rnic_dev_attrs[] = {
 	&max_frpl_attr.attr,
 	&budget_attr.attr.attr,
 	&key_budget_attr.attr.attr,
+	&budget_source_attr.attr,
+	&key_budget_source_attr.attr,
+	&budget_limit_attr.attr.attr,
+	&key_budget_limit_attr.attr.attr,
 	&policy_attr.attr,
 	&free_attr.attr.attr,
 	&key_free_attr.attr.attr,

@@ -57,10 +57,31 @@ check "reap_interval_ms=250 accepted" sh -c "echo 250 > $P/reap_interval_ms && g
 echo 100 > $P/reap_interval_ms
 check "a bad value at load fails the load" sh -c "modprobe -r rnic_mgr && ! modprobe rnic_mgr reap_interval_ms=0 2>/dev/null && modprobe rnic_mgr"
 check "rxe0 listed after reload" wait_for 10 test -d $sysdev/rxe0
-# Budgets the fair-share arithmetic cannot hold (2^48 and up wrap it).
+# Budgets the device cannot map are refused: at most max_mr MRs, and
+# what they can map (max_mr x max_fast_reg_page_list_len pages); and
+# the arithmetic's own bound (2^48 and up wrap it) stays out of reach.
+lim=$(( $(cat $sysdev/rxe0/max_mr) * $(cat $sysdev/rxe0/max_frpl) ))
+expect_eq "rxe0's entry limit: max_mr x max_frpl" "$(cat $sysdev/rxe0/budget_limit)" "$lim"
+expect_eq "its key limit: max_mr" "$(cat $sysdev/rxe0/key_budget_limit)" "$(cat $sysdev/rxe0/max_mr)"
+expect_eq "the budgets came from the parameters (both below the limits)" \
+	"$(cat $sysdev/rxe0/budget_source)/$(cat $sysdev/rxe0/key_budget_source)" "default_entries/default_keys"
 check "a budget of 2^48 entries refused" sh -c "! echo 281474976710656 > $sysdev/rxe0/budget 2>/dev/null"
-check "a budget of 2^40 entries accepted" sh -c "echo 1099511627776 > $sysdev/rxe0/budget"
+check "one entry above the device's limit refused" sh -c "! echo $((lim + 1)) > $sysdev/rxe0/budget 2>/dev/null"
+check "the device's limit accepted" sh -c "echo $lim > $sysdev/rxe0/budget"
+expect_eq "a budget written says so" "$(cat $sysdev/rxe0/budget_source)" written
 echo 262144 > $sysdev/rxe0/budget
+# default_keys above what the device has: the device's max_mr, and why
+check "reload with default_keys=4000000000" \
+	sh -c "modprobe -r rnic_mgr && modprobe rnic_mgr default_keys=4000000000"
+check "rxe0 listed" wait_for 10 test -d $sysdev/rxe0
+expect_eq "the key budget is the device's max_mr" \
+	"$(cat $sysdev/rxe0/key_budget)" "$(cat $sysdev/rxe0/max_mr)"
+expect_eq "and its source says so" "$(cat $sysdev/rxe0/key_budget_source)" \
+	"device: max_mr $(cat $sysdev/rxe0/max_mr)"
+check "rdmastor status shows where the budgets came from" \
+	sh -c "scripts/admin/rdmastor status | grep -q '^  budgets: entries from default_entries (the device can map $lim), keys from device: max_mr'"
+check "reload with the default parameters" sh -c "modprobe -r rnic_mgr && modprobe rnic_mgr"
+check "rxe0 listed again" wait_for 10 test -d $sysdev/rxe0
 
 F=/sys/kernel/debug/rnic_mgr
 CTL=/sys/kernel/debug/rnic_test/ctl
