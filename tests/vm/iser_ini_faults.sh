@@ -58,6 +58,9 @@ check "4 KiB..256 KiB random read/write, verified" \
 	iser_fio base "$D0" --rw=randrw --bsrange=4k-256k --iodepth=16 --size=32M --io_size=32M
 diag "$(cat $INI)"
 expect_gt "commands registered their buffers (regs)" "$(istat regs)" 0
+expect_match "the line names the target portal" "$(cat $INI)" ' target 192\.0\.2\.[0-9]+:3260 window '
+expect_eq "nr_conns counts the bound connections" \
+	"$(cat /sys/kernel/rdmastor_iser/nr_conns)" "$(grep -c ' target ' $INI)"
 expect_gt "the target invalidated the keys (remote_inv)" "$(istat remote_inv)" 0
 check "an idle session holds no MR" wait_for 10 ile mrs 0
 

@@ -15,7 +15,7 @@ SYS=/sys/kernel/rnic_mgr/devices/rxe0
 STATS=/sys/kernel/rdmastor_isert/conns
 
 # cstat FIELD: the first full-feature connection's counter
-cstat() { awk -v k="$1" '$2 == "full" { for (i = 1; i < NF; i++) if ($i == k) { print $(i + 1); exit } }' $STATS; }
+cstat() { awk -v k="$1" '/ phase full / { for (i = 1; i < NF; i++) if ($i == k) { print $(i + 1); exit } }' $STATS; }
 cle() { [ "$(cstat "$1")" -le "$2" ]; }
 cgt() { [ "$(cstat "$1")" -gt "$2" ]; }
 
@@ -31,6 +31,11 @@ wait_for 20 iser_disk 1 0 || bail "no LUN"
 D=$(iser_disk 1 0)
 diag "$(cat $STATS)"
 check "the session is in MR mode" [ "$(cstat mode)" = mr ]
+expect_match "its line names the initiator's address and port" "$(grep ' phase full ' $STATS)" \
+	'^peer 192\.0\.2\.[0-9]+:[0-9]+ phase full '
+expect_eq "nr_conns counts the connections, and anyone may read it" \
+	"$(setpriv --reuid=65534 --regid=65534 --clear-groups cat /sys/kernel/rdmastor_isert/nr_conns)" \
+	"$(grep -c '^peer ' $STATS)"
 check_not "another user cannot read the connections" \
 	setpriv --reuid=65534 --regid=65534 --clear-groups cat $STATS
 check "4 KiB and 256 KiB writes, verified" \
