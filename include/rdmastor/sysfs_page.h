@@ -10,6 +10,7 @@
 
 #include <linux/kernel.h>
 #include <linux/mm.h>
+#include <linux/spinlock.h>
 #include <linux/sysfs.h>
 
 /* longest line a caller emits, with room to spare */
@@ -52,6 +53,26 @@ static inline ssize_t rds_page_end(struct rds_page *p, const char *what)
 		p->len += scnprintf(p->buf + p->len, PAGE_SIZE - p->len,
 				    "... %u more %s\n", p->left_out, what);
 	return p->len;
+}
+
+/**
+ * rds_count_show - a list's length, one value (nr_conns beside conns)
+ * @lock: the lock the count is kept under
+ * @count: the count
+ * @buf: sysfs's page
+ *
+ * The count has no page limit: the list's page may leave lines out.
+ *
+ * Return: the bytes written.
+ */
+static inline ssize_t rds_count_show(spinlock_t *lock, const unsigned int *count, char *buf)
+{
+	unsigned int n;
+
+	spin_lock(lock);
+	n = *count;
+	spin_unlock(lock);
+	return sysfs_emit(buf, "%u\n", n);
 }
 
 #endif /* RDMASTOR_SYSFS_PAGE_H */

@@ -75,12 +75,7 @@ static struct kobj_attribute ini_conns_attr = __ATTR_RO(conns);
 static ssize_t nr_conns_show(struct kobject *kobj, struct kobj_attribute *attr,
 			     char *buf)
 {
-	unsigned int n;
-
-	spin_lock(&ini_conns_lock);
-	n = ini_nr_conns;
-	spin_unlock(&ini_conns_lock);
-	return sysfs_emit(buf, "%u\n", n);
+	return rds_count_show(&ini_conns_lock, &ini_nr_conns, buf);
 }
 
 static struct kobj_attribute ini_nr_conns_attr = __ATTR_RO(nr_conns);

@@ -83,12 +83,7 @@ static struct kobj_attribute ist_conns_attr = __ATTR(conns, 0400, conns_show, NU
 static ssize_t nr_conns_show(struct kobject *kobj, struct kobj_attribute *attr,
 			     char *buf)
 {
-	unsigned int n;
-
-	spin_lock(&ist_conns_lock);
-	n = ist_nr_conns;
-	spin_unlock(&ist_conns_lock);
-	return sysfs_emit(buf, "%u\n", n);
+	return rds_count_show(&ist_conns_lock, &ist_nr_conns, buf);
 }
 
 static struct kobj_attribute ist_nr_conns_attr = __ATTR_RO(nr_conns);
