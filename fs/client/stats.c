@@ -17,6 +17,7 @@
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 #include <linux/sunrpc/xprt.h>
+#include <rdmastor/obj_dir.h>
 
 #include "rsx.h"
 
@@ -74,21 +75,10 @@ void rsx_print_stats(struct rpc_xprt *xprt, struct seq_file *seq)
 	seq_printf(seq, "0 0 %u %llu 0 0\n", e.mrs_peak, s.local_inv_replies);
 }
 
-/*
- * A transport's directory. Its kobject is allocated apart from the
- * transport (review 4, N11): a kobject's release may run after its last
- * put, later still under CONFIG_DEBUG_KOBJECT_RELEASE, and the transport
- * is freed by xprt_free() once rsx_stats_del() returned. kobject_del()
- * there waits for every reader of the files, so @x is valid in them.
- */
-struct rsx_xprt_dir {
-	struct kobject kobj;
-	struct rsx_xprt *x;
-};
-
+/* A transport's directory (rdmastor/obj_dir.h: allocated apart from it). */
 static struct rsx_xprt *rsx_of_kobj(struct kobject *kobj)
 {
-	return container_of(kobj, struct rsx_xprt_dir, kobj)->x;
+	return rds_dir_obj(kobj);
 }
 
 static ssize_t peer_show(struct kobject *kobj, struct kobj_attribute *attr,
@@ -140,13 +130,8 @@ static struct attribute *rsx_xprt_attrs[] = {
 };
 ATTRIBUTE_GROUPS(rsx_xprt);
 
-static void rsx_xprt_kobj_release(struct kobject *kobj)
-{
-	kfree(container_of(kobj, struct rsx_xprt_dir, kobj));
-}
-
 static struct kobj_type rsx_xprt_ktype = {
-	.release = rsx_xprt_kobj_release,
+	.release = rds_dir_release,
 	.sysfs_ops = &kobj_sysfs_ops,
 	.default_groups = rsx_xprt_groups,
 };
@@ -160,22 +145,12 @@ static struct kobj_type rsx_xprt_ktype = {
  */
 void rsx_stats_add(struct rsx_xprt *x)
 {
-	struct rsx_xprt_dir *d;
-	int err = -ENOMEM;
+	char name[24];
 
-	d = kzalloc(sizeof(*d), GFP_KERNEL);
-	if (d) {
-		d->x = x;
-		err = kobject_init_and_add(&d->kobj, &rsx_xprt_ktype,
-					   rsx_xprts_kobj, "xprt-%d", x->xprt.id);
-		if (err)
-			kobject_put(&d->kobj);	/* frees d */
-		else
-			x->x_dir = &d->kobj;
-	}
-	if (err)
-		pr_warn("%s: no sysfs directory for transport %d (%d)\n",
-			x->x_name, x->xprt.id, err);
+	snprintf(name, sizeof(name), "xprt-%d", x->xprt.id);
+	x->x_dir = rds_dir_add(&rsx_xprt_ktype, rsx_xprts_kobj, x, name);
+	if (!x->x_dir)
+		pr_warn("%s: no sysfs directory for transport %d\n", x->x_name, x->xprt.id);
 }
 
 /**
@@ -184,11 +159,7 @@ void rsx_stats_add(struct rsx_xprt *x)
  */
 void rsx_stats_del(struct rsx_xprt *x)
 {
-	if (!x->x_dir)
-		return;
-	kobject_del(x->x_dir);
-	kobject_put(x->x_dir);
-	x->x_dir = NULL;
+	rds_dir_del(&x->x_dir);
 }
 
 /**

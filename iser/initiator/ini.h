@@ -188,6 +188,7 @@ struct ini_conn {
 	struct work_struct grow_work;
 	u32 grow_pages;
 	struct list_head all;
+	struct kobject *dir;		/* stats.c: connections/NAME/ */
 };
 
 /* struct ini_task.it_state */

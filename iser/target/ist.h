@@ -186,6 +186,7 @@ struct ist_conn {
 	unsigned long share_checked;	/* jiffies of the last share refresh */
 	atomic_t rx_pdus;		/* PDUs in full feature phase (idle check) */
 	struct list_head all;		/* stats.c */
+	struct kobject *dir;		/* stats.c: connections/NR/ */
 };
 
 struct ist_cmd {

@@ -61,6 +61,11 @@ expect_gt "commands registered their buffers (regs)" "$(istat regs)" 0
 expect_match "the line names the target portal" "$(cat $INI)" ' target 192\.0\.2\.[0-9]+:3260 window '
 expect_eq "nr_conns counts the bound connections" \
 	"$(cat /sys/kernel/rdmastor_iser/nr_conns)" "$(grep -c ' target ' $INI)"
+expect_eq "one directory a bound connection, named as iSCSI names it" \
+	"$(ls /sys/kernel/rdmastor_iser/connections | paste -sd' ')" "$(awk '{ print $1 }' $INI | paste -sd' ')"
+expect_match "its target file: the portal" "$(cat /sys/kernel/rdmastor_iser/connections/*/target)" \
+	'^192\.0\.2\.[0-9]+:3260$'
+expect_match "its stats: one KEY VALUE a line" "$(cat /sys/kernel/rdmastor_iser/connections/*/stats)" '^regs [1-9]'
 expect_gt "the target invalidated the keys (remote_inv)" "$(istat remote_inv)" 0
 check "an idle session holds no MR" wait_for 10 ile mrs 0
 

@@ -36,6 +36,10 @@ expect_match "its line names the initiator's address and port" "$(grep ' phase f
 expect_eq "nr_conns counts the connections, and anyone may read it" \
 	"$(setpriv --reuid=65534 --regid=65534 --clear-groups cat /sys/kernel/rdmastor_isert/nr_conns)" \
 	"$(grep -c '^peer ' $STATS)"
+CD=/sys/kernel/rdmastor_isert/connections
+expect_eq "one directory a connection (connections/NR/)" "$(ls $CD | wc -l)" "$(cat /sys/kernel/rdmastor_isert/nr_conns)"
+expect_match "its peer file: the initiator's address and port" "$(cat $CD/*/peer)" '^192\.0\.2\.[0-9]+:[0-9]+$'
+expect_match "its stats: one KEY VALUE a line, the session in MR mode" "$(cat $CD/*/stats)" '^mode mr$'
 check_not "another user cannot read the connections" \
 	setpriv --reuid=65534 --regid=65534 --clear-groups cat $STATS
 check "4 KiB and 256 KiB writes, verified" \
