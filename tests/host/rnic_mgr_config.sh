@@ -209,6 +209,15 @@ check "the options file has no devices= then" sh -c "! grep -q devices= '$RNIC_M
 "$cfg" apply 2>/dev/null
 check "an empty file: no options file" test ! -e "$RNIC_MGR_MODPROBE"
 
+# a parameter the running rnic_mgr does not have is not written into
+# the options either (the kernel would only warn at the next load)
+printf 'param no_such_param 5\nparam revoke_deadline_ms 400\n' > "$RNIC_MGR_CONF"
+fresh
+out=$("$cfg" apply 2>&1)
+expect_eq "an unknown parameter: status 1" $? 1
+expect_match "said so" "$out" "rnic_mgr has no parameter 'no_such_param'"
+expect_eq "and left out of the options" "$(grep -v '^#' "$RNIC_MGR_MODPROBE")" "options rnic_mgr revoke_deadline_ms=400"
+
 RNIC_MGR_CONF=$t/none "$cfg" apply 2>/dev/null
 ok $? "no file: nothing to do, status 0"
 tap_done
