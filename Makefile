@@ -94,6 +94,7 @@ modlayer-debug: librnic tools eval
 # verbs programs the guest tests run (build/tools)
 tools: librnic
 	@$(MAKE) -s -C tests/tools
+	@$(MAKE) -s -C bench/insncount
 
 # the evaluation's host tools: the NIC translation cache simulator
 # (build/eval; Documentation/evaluation.rst)
