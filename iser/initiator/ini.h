@@ -166,6 +166,7 @@ struct ini_ep {
  * @grow_work: makes idle MRs (rst_mr_prealloc), then reruns the queues
  * @grow_pages: pages of the command that found none
  * @all: in stats.c's list while @rc is set
+ * @dir: its directory connections/NAME/ (stats.c), while on @all
  */
 struct ini_conn {
 	struct iscsi_conn *iconn;
