@@ -20,6 +20,13 @@ static __always_inline void ic_mark(const unsigned int code)
 			 :: "i" (0x52444d00u + code) : "eax", "ebx", "ecx", "edx", "memory");
 }
 
+/**
+ * main - execute the marker the argument names
+ * @argc: 2
+ * @argv: start (code 1), stop (code 2) or mark (code 3)
+ *
+ * Return: 0, or 2 for another argument.
+ */
 int main(int argc, char **argv)
 {
 	if (argc == 2 && !strcmp(argv[1], "start"))
