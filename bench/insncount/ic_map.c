@@ -176,6 +176,37 @@ int ic_map_dump(const struct ic_map *m, FILE *f)
 }
 
 /**
+ * ic_map_dump_since - write what each counter counted since the last
+ * call, "VADDR INSNS" as ic_map_dump() does, for the counters that
+ * moved only
+ * @m: the map
+ * @f: where to
+ *
+ * A window between two markers is then one file the size of the code
+ * that ran in it, not of all the code that ever ran.
+ *
+ * Return: 0, or -1 if writing failed (the counters are then marked as
+ * written all the same: the next call starts from now).
+ */
+int ic_map_dump_since(struct ic_map *m, FILE *f)
+{
+	int err = 0;
+	size_t n;
+
+	for (n = 0; n < m->used; n++) {
+		struct ic_counter *c = ic_nth(m, n);
+		uint64_t now = c->insns;
+
+		if (now != c->dumped && !err &&
+		    fprintf(f, "%llx %llu\n", (unsigned long long)c->vaddr,
+			    (unsigned long long)(now - c->dumped)) < 0)
+			err = -1;
+		c->dumped = now;
+	}
+	return err;
+}
+
+/**
  * ic_map_free - free the map and its counters
  * @m: the map; no translated code may use its counters any more
  */

@@ -27,10 +27,12 @@
  * struct ic_counter - one block's count
  * @vaddr: the block's first guest address
  * @insns: instructions executed in blocks starting there
+ * @dumped: @insns when ic_map_dump_since() last wrote it
  */
 struct ic_counter {
 	uint64_t vaddr;
 	uint64_t insns;
+	uint64_t dumped;
 };
 
 struct ic_map;
@@ -40,6 +42,7 @@ uint64_t *ic_map_counter(struct ic_map *m, uint64_t vaddr);
 size_t ic_map_size(const struct ic_map *m);
 uint64_t ic_map_total(const struct ic_map *m);
 int ic_map_dump(const struct ic_map *m, FILE *f);
+int ic_map_dump_since(struct ic_map *m, FILE *f);
 void ic_map_free(struct ic_map *m);
 int ic_marker(const uint8_t *insn, size_t len, const uint8_t *next, size_t next_len);
 

@@ -9,8 +9,11 @@
  *
  * Each marker writes PREFIX.SEQ.CODE: "VADDR INSNS" for every block that
  * ran so far (cumulative; two markers' files differ by what ran between
- * them, the marker's own block aside), then "total INSNS". QEMU's exit
- * writes PREFIX.exit. Guest addresses map to the kernel's symbols and
+ * them, the marker's own block aside), then "total INSNS". With
+ * delta=on, each file lists only what ran since the previous marker
+ * (its "total" still the running one): a window's stop file is then the
+ * window alone, and a run of hundreds of windows stays small. QEMU's
+ * exit writes PREFIX.exit. Guest addresses map to the kernel's symbols and
  * modules through the guest's /proc/kallsyms.
  *
  * Why exact: an inline add of the block's instruction count is compiled
@@ -34,6 +37,7 @@ static struct ic_map *ic_blocks;
 static pthread_mutex_t ic_lock = PTHREAD_MUTEX_INITIALIZER;
 static const char *ic_out = "insncount";
 static unsigned int ic_seq;
+static int ic_delta;
 
 /* Every block's count so far into PREFIX.SUFFIX, replaced whole. */
 static void ic_write(const char *suffix)
@@ -50,7 +54,7 @@ static void ic_write(const char *suffix)
 		return;
 	}
 	pthread_mutex_lock(&ic_lock);
-	err = ic_map_dump(ic_blocks, f) ||
+	err = (ic_delta ? ic_map_dump_since(ic_blocks, f) : ic_map_dump(ic_blocks, f)) ||
 	      fprintf(f, "total %llu\n", (unsigned long long)ic_map_total(ic_blocks)) < 0;
 	pthread_mutex_unlock(&ic_lock);
 	if (fclose(f) || err || rename(tmp, path))
@@ -104,7 +108,7 @@ IC_PLUGIN_EXPORT int qemu_plugin_install(uint64_t id, const struct ic_qemu_info 
  * @id: the plugin's id
  * @info: what QEMU supports
  * @argc: arguments
- * @argv: "out=PREFIX"
+ * @argv: "out=PREFIX", "delta=on|off"
  *
  * Return: 0, or -1 to refuse to load (another API version, a bad argument).
  */
@@ -119,8 +123,13 @@ IC_PLUGIN_EXPORT int qemu_plugin_install(uint64_t id, const struct ic_qemu_info 
 		return -1;
 	}
 	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "delta=on") || !strcmp(argv[i], "delta=off")) {
+			ic_delta = !strcmp(argv[i], "delta=on");
+			continue;
+		}
 		if (strncmp(argv[i], "out=", 4) || !argv[i][4]) {
-			fprintf(stderr, "insncount: unknown argument '%s' (out=PREFIX)\n", argv[i]);
+			fprintf(stderr, "insncount: unknown argument '%s' (out=PREFIX, delta=on|off)\n",
+				argv[i]);
 			return -1;
 		}
 		ic_out = argv[i] + 4;

@@ -63,6 +63,29 @@ int main(void)
 	tap_ok(lines == NR - (NR + 2) / 3, "the blocks that ran, and no other (%zu lines, want %d)",
 	       lines, NR - (NR + 2) / 3);
 	tap_ok(sum == want, "their counts sum to the total (%llu)", sum);
+
+	/* since the last dump: everything once, then only what moved */
+	f = tmpfile();
+	tap_ok(f && !ic_map_dump_since(m, f), "the first dump since is written");
+	fclose(f);
+	*ctr[1] += 5;
+	*ctr[NR - 1] += 7;
+	f = tmpfile();
+	tap_ok(f && !ic_map_dump_since(m, f), "the second dump since is written");
+	rewind(f);
+	lines = 0;
+	sum = 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %llu", &v, &n) == 2) {
+			lines++;
+			sum += n;
+			tap_ok(v == addr(1) || v == addr(NR - 1),
+			       "a moved block, %llx, is listed", v);
+		}
+	}
+	fclose(f);
+	tap_ok(lines == 2 && sum == 12, "only the two blocks that ran since, by what they ran (%zu lines summing %llu, want 2 and 12)",
+	       lines, sum);
 	ic_map_free(m);
 
 	{
