@@ -57,6 +57,7 @@ for set in $SETS; do
 	core) PB_NAME=iser-pairs-2vm PB_JOBS=$JOBS
 		pb_verify 4k 8k 16k 128k 1m ;;
 	lat) PB_NAME=iser-lat-2vm PB_JOBS=$LAT_JOBS ;;
+	cost) PB_NAME=iser-cost PB_JOBS=$(pb_block_jobs "$COST_JOBS") ;;
 	*) continue ;;
 	esac
 	pb_rounds

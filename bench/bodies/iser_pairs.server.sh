@@ -14,7 +14,10 @@
 check "soft-RoCE on the virtio NIC" tests/lib/guest/rxe-setup pair 1
 check "rdmastor installed" rdmastor_install
 check "target: one 256 MiB RAM LUN over iSER" iser_target_create 1 1 256M || bail "no target"
-bench/guest/cpu-marks 9999 "$RDMASTOR_OUT/server-cpu.csv" &
+# shellcheck source=bench/guest/pbcost.sh
+. bench/guest/pbcost.sh
+# shellcheck disable=SC2046	# the cost mode's marker, or no argument
+bench/guest/cpu-marks 9999 "$RDMASTOR_OUT/server-cpu.csv" $(pb_cost_insnmark) &
 tests/lib/guest/hookd "$ISER_IP" 7000 tests/lib/guest/iser-hooks & hookd=$!
 check "hookd listens" wait_for 10 sh -c "ss -ltn | grep -q ':7000 '"
 check "the initiator finishes (up to 7200 s)" wait_for 7200 test -e /tmp/iser-done

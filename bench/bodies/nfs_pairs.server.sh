@@ -18,7 +18,10 @@ check "nfsd" sh -c "modprobe nfsd && { mountpoint -q /proc/fs/nfsd || mount -t n
 check "stock server modules" modprobe --ignore-install rpcrdma
 check "nfsd serving over RDMA on 20049" nfsd_start
 # the client's CPU windows, noted on this side too (pairbench.sh PB_PEER)
-bench/guest/cpu-marks 9999 "$RDMASTOR_OUT/server-cpu.csv" &
+# shellcheck source=bench/guest/pbcost.sh
+. bench/guest/pbcost.sh
+# shellcheck disable=SC2046	# the cost mode's marker, or no argument
+bench/guest/cpu-marks 9999 "$RDMASTOR_OUT/server-cpu.csv" $(pb_cost_insnmark) &
 now="stock 4096 8 boot"
 echo "$now" > $EXPORT/server-now
 n=0
@@ -41,7 +44,7 @@ while [ ! -e $EXPORT/done ]; do
 		fi
 		n=$((n + 1))
 	fi
-	sleep 0.2
+	nap 0.2
 done
 diag "$n switches"
 check "the client reports: $(cat $EXPORT/done)" grep -q pass $EXPORT/done

@@ -42,6 +42,9 @@
 # still go one at a time (8 jobs on 10,000 files: 481 stats a second,
 # 58 creates and 118 unlinks).
 #
+# In cost mode (COST=1, make bench B=insns) each window's edges are
+# also the instruction counter's markers in both guests (pbcost.sh).
+#
 # Output in $RDMASTOR_OUT: PB_NAME.csv (one row per round, pairing and
 # job), hist/, PB_NAME-verify.csv (pb_verify). The host writes commit
 # beside them (bench/drivers/bench).
@@ -77,6 +80,29 @@ burst64k-read:randread:64k:16:thinktime=1500000+thinktime_blocks=256+number_ios=
 burst64k-write:randwrite:64k:16:thinktime=1500000+thinktime_blocks=256+number_ios=1280
 meta-create:create:0:10000 meta-stat:stat:0:10000:numjobs=8 meta-readdir:readdir:0:0
 meta-delete:unlink:0:10000"}
+# shellcheck source=bench/guest/pbcost.sh
+. bench/guest/pbcost.sh
+# The cost mode's jobs (COST_JOBS=...): each at a fixed offered rate
+# below every stack's saturation here, so that the stacks do the same
+# work a second and instructions per I/O compare like for like; the
+# metadata jobs (NFS only) are counted whole
+COST_JOBS=${COST_JOBS:-"c4k-read-qd1:randread:4k:1:rate_iops=80
+c4k-write-qd1:randwrite:4k:1:rate_iops=80
+c4k-read-qd16:randread:4k:16:rate_iops=300 c4k-write-qd16:randwrite:4k:16:rate_iops=300
+c64k-read:randread:64k:16:rate_iops=100 c64k-write:randwrite:64k:16:rate_iops=100
+c1m-read:read:1m:4:rate_iops=10 c1m-write:write:1m:4:rate_iops=10
+c64k-fsync:write:64k:1:direct=0+fsync=8+ioengine=psync+rate_iops=40
+c-create:create:0:1000 c-stat:stat:0:1000 c-unlink:unlink:0:1000"}
+# pb_block_jobs SPECS: those of SPECS a block device runs (no metadata)
+pb_block_jobs() {
+	local spec
+	for spec in $1; do
+		case $(cut -d: -f2 <<< "$spec") in
+		create | stat | unlink | readdir | file*) ;;
+		*) echo "$spec" ;;
+		esac
+	done | paste -sd' '
+}
 PB_COLUMNS="round,pos,stack,job,iops,bw_kib,lat_mean_us,p50_us,p99_us,p999_us,ios,mrs_idle,mrs_load,rxe_pkts,rxe_retry,rxe_dup,rxe_rnr,rxe_err,busy_us_io"
 
 pb_mrs_all() { rdma resource show mr 2>/dev/null | grep -c rxe0; }
@@ -97,8 +123,12 @@ pb_rxe() {
 }
 
 # pb_mark LABEL: tell the server guest's cpu-marks (PB_PEER) to note its
-# CPU now
+# CPU now; in cost mode, mark the counts at both ends (pbcost.sh)
 pb_mark() {
+	if pb_cost_on; then
+		pb_cost_mark "$PB_NAME,$1"
+		return 0
+	fi
 	[ -n "${PB_PEER:-}" ] || return 0
 	echo "$PB_NAME,$1" > "/dev/udp/${PB_PEER%:*}/${PB_PEER#*:}" 2>/dev/null || true
 }
@@ -106,11 +136,11 @@ pb_mark() {
 # pb_idle_rate ROUND STACK: the guest's busy ticks per second, nothing running
 pb_idle_rate() {
 	local b0 t0 b1 t1
-	pb_mark "$1,$2,idle,start"
 	b0=$(pb_busy_ticks) t0=$EPOCHREALTIME
-	sleep 3
-	b1=$(pb_busy_ticks) t1=$EPOCHREALTIME
+	pb_mark "$1,$2,idle,start"
+	nap 3
 	pb_mark "$1,$2,idle,end"
+	b1=$(pb_busy_ticks) t1=$EPOCHREALTIME
 	awk -v b="$((b1 - b0))" -v t0="$t0" -v t1="$t1" 'BEGIN { printf "%.2f", b / (t1 - t0) }'
 }
 
@@ -162,6 +192,7 @@ pb_readdir() {
 	local t0 n t1
 	sync
 	echo 3 > /proc/sys/vm/drop_caches
+	${PB_WINDOW_START:-:} > /dev/null
 	t0=$EPOCHREALTIME
 	n=$(ls -f "$PB_DIR/meta" | wc -l)
 	t1=$EPOCHREALTIME
@@ -184,6 +215,7 @@ pb_meta() {
 	fi
 	sync
 	echo 3 > /proc/sys/vm/drop_caches
+	${PB_WINDOW_START:-:} > /dev/null
 	perl -MTime::HiRes=time -MFcntl -e '
 		my ($op, $dir, $n, $jobs) = @ARGV; my (@lat, @kids, $t);
 		my %do = (
@@ -226,6 +258,14 @@ pb_opts() {	# pb_opts OPTS: fio options from a job spec's
 	for o in ${1//+/ }; do printf -- "--%s " "$o"; done
 }
 
+# pb_window_start ROUND STACK JOB: a job's measured window starts
+pb_window_start() {
+	echo "$(pb_busy_ticks) $EPOCHREALTIME" > /tmp/pb_busy0
+	pb_mark "$1,$2,$3,start"
+	[ -z "${PB_EXTRA:-}" ] || pb_counters > /tmp/pb_extra0
+	echo "$1 $2 $3 start" > "$RDMASTOR_OUT/phase"
+}
+
 # pb_job ROUND POS STACK SPEC: run one job, append its row
 pb_job() {
 	local round=$1 pos=$2 stack=$3 name rw bs depth opts idle t0 b0 b1 t1 r rx0 rx1 hist="" \
@@ -240,13 +280,36 @@ pb_job() {
 		[ "$rw" = filecreate ] || { sync; echo 3 > /proc/sys/vm/drop_caches; } ;;
 	readdir | stat | create | unlink) len='' ramp=0 ;;
 	esac
+	# Cost mode counts a time-based fio job inside its steady state: the
+	# window starts two seconds after the ramp and ends one before
+	# fio does, so that neither fio's start nor its exit and report are
+	# in it (nor the count of MRs under load, taken in the ramp). Other
+	# jobs are counted whole.
+	local inside='' lead=0 mrs_at=$((RAMP + RUNTIME / 2))
+	PB_COST_BS=0
+	if pb_cost_on && [ -n "$len" ] && [ -z "$hist" ]; then
+		inside=1 lead=2 PB_COST_BS=$(numfmt --from=iec "${bs^^}") mrs_at=$RAMP
+	fi
+	if pb_cost_on && [ -z "${PB_DEV:-}" ]; then
+		PB_COST_MNT=$(stat -c %m "$PB_DIR")
+	fi
 	idle=$(${PB_MRS:-pb_mrs_all})
-	( sleep $((RAMP + RUNTIME / 2)); ${PB_MRS:-pb_mrs_all} > /tmp/pb_mrs_load ) &
-	# the measured window starts when fio's ramp ends
-	( sleep "$ramp"; echo "$(pb_busy_ticks) $EPOCHREALTIME" > /tmp/pb_busy0
-	  pb_mark "$round,$stack,$name,start"
-	  [ -z "${PB_EXTRA:-}" ] || pb_counters > /tmp/pb_extra0
-	  echo "$round $stack $name start" > "$RDMASTOR_OUT/phase" ) &
+	( sleep $mrs_at; ${PB_MRS:-pb_mrs_all} > /tmp/pb_mrs_load ) &
+	rm -f /tmp/pb_busy1
+	# the measured window starts when fio's ramp ends; in cost mode, a
+	# metadata job's starts once its caches are dropped (pb_meta and
+	# pb_readdir call PB_WINDOW_START), so that it holds no more than
+	# the job
+	PB_WINDOW_START=:
+	if pb_cost_on && [ -z "$inside" ] && [ -z "$len" ] && [[ "$rw" != file* ]]; then
+		PB_WINDOW_START="pb_window_start $round $stack $name"
+	else
+		( sleep $((ramp + lead)); pb_window_start "$round" "$stack" "$name"
+		  [ -z "$inside" ] && exit 0
+		  nap $((RUNTIME - 3))
+		  pb_mark "$round,$stack,$name,end"
+		  echo "$(pb_busy_ticks) $EPOCHREALTIME" > /tmp/pb_busy1 ) &
+	fi
 	rx0=$(pb_rxe)
 	if [ "$rw" = readdir ]; then
 		pb_readdir > /tmp/pb_row
@@ -263,13 +326,14 @@ pb_job() {
 			diag "$name: $(cat /tmp/pb_row)"; wait; return 1; }
 	fi
 	b1=$(pb_busy_ticks) t1=$EPOCHREALTIME
-	pb_mark "$round,$stack,$name,end"
+	[ -n "$inside" ] || pb_mark "$round,$stack,$name,end"
 	rx1=$(pb_rxe)
 	local extra='' c1=''
 	[ -z "${PB_EXTRA:-}" ] || c1=$(pb_counters)
 	echo "$round $stack $name end" > "$RDMASTOR_OUT/phase"
 	wait
 	read -r b0 t0 < /tmp/pb_busy0
+	[ -z "$inside" ] || read -r b1 t1 < /tmp/pb_busy1
 	r=$(cat /tmp/pb_row)
 	[ -z "${PB_EXTRA:-}" ] || extra=$(awk -v a="$(cat /tmp/pb_extra0)" -v b="$c1" -v n="${r##* }" 'BEGIN {
 		k = split(a, x); split(b, y)
@@ -291,6 +355,9 @@ pb_rounds() {
 	PB_CSV=$RDMASTOR_OUT/$PB_NAME.csv
 	mkdir -p "$RDMASTOR_OUT/hist"
 	[ -e "$PB_CSV" ] || echo "$PB_COLUMNS${PB_EXTRA:+,$PB_EXTRA}" > "$PB_CSV"
+	if pb_cost_on; then
+		check "the resident marker" pb_cost_marker || return 1
+	fi
 	for round in $(seq "$ROUNDS"); do
 		diag "round $round of $ROUNDS, order: $order"
 		pos=0
@@ -357,7 +424,8 @@ nfs_sweep() {
 }
 
 # nfs_sets SUFFIX: the NFS pairings' sets of rounds (SETS: core, lat,
-# more, nconnect, footprint), through the body's pb_pairing, PB_PAIRS,
+# more, nconnect, footprint, and the cost mode's cost (NFSv4.2) and
+# cost3 (NFSv3): COST_JOBS), through the body's pb_pairing, PB_PAIRS,
 # MOUNT_OPTS and NFS_VERS. nconnect and footprint mount NFSv3: this
 # kernel's NFSv4 client opens one connection over RDMA whatever
 # nconnect says. footprint is 4 and 64 KiB random read/write at depth 16
@@ -377,6 +445,8 @@ nfs_sets() {
 			PB_JOBS="nc4k-read:randread:4k:64 nc4k-write:randwrite:4k:64" ;;
 		footprint) PB_NAME=nfs-footprint$1 MOUNT_OPTS=nconnect=4,nolock NFS_VERS=3
 			PB_JOBS="fp4k-rw:randrw:4k:16 fp64k-rw:randrw:64k:16" ;;
+		cost) PB_NAME=nfs-cost$1 NFS_VERS=4.2 PB_JOBS=$COST_JOBS ;;
+		cost3) PB_NAME=nfs-cost3$1 MOUNT_OPTS=nolock NFS_VERS=3 PB_JOBS=$COST_JOBS ;;
 		*) continue ;;
 		esac
 		pb_rounds
