@@ -5,7 +5,7 @@
 # iser_ini.sh): the same fio jobs through several pairings of stacks in
 # one boot, ROUNDS rounds, the order rotated each round so that every
 # pairing runs in every position. The host's bench/drivers/pairstats
-# makes the tables (medians, bootstrap intervals, ratios paired by
+# makes the tables (medians, order-statistic intervals, ratios paired by
 # round, the A/A verdict). Source after lib.sh.
 #
 # The body defines:
