@@ -21,9 +21,12 @@ for s in client server; do
 	ffffffff81000000 T kfunc
 	ffffffffc0000000 t rsx_fn	[rdmastor_rpcrdma]
 	ffffffffc0001000 t rnic_fn	[rnic_mgr]
+	ffffffffc0002000 t rst_mr_get	[rdmastor_transport]
+	ffffffffc0003000 t rst_tx_get	[rdmastor_transport]
 	XEOFX
 done
 K=ffffffff81000010 R=ffffffffc0000010 M=ffffffffc0001010 U=400000
+G=ffffffffc0002010 T=ffffffffc0003010
 # window SIDE SEQ STACK JOB BYTES0 BYTES1 BS "ENTRIES": marker SEQ opens
 # the window, SEQ+1 closes it with ENTRIES ("ADDR N" pairs)
 # shellcheck disable=SC2034	# read through ${!tv}
@@ -58,7 +61,7 @@ echo "label,t,ksyms" > "$d/server/cost-marks.csv"
 window client 1 stock idle 0 0 0 "$K 2000"
 window client 3 stock j4k 0 409600 4096 "$K 1000000 $U 100000"
 window client 5 stock-aa j4k 0 409600 4096 "$K 1010000"
-window client 7 rdmastor j4k 4096 413696 4096 "$K 700000 $R 50000 $M 1000"
+window client 7 rdmastor j4k 4096 413696 4096 "$K 700000 $R 50000 $M 1000 $G 2000 $T 4000"
 window client 9 stock meta 0 0 0 "$K 500000"
 window server 1 stock idle 0 0 0 "$K 1000"
 window server 3 stock j4k 0 0 0 "$K 500000"
@@ -76,18 +79,20 @@ row() { echo "$out" | awk -v j="$1" -v s="$2" '$1 == j && $2 == s { print; exit 
 # 15,000 and 15,100, median 15,050, spread 100/15,050; user 1,000 and 0
 expect_match "the base's kernel instructions per I/O, each end and both" \
 	"$(row j4k stock)" '^j4k +stock +10050 +5000 +15050 +1\.00x +0\.66%/2 +500$'
-# rdmastor: client 751,000 / 100, server 3,000
+# rdmastor: client 757,000 / 100, server 3,000
 expect_match "rdmastor's, and its ratio to the base" \
-	"$(row j4k rdmastor)" '^j4k +rdmastor +7510 +3000 +10510 +0\.70x +- +0$'
+	"$(row j4k rdmastor)" '^j4k +rdmastor +7570 +3000 +10570 +0\.70x +- +0$'
 expect_match "a job counted whole divides by its row's I/Os (50)" \
 	"$(row meta stock)" '^meta +stock +10000 +5000 +15000 +1\.00x'
 expect_match "the background: kernel instructions a second in the idle window" \
 	"$(echo "$out" | awk '$1 == "stock" && NF == 3')" '^ +stock +2000 +1000$'
 expect_match "rdmastor's own modules and rnic_mgr, per I/O" \
-	"$(echo "$out" | grep '^rdmastor j4k:')" '510 of 10510 .*\(4\.9%\), rnic_mgr 10 \(0\.10%\)'
+	"$(echo "$out" | grep '^rdmastor j4k:')" '570 of 10570 .*\(5\.4%\), rnic_mgr 10 \(0\.09%\)'
+expect_match "rnic_mgr with the engine's MR bookkeeping (rst_mr_get, not rst_tx_get)" \
+	"$(echo "$out" | grep 'bookkeeping')" 'bookkeeping: 30 \(0\.28%; goal under 3%: met\)'
 expect_match "a function charged to its module" "$(echo "$out" | grep 'rsx_fn')" 'rsx_fn \[rdmastor_rpcrdma\] +500$'
-expect_eq "the CSV: a row per window, end and module (11, and the header)" \
-	"$(wc -l < "$d/r-insns.csv")" 12
+expect_eq "the CSV: a row per window, end and module (12, and the header)" \
+	"$(wc -l < "$d/r-insns.csv")" 13
 # a window whose end is not the next marker is refused, not guessed
 sed -i '6{h;d};7{G}' "$d/client/cost-marks.csv"
 out=$(bench/drivers/insncost "$d" r --base stock 2>&1)
