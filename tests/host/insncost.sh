@@ -97,8 +97,8 @@ expect_match "rdmastor's own modules and rnic_mgr, per I/O" \
 expect_match "rnic_mgr with the engine's MR bookkeeping (rst_mr_get, not rst_tx_get)" \
 	"$(echo "$out" | grep 'bookkeeping')" 'bookkeeping: 30 \(0\.28%; goal under 3%: met\)'
 expect_match "a function charged to its module" "$(echo "$out" | grep 'rsx_fn')" 'rsx_fn \[rdmastor_rpcrdma\] +500$'
-expect_eq "the CSV: a row per window, end and module (12, and the header)" \
-	"$(wc -l < "$d/r-insns.csv")" 13
+expect_eq "the CSV: a row per window (idle ones too), end and module (14, and the header)" \
+	"$(wc -l < "$d/r-insns.csv")" 15
 # a window whose end is not the next marker is refused, not guessed
 sed -i '6{h;d};7{G}' "$d/client/cost-marks.csv"
 out=$(bench/drivers/insncost "$d" r --base stock 2>&1)
