@@ -18,6 +18,15 @@ static unsigned int ini_small_pages = INI_SMALL_PAGES;
 module_param_named(small_mr_pages, ini_small_pages, uint, 0444);
 MODULE_PARM_DESC(small_mr_pages, "pages of the small MR class (default 16: a 64 KiB I/O)");
 
+/*
+ * Completions in softirq, as ib_iser handles them: no hop to a kworker
+ * for each. ->recv and the LOCAL_INV callbacks never sleep, and take
+ * libiscsi's back_lock with bottom halves off (rx.c).
+ */
+static bool ini_cq_softirq = true;
+module_param_named(cq_softirq, ini_cq_softirq, bool, 0444);
+MODULE_PARM_DESC(cq_softirq, "handle completions in softirq rather than in a workqueue (default Y)");
+
 static void ini_connect_work(struct work_struct *work)
 {
 	struct ini_ep *ep = container_of(work, struct ini_ep, connect_work);
@@ -31,6 +40,7 @@ static void ini_connect_work(struct work_struct *work)
 		.msg_size = INI_MSG_SIZE,
 		.max_io_pages = INI_IO_PAGES,
 		.small_io_pages = ini_small_pages,
+		.cq_softirq = READ_ONCE(ini_cq_softirq),
 		.private_data = pdata,
 		.private_len = sizeof(pdata),
 		.ops = &ini_rst_ops,

@@ -13,7 +13,9 @@
  * frwd_lock (the host has no transmit workqueue), so xmit_task never
  * sleeps: a full window, no idle MR or no free send slot returns the
  * command to the SCSI midlayer, which runs the queue again when a
- * command completes (or ini_grow_work() has made MRs).
+ * command completes (or ini_grow_work() has made MRs). Completions
+ * run in softirq by default (ep.c's cq_softirq, as ib_iser's do), so
+ * the receive path and the LOCAL_INV callbacks never sleep either.
  *
  * Invariants (H, the host side of iSER):
  *  H1. A command's data buffer is reachable by the target only between

@@ -8,8 +8,10 @@
  * What the target should not have sent is a protocol error: the
  * connection fails and open-iscsi recovers the session.
  *
- * ->recv runs from the engine's completion work (process context, BH
- * enabled); libiscsi's receive path expects BH off.
+ * ->recv runs in the engine's completion context: softirq (ep.c's
+ * cq_softirq, the default) or its completion work (process context, BH
+ * enabled). libiscsi's receive path expects BH off, so it disables
+ * them, which in softirq changes nothing; nothing here sleeps.
  */
 #include <linux/module.h>
 #include <scsi/scsi_cmnd.h>
