@@ -111,6 +111,7 @@ static void rsv_disconnected(struct rst_conn *rc, int reason)
 	spin_lock_bh(&x->x_lock);
 	x->x_down = true;
 	spin_unlock_bh(&x->x_lock);
+	rsv_stats_unpublish(x);
 	/*
 	 * Calls waiting for the pull budget are dropped; READ work queued
 	 * before the drain finds x_down and drops its call. Only this

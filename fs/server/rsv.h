@@ -221,6 +221,7 @@ struct rsv_xprt {
 	struct rsv_bc_reply x_bc_replies[RSV_BC_SLOTS];
 	struct work_struct x_put_work;	/* svc's last reference (S7) */
 	struct list_head x_all;		/* stats.c, connections only */
+	struct kobject *x_dir;		/* stats.c: connections/NR/, until down */
 	char x_name[48];
 };
 
@@ -276,6 +277,7 @@ void rsv_send_error(struct rsv_xprt *x, const struct rpcrdma_hdr *h, int err);
 /* stats.c */
 void rsv_stats_add(struct rsv_xprt *x);
 void rsv_stats_del(struct rsv_xprt *x);
+void rsv_stats_unpublish(struct rsv_xprt *x);
 int rsv_stats_init(void);
 void rsv_stats_exit(void);
 

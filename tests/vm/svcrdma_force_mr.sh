@@ -93,6 +93,18 @@ expect_eq "each named by its client's address (consumer_weights can weigh it)" \
 	"$(cat $SYS/consumers/nfsd-rdma*/name | sort -u | paste -sd' ')" "nfsd-rdma-$SERVER"
 idle_mins=$(cat $SYS/consumers/nfsd-rdma*/min | grep -c '^0$')
 check "at least 48 of them hold no minimum ($idle_mins)" [ "$idle_mins" -ge 48 ]
+# Each connection has its own sysfs directory, with no page limit; the
+# conns page holds 15 to 20 of the lines and counts the rest.
+CDIR=/sys/kernel/rdmastor_svcrdma/connections
+ndirs() { find $CDIR -mindepth 1 -maxdepth 1 -type d | wc -l; }
+nd=$(ndirs)
+check "connections/: a directory for each of the 49 connections ($nd)" [ "$nd" -ge 49 ]
+check "conns: a page of lines, then how many it left out" \
+	sh -c "[ \$(grep -c '^conn ' $STATS) -lt $nd ] && grep -q '^\.\.\. [0-9]* more connections' $STATS"
+expect_eq "each directory's peer is the client's address" \
+	"$(cat $CDIR/*/peer | sed 's/:[0-9]*$//' | sort -u | paste -sd' ')" "$SERVER"
+expect_eq "each stats file: one KEY VALUE a line" "$(cat $CDIR/*/stats | awk 'NF != 2' | head -3)" ""
+expect_eq "each stats file counts calls" "$(cat $CDIR/*/stats | grep -c '^calls [0-9]*$')" "$nd"
 check "the mount made before still verifies" \
 	fio_verify p --size=8m --bs=64k --rw=randwrite --direct=1 --ioengine=libaio --iodepth=8
 mkdir -p /mnt2
@@ -110,6 +122,7 @@ umount /mnt2 2>/dev/null
 check "the held connections close" sh -c "echo free > $EP/send"
 check "unload svc_evil" rmmod svc_evil
 check "their consumers go" wait_for 30 sh -c "[ \$(find $SYS/consumers -maxdepth 1 -name 'nfsd-rdma*' | wc -l) -le 2 ]"
+check "and their directories" wait_for 30 sh -c "[ \$(find $CDIR -mindepth 1 -maxdepth 1 -type d | wc -l) -le 2 ]"
 echo "$budget0" > $SYS/budget
 rm -f $MNT/w* $MNT/share* $MNT/p*
 check "umount" umount $MNT
