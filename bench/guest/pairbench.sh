@@ -442,7 +442,7 @@ nfs_sets() {
 		lat) PB_NAME=nfs-lat$1 PB_JOBS=$LAT_JOBS ;;
 		more) PB_NAME=nfs-more$1 PB_JOBS=$MORE_JOBS ;;
 		nconnect) PB_NAME=nfs-nconnect$1 MOUNT_OPTS=nconnect=4,nolock NFS_VERS=3
-			PB_JOBS="nc4k-read:randread:4k:64 nc4k-write:randwrite:4k:64" ;;
+			PB_JOBS=${NCONNECT_JOBS:-"nc4k-read:randread:4k:64 nc4k-write:randwrite:4k:64"} ;;
 		footprint) PB_NAME=nfs-footprint$1 MOUNT_OPTS=nconnect=4,nolock NFS_VERS=3
 			PB_JOBS="fp4k-rw:randrw:4k:16 fp64k-rw:randrw:64k:16" ;;
 		cost) PB_NAME=nfs-cost$1 NFS_VERS=4.2 PB_JOBS=$COST_JOBS ;;
