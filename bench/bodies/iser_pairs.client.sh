@@ -10,6 +10,8 @@
 #   ini       rdmastor_iser + stock ib_isert (the initiator alone)
 #   tgt       stock ib_iser + rdmastor_isert (the target alone)
 #   rdmastor  rdmastor_iser + rdmastor_isert (the pair)
+#   nvme      stock nvme-rdma + nvmet-rdma on a 256 MiB brd RAM disk in
+#             the target guest: NVMe-oF/RDMA, the reference line
 # PAIRS chooses (default: stock stock-aa rdmastor rdmastor-aa). Each
 # switch logs out, unloads this guest's initiator, has the target guest
 # switch its target (hook target-KIND), and logs in through iscsid's
@@ -19,6 +21,7 @@
 # guest's CPU joined to them by bench/drivers/bench.
 . tests/lib/guest/lib.sh
 . tests/lib/guest/iser.sh
+. tests/lib/guest/nvme.sh
 . bench/guest/pairbench.sh
 SETS=${SETS:-core lat}
 # shellcheck disable=SC2034	# read by pairbench.sh
@@ -28,9 +31,16 @@ pb_pairing() {	# pb_pairing NAME
 	local ini tgt
 	read -r ini tgt < <(iser_pair_ends "$1") && [ -n "$tgt" ] || return 1
 	iscsiadm -m session >/dev/null 2>&1 && { iser_logout 1 || return 1; }
+	nvme_disconnect
 	wait_for 30 sh -c 'rmmod rdmastor_iser ib_iser 2>/dev/null
 		! grep -qE "^(rdmastor_iser|ib_iser) " /proc/modules' || return 1
 	hook "target-$tgt" || return 1
+	if [ $ini = nvme ]; then
+		nvme_connect "$ISER_IP" && PB_DEV=$(nvme_dev) || return 1
+		[ -n "$nvme_filled" ] || { nvme_filled=1
+			dd if=/dev/urandom of="$PB_DEV" bs=1M count=256 oflag=direct status=none; }
+		return 0
+	fi
 	if [ $ini = rdmastor ]; then rdmastor_iser_initiator
 	else
 		rm -f /etc/modprobe.d/rdmastor-iser-initiator.conf
@@ -44,7 +54,7 @@ pb_pairing() {	# pb_pairing NAME
 	grep -q "^$([ $ini = rdmastor ] && echo rdmastor_iser || echo ib_iser) " /proc/modules
 }
 
-filled=''
+filled='' nvme_filled=''
 check "soft-RoCE on the virtio NIC" tests/lib/guest/rxe-setup pair 2
 check "rdmastor installed" rdmastor_install
 check "target reachable" wait_for 60 ping -c1 -W1 "$ISER_IP"
@@ -63,5 +73,6 @@ for set in $SETS; do
 	pb_rounds
 done
 iscsiadm -m session >/dev/null 2>&1 && iser_logout 1
+nvme_disconnect
 hook "done"
 tap_done

@@ -370,6 +370,7 @@ iser_pair_ends() {
 	ini) echo "rdmastor stock" ;;
 	tgt) echo "stock rdmastor" ;;
 	rdmastor) echo "rdmastor rdmastor" ;;
+	nvme) echo "nvme nvme" ;;
 	*) return 1 ;;
 	esac
 }
