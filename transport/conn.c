@@ -712,6 +712,25 @@ void rst_conn_addrs(struct rst_conn *c, struct sockaddr_storage *local,
 EXPORT_SYMBOL_GPL(rst_conn_addrs);
 
 /**
+ * rst_conn_peer_show - the peer's address and port, as a sysfs value
+ * @c: the connection
+ * @buf: sysfs's page
+ *
+ * The ULPs' connections/ID/peer (or target) files: "ADDR:PORT\n",
+ * IPv6 compressed and in brackets.
+ *
+ * Return: the bytes written.
+ */
+ssize_t rst_conn_peer_show(struct rst_conn *c, char *buf)
+{
+	struct sockaddr_storage local, peer;
+
+	rst_conn_addrs(c, &local, &peer);
+	return sysfs_emit(buf, "%pISpc\n", (struct sockaddr *)&peer);
+}
+EXPORT_SYMBOL_GPL(rst_conn_peer_show);
+
+/**
  * rst_conn_priv - the ULP's pointer of a connection
  * @c: the connection
  *

@@ -119,10 +119,8 @@ static ssize_t conns_show(struct kobject *kobj, struct kobj_attribute *attr,
 static ssize_t peer_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
 {
 	struct rsv_xprt *x = rds_dir_obj(kobj);
-	struct sockaddr_storage local, peer;
 
-	rst_conn_addrs(x->x_conn, &local, &peer);
-	return sysfs_emit(buf, "%pISpc\n", (struct sockaddr *)&peer);
+	return rst_conn_peer_show(x->x_conn, buf);
 }
 
 static ssize_t stats_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)

@@ -269,6 +269,7 @@ bool rst_conn_iwarp(struct rst_conn *c);
 void rst_conn_addrs(struct rst_conn *c, struct sockaddr_storage *local,
 		    struct sockaddr_storage *peer);
 void rst_conn_stats(struct rst_conn *c, struct rst_stats *s);
+ssize_t rst_conn_peer_show(struct rst_conn *c, char *buf);
 
 /* Messages (ring.c) */
 struct rst_rx;

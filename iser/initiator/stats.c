@@ -41,10 +41,8 @@ static int ini_conn_emit(struct ini_conn *ic, char *buf, size_t size, char sep)
 static ssize_t target_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
 {
 	struct ini_conn *ic = rds_dir_obj(kobj);
-	struct sockaddr_storage local, peer;
 
-	rst_conn_addrs(ic->rc, &local, &peer);
-	return sysfs_emit(buf, "%pISpc\n", (struct sockaddr *)&peer);
+	return rst_conn_peer_show(ic->rc, buf);
 }
 
 static ssize_t stats_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)

@@ -50,10 +50,8 @@ static int ist_conn_emit(struct ist_conn *ic, char *buf, size_t size, char sep)
 static ssize_t peer_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
 {
 	struct ist_conn *ic = rds_dir_obj(kobj);
-	struct sockaddr_storage local, peer;
 
-	rst_conn_addrs(ic->rc, &local, &peer);
-	return sysfs_emit(buf, "%pISpc\n", (struct sockaddr *)&peer);
+	return rst_conn_peer_show(ic->rc, buf);
 }
 
 static ssize_t stats_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
