@@ -9,7 +9,8 @@
 # login; verified fio (4 KiB random, 1 MiB sequential, 512 B..256 KiB)
 # on two sessions and three LUNs; ext4 with a file workload and fsck;
 # logout and re-login with the data intact; no MR held by an idle
-# session; nothing left in `rdma resource`; clean unload.
+# session; nothing left in `rdma resource`; clean unload. Then once
+# more with the initiator's completions in its work item (cq_softirq=N).
 . tests/lib/guest/lib.sh
 . tests/lib/guest/iser.sh
 
@@ -120,5 +121,26 @@ for k in qp cq mr; do
 done
 check "iscsid stops" pkill -x iscsid
 check "rdmastor_iser unloads" rmmod rdmastor_iser
+
+# The initiator's completions in its work item (cq_softirq=N), the path
+# softirq completions replaced as the default: a login, a verified run
+# and a logout against the stock target, nothing left.
+check "workqueue completions: rdmastor_iser cq_softirq=N loads" modprobe rdmastor_iser cq_softirq=N
+expect_eq "workqueue completions: the parameter took" \
+	"$(cat /sys/module/rdmastor_iser/parameters/cq_softirq)" N
+check "workqueue completions: a 64 MiB LUN" iser_target_create 1 1 64M
+check "workqueue completions: iscsid runs" iscsid_start
+if check "workqueue completions: log in" iser_login 1 &&
+	check "workqueue completions: the LUN appears" wait_for 20 iser_disk 1 0; then
+	check "workqueue completions: 4 KiB random read/write, depth 16, verified" \
+		iser_fio rand4k-wq "$(iser_disk 1 0)" --rw=randrw --bs=4k --iodepth=16 --size=16M --io_size=24M
+	check "workqueue completions: log out" iser_logout 1
+fi
+check "workqueue completions: remove the target" iser_target_clear
+check "workqueue completions: iscsid stops" pkill -x iscsid
+for k in qp cq mr; do
+	check "workqueue completions: no $k left (within 30 s)" wait_for 30 iser_none_left $k
+done
+check "workqueue completions: rdmastor_iser unloads" rmmod rdmastor_iser
 check "then the engine and rnic_mgr" modprobe -r rdmastor_transport rnic_mgr
 tap_done
